@@ -1,0 +1,138 @@
+// The syntax tree. Every node carries the Where of the token that names it; the resolver
+// fills in the `Binding`s so that evaluation never looks a name up by string.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/Error.hpp"
+#include "runtime/Value.hpp"
+
+namespace grundy::lang {
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+// What a name refers to, decided by the resolver.
+struct Binding {
+  enum class To : std::uint8_t {
+    Unresolved,
+    Local,    // a slot of the current frame: state, parameter, let, clause variable
+    Global,   // a top-level let
+    Game,     // a game definition
+    Def,      // a function
+    Builtin,  // min, max, grundy, ...
+    Label,    // a node label of a graph game, in G(label)
+    Constant  // N, P
+  };
+  To to = To::Unresolved;
+  int index = -1;  // slot, global, game, def or builtin number
+  Value constant;  // Label and Constant
+};
+
+struct Clause {
+  enum class Kind : std::uint8_t { For, If };
+  Kind kind = Kind::For;
+  Where where;
+  std::vector<std::string> names;    // For: one name, or several to destructure a tuple
+  std::vector<Where> name_wheres;
+  std::vector<int> slots;            // filled by the resolver
+  ExprPtr expr;                      // the collection, or the condition
+};
+
+enum class ExprKind : std::uint8_t {
+  Int,       // ival
+  Str,       // text
+  Bool,      // ival
+  Name,      // text; binding
+  Unary,     // op; args[0]
+  Binary,    // op; args[0], args[1]   (and, or short-circuit)
+  Modifier,  // op "misere" / "every"; args[0]
+  Range,     // args[0] .. args[1]
+  Call,      // args[0] callee, args[1..] arguments; clauses: a generator argument
+  Index,     // args[0] base, args[1..] index or game parameters
+  Tuple,     // args
+  List,      // args; clauses: a comprehension of args[0]
+  Set,       // args; clauses as for List
+  If,        // args[0] ? args[1] : args[2]
+};
+
+struct Expr {
+  ExprKind kind = ExprKind::Int;
+  Where where;
+  std::int64_t ival = 0;
+  std::string text;  // literal text, name, or operator
+  std::vector<ExprPtr> args;
+  std::vector<Clause> clauses;
+  Binding binding;
+};
+
+// One item of a game's body, in written order.
+struct GameItem {
+  enum class Kind : std::uint8_t { State, Let, Move, Split };
+  Kind kind = Kind::Move;
+  Where where;
+  std::vector<std::string> names;  // State: the pattern's names; Let: the name
+  std::vector<Where> name_wheres;
+  std::vector<int> slots;          // filled by the resolver
+  bool tuple_pattern = false;      // State: `(a, b)` rather than `n`
+  std::vector<ExprPtr> exprs;      // Let/Move: one expression; Split: the parts
+  std::vector<Clause> clauses;
+};
+
+struct GraphEdge {
+  Where where;
+  Value from;
+  std::vector<Value> to;
+  std::vector<Where> to_wheres;
+};
+
+struct GameDecl {
+  enum class Form : std::uint8_t { Rules, Octal, Subtraction, Graph, Alias };
+  Form form = Form::Rules;
+  std::string name;
+  Where where;  // the name
+  std::vector<std::string> params;
+  std::vector<Where> param_wheres;
+  std::vector<GameItem> items;      // Rules
+  std::string code;                 // Octal
+  Where code_where;
+  ExprPtr expr;                     // Subtraction: the set; Alias: the instance
+  std::vector<GraphEdge> edges;     // Graph
+  // Filled by the resolver.
+  int frame_size = 0;
+  int state_arity = 1;
+};
+
+struct DefDecl {
+  std::string name;
+  Where where;
+  std::vector<std::string> params;
+  std::vector<Where> param_wheres;
+  ExprPtr body;
+  int frame_size = 0;
+};
+
+struct Stmt {
+  enum class Kind : std::uint8_t { Game, Def, Let, Assert, Import, Expr };
+  Kind kind = Kind::Expr;
+  Where where;
+  std::unique_ptr<GameDecl> game;
+  std::unique_ptr<DefDecl> def;
+  std::string name;         // Let: the name; Import: the module or path
+  bool import_path = false; // Import: a quoted path rather than a module name
+  ExprPtr expr;             // Let, Assert, Expr
+  int frame_size = 0;       // slots for comprehension variables
+  int global = -1;          // Let: the global slot
+};
+
+struct Program {
+  int file = -1;
+  std::vector<Stmt> stmts;
+  // Names whose definitions failed to parse: errors about them would only be cascades.
+  std::vector<std::string> broken_names;
+};
+
+}  // namespace grundy::lang

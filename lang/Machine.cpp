@@ -1,0 +1,675 @@
+#include "lang/Machine.hpp"
+
+#include <algorithm>
+
+#include "lang/Builtins.hpp"
+#include "lang/RuleGame.hpp"
+#include "lang/Table.hpp"
+#include "runtime/Shorthands.hpp"
+
+namespace grundy::lang {
+
+namespace {
+
+[[noreturn]] void fail_at(Where where, std::string message, std::string hint = {}) {
+  throw Error(ErrorKind::Runtime, std::move(message), std::move(hint), where);
+}
+
+std::string describe(const Value& v) {
+  std::string s = to_string(v);
+  if (s.size() > 60) s = s.substr(0, 57) + "...";
+  return std::string(kind_name(v.kind())) + " " + s;
+}
+
+std::int64_t need_int(const Value& v, Where where, const char* what) {
+  if (!v.is(Kind::Int)) fail_at(where, std::string(what) + " must be an int, got " + describe(v));
+  return v.as_int();
+}
+
+[[noreturn]] void overflow(Where where, const char* op, std::int64_t a, std::int64_t b) {
+  fail_at(where,
+          "integer overflow: " + std::to_string(a) + " " + op + " " + std::to_string(b) +
+              " is outside the 64-bit range",
+          "integers are checked 64-bit values (-9223372036854775808 to 9223372036854775807)");
+}
+
+std::int64_t arith(const std::string& op, std::int64_t a, std::int64_t b, Where where) {
+  std::int64_t r = 0;
+  switch (op[0]) {
+    case '+':
+      if (__builtin_add_overflow(a, b, &r)) overflow(where, "+", a, b);
+      return r;
+    case '-':
+      if (__builtin_sub_overflow(a, b, &r)) overflow(where, "-", a, b);
+      return r;
+    case '*':
+      if (__builtin_mul_overflow(a, b, &r)) overflow(where, "*", a, b);
+      return r;
+    case '/':
+    case '%':
+      if (b == 0) fail_at(where, "division by zero", "check the divisor before dividing");
+      if (a == INT64_MIN && b == -1) overflow(where, op.c_str(), a, b);
+      return op[0] == '/' ? a / b : a % b;
+    case '^': {
+      if (b < 0) fail_at(where, "negative exponent " + std::to_string(b), "^ takes an exponent >= 0");
+      std::int64_t result = 1, base = a;
+      std::int64_t e = b;
+      while (e > 0) {
+        if (e & 1) {
+          if (__builtin_mul_overflow(result, base, &result)) overflow(where, "^", a, b);
+        }
+        e >>= 1;
+        if (e > 0 && __builtin_mul_overflow(base, base, &base)) overflow(where, "^", a, b);
+      }
+      return result;
+    }
+    case 'x':
+      return a ^ b;
+  }
+  fail_at(where, "unknown operator " + op);
+}
+
+bool is_gamey(const Value& v) { return v.is(Kind::Position) || v.is(Kind::Sum); }
+
+const std::vector<Value>& elements_of(const Value& v, Where where, const char* what) {
+  if (v.is(Kind::List) || v.is(Kind::Tuple) || v.is(Kind::Set)) return v.items();
+  fail_at(where, std::string(what) + " needs a list, tuple or set, got " + describe(v));
+}
+
+// Materializes any collection, ranges included.
+std::vector<Value> items_of(const Value& v, Where where, const char* what) {
+  if (v.is(Kind::Range)) {
+    std::vector<Value> out;
+    const std::int64_t lo = v.range_lo(), hi = v.range_hi();
+    if (hi >= lo && static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) > 100'000'000) {
+      fail_at(where, std::string(what) + ": the range " + to_string(v) + " is too large to list");
+    }
+    for (std::int64_t i = lo; i <= hi; ++i) out.push_back(Value::integer(i));
+    return out;
+  }
+  return elements_of(v, where, what);
+}
+
+}  // namespace
+
+// ---- iteration ----
+
+void Iteration::start(const Value& collection, Where where) {
+  coll_ = collection;
+  idx_ = 0;
+  range_ = collection.is(Kind::Range);
+  if (range_) {
+    cur_ = collection.range_lo();
+    hi_ = collection.range_hi();
+    done_ = cur_ > hi_;
+    return;
+  }
+  if (!(collection.is(Kind::List) || collection.is(Kind::Tuple) || collection.is(Kind::Set))) {
+    fail_at(where, "cannot loop over " + describe(collection),
+            collection.is(Kind::Int) ? "to loop over 0, 1, ..., n write `for k in 0..n`"
+                                     : "loop over a range a..b, a list, a tuple or a set");
+  }
+}
+
+bool Iteration::next(Value& out) {
+  if (range_) {
+    if (done_) return false;
+    out = Value::integer(cur_);
+    if (cur_ == hi_) done_ = true;  // stepping past INT64_MAX would overflow
+    else ++cur_;
+    return true;
+  }
+  const auto& items = coll_.items();
+  if (idx_ >= items.size()) return false;
+  out = items[idx_++];
+  return true;
+}
+
+// ---- machine ----
+
+void Machine::check_interrupt() const {
+  if (w_.limits.interrupt && w_.limits.interrupt->load(std::memory_order_relaxed)) {
+    throw Error(ErrorKind::Interrupted, "interrupted");
+  }
+}
+
+bool Machine::condition(const Expr& e, Frame& frame, const char* what) {
+  Value v = eval(e, frame);
+  if (!v.is(Kind::Bool)) {
+    fail_at(e.where, std::string(what) + " must be a boolean, got " + describe(v),
+            "compare explicitly, e.g. `n > 0` or `x == 0`");
+  }
+  return v.as_bool();
+}
+
+void Machine::bind(const Clause& c, const Value& v, Frame& frame) {
+  if (c.slots.size() == 1) {
+    frame[static_cast<std::size_t>(c.slots[0])] = v;
+    return;
+  }
+  if (!(v.is(Kind::Tuple) || v.is(Kind::List)) || v.items().size() != c.slots.size()) {
+    fail_at(c.where, "cannot unpack " + describe(v) + " into " + std::to_string(c.slots.size()) +
+                         " names");
+  }
+  for (std::size_t i = 0; i < c.slots.size(); ++i) {
+    frame[static_cast<std::size_t>(c.slots[i])] = v.items()[i];
+  }
+}
+
+void Machine::each(const std::vector<Clause>& cs, std::size_t i, Frame& frame,
+                   const std::function<void()>& body) {
+  if (i == cs.size()) {
+    body();
+    return;
+  }
+  const Clause& c = cs[i];
+  if (c.kind == Clause::Kind::If) {
+    if (condition(*c.expr, frame, "the condition of `if`")) each(cs, i + 1, frame, body);
+    return;
+  }
+  Iteration it;
+  it.start(eval(*c.expr, frame), c.expr->where);
+  Value v;
+  while (it.next(v)) {
+    check_interrupt();
+    bind(c, v, frame);
+    each(cs, i + 1, frame, body);
+  }
+}
+
+const std::shared_ptr<const Ruleset>& Machine::rules_of(GameEntry& g, Where where) {
+  if (g.rules) return g.rules;
+  const GameDecl& d = *g.decl;
+  Frame frame(static_cast<std::size_t>(d.frame_size));
+  if (d.form == GameDecl::Form::Subtraction) {
+    Value set = eval(*d.expr, frame);
+    std::vector<std::int64_t> moves;
+    for (const Value& v : items_of(set, d.expr->where, "subtraction")) {
+      const std::int64_t s = need_int(v, d.expr->where, "a subtraction amount");
+      if (s <= 0) {
+        fail_at(d.expr->where, "subtraction amounts must be positive, got " + std::to_string(s),
+                "a move must take at least one token, or the game would never end");
+      }
+      moves.push_back(s);
+    }
+    g.rules = std::make_shared<SubtractionRuleset>(g.name, std::move(moves));
+  } else if (d.form == GameDecl::Form::Alias) {
+    Value inst = eval(*d.expr, frame);
+    if (!inst.is(Kind::Game)) {
+      fail_at(d.expr->where, "game " + g.name + " = ... needs a game, got " + describe(inst),
+              "e.g. game B3 = Bash[3]");
+    }
+    g.alias = inst.game();
+    g.state_arity = inst.game()->rules().state_arity();
+    // The alias shares the instance, and so its memo.
+    static thread_local std::shared_ptr<const Ruleset> none;
+    return none;
+  } else {
+    fail_at(where, "game " + g.name + " was not compiled");
+  }
+  return g.rules;
+}
+
+const GameInstance* Machine::instance(GameEntry& g, std::vector<Value> params, Where where) {
+  if (g.decl && g.decl->form == GameDecl::Form::Alias) {
+    if (!g.alias) rules_of(g, where);
+    if (!params.empty()) fail_at(where, g.name + " has no parameters");
+    return g.alias;
+  }
+  const auto& rules = rules_of(g, where);
+  if (static_cast<int>(params.size()) != g.param_count) {
+    fail_at(where, g.name + " takes " + std::to_string(g.param_count) + " parameters, got " +
+                       std::to_string(params.size()));
+  }
+  return w_.registry.instance(rules, Value::tuple(std::move(params)));
+}
+
+void Machine::to_parts(const Value& v, const GameInstance& self, Option& out, Where where) {
+  switch (v.kind()) {
+    case Kind::Position:
+      out.push_back(Position{v.game(), v.state()});
+      return;
+    case Kind::Sum:
+      if (v.modifier() != Modifier::Normal) {
+        fail_at(where, "a move cannot lead to a misere or every position",
+                "modifiers apply to a whole position or sum in a query");
+      }
+      for (const Value& p : v.parts()) out.push_back(Position{p.game(), p.state()});
+      return;
+    default: {
+      std::string why = self.rules().check_state(v);
+      if (!why.empty()) fail_at(where, why);
+      out.push_back(Position{&self, v});
+    }
+  }
+}
+
+Value Machine::eval(const Expr& e, Frame& frame) {
+  switch (e.kind) {
+    case ExprKind::Int: return Value::integer(e.ival);
+    case ExprKind::Bool: return Value::boolean(e.ival != 0);
+    case ExprKind::Str: return Value::string(e.text);
+    case ExprKind::Name:
+      switch (e.binding.to) {
+        case Binding::To::Local: return frame[static_cast<std::size_t>(e.binding.index)];
+        case Binding::To::Global: {
+          const GlobalEntry& g = w_.globals[static_cast<std::size_t>(e.binding.index)];
+          if (!g.assigned) fail_at(e.where, "'" + g.name + "' is used before its let has run");
+          return g.value;
+        }
+        case Binding::To::Game:
+          return Value::game(instance(w_.games[static_cast<std::size_t>(e.binding.index)], {}, e.where));
+        case Binding::To::Label:
+        case Binding::To::Constant: return e.binding.constant;
+        default: fail_at(e.where, "'" + e.text + "' cannot be used as a value");
+      }
+    case ExprKind::Unary: {
+      Value v = eval(*e.args[0], frame);
+      if (e.text == "not") {
+        if (!v.is(Kind::Bool)) fail_at(e.where, "'not' needs a boolean, got " + describe(v));
+        return Value::boolean(!v.as_bool());
+      }
+      const std::int64_t x = need_int(v, e.args[0]->where, "the operand of '-'");
+      if (x == INT64_MIN) overflow(e.where, "-", 0, x);
+      return Value::integer(-x);
+    }
+    case ExprKind::Binary: return binary(e, frame);
+    case ExprKind::Modifier: {
+      Value v = eval(*e.args[0], frame);
+      if (!is_gamey(v) || v.modifier() != Modifier::Normal) {
+        fail_at(e.args[0]->where, "'" + e.text + "' applies to a position or sum, got " + describe(v));
+      }
+      std::vector<Value> parts = v.is(Kind::Sum) ? v.parts() : std::vector<Value>{v};
+      return Value::sum(std::move(parts), e.text == "misere" ? Modifier::Misere : Modifier::Every);
+    }
+    case ExprKind::Range: {
+      const std::int64_t lo = need_int(eval(*e.args[0], frame), e.args[0]->where, "a range bound");
+      const std::int64_t hi = need_int(eval(*e.args[1], frame), e.args[1]->where, "a range bound");
+      return Value::range(lo, hi);
+    }
+    case ExprKind::Call: return call(e, frame);
+    case ExprKind::Index: return index(e, frame);
+    case ExprKind::Tuple:
+    case ExprKind::List:
+    case ExprKind::Set: return collection(e, frame);
+    case ExprKind::If:
+      return condition(*e.args[0], frame, "the condition of `if`") ? eval(*e.args[1], frame)
+                                                                    : eval(*e.args[2], frame);
+  }
+  fail_at(e.where, "cannot evaluate this expression");
+}
+
+Value Machine::collection(const Expr& e, Frame& frame) {
+  std::vector<Value> items;
+  if (e.clauses.empty()) {
+    items.reserve(e.args.size());
+    for (const auto& a : e.args) items.push_back(eval(*a, frame));
+  } else {
+    each(e.clauses, 0, frame, [&] { items.push_back(eval(*e.args[0], frame)); });
+  }
+  if (e.kind == ExprKind::Tuple) return Value::tuple(std::move(items));
+  if (e.kind == ExprKind::Set) return Value::set(std::move(items));
+  return Value::list(std::move(items));
+}
+
+Value Machine::binary(const Expr& e, Frame& frame) {
+  const std::string& op = e.text;
+  if (op == "and" || op == "or") {
+    const bool left = condition(*e.args[0], frame, op == "and" ? "the operand of 'and'" : "the operand of 'or'");
+    if (op == "and" ? !left : left) return Value::boolean(left);
+    return Value::boolean(condition(*e.args[1], frame, op == "and" ? "the operand of 'and'" : "the operand of 'or'"));
+  }
+  Value a = eval(*e.args[0], frame);
+  Value b = eval(*e.args[1], frame);
+  if (op == "==") return Value::boolean(a == b);
+  if (op == "!=") return Value::boolean(a != b);
+  if (op == "in" || op == "not in") {
+    bool found = false;
+    if (b.is(Kind::Range)) {
+      found = a.is(Kind::Int) && a.as_int() >= b.range_lo() && a.as_int() <= b.range_hi();
+    } else if (b.is(Kind::Set)) {
+      found = std::binary_search(b.items().begin(), b.items().end(), a);
+    } else {
+      const auto& items = elements_of(b, e.args[1]->where, "'in'");
+      found = std::find(items.begin(), items.end(), a) != items.end();
+    }
+    return Value::boolean(op == "in" ? found : !found);
+  }
+  if (op == "<" || op == "<=" || op == ">" || op == ">=") {
+    if (a.kind() != b.kind() || !(a.is(Kind::Int) || a.is(Kind::Tuple) || a.is(Kind::List) || a.is(Kind::Str))) {
+      fail_at(e.where, "cannot compare " + describe(a) + " with " + describe(b));
+    }
+    const int c = compare(a, b);
+    if (op == "<") return Value::boolean(c < 0);
+    if (op == "<=") return Value::boolean(c <= 0);
+    if (op == ">") return Value::boolean(c > 0);
+    return Value::boolean(c >= 0);
+  }
+  if (op == "+") {
+    if (is_gamey(a) && is_gamey(b)) {
+      if (a.modifier() != Modifier::Normal || b.modifier() != Modifier::Normal) {
+        fail_at(e.where, "cannot add to a misere or every sum",
+                "put the modifier in front of the whole sum: misere (A + B)");
+      }
+      std::vector<Value> parts = a.is(Kind::Sum) ? a.parts() : std::vector<Value>{a};
+      if (b.is(Kind::Sum)) parts.insert(parts.end(), b.parts().begin(), b.parts().end());
+      else parts.push_back(b);
+      return Value::sum(std::move(parts));
+    }
+    if (a.is(Kind::List) && b.is(Kind::List)) {
+      std::vector<Value> items = a.items();
+      items.insert(items.end(), b.items().begin(), b.items().end());
+      return Value::list(std::move(items));
+    }
+    if (a.is(Kind::Str) && b.is(Kind::Str)) return Value::string(a.as_str() + b.as_str());
+    if (a.is(Kind::Set) && b.is(Kind::Set)) {
+      std::vector<Value> items = a.items();
+      items.insert(items.end(), b.items().begin(), b.items().end());
+      return Value::set(std::move(items));
+    }
+    if (is_gamey(a) || is_gamey(b)) {
+      fail_at(e.where, "cannot add " + describe(is_gamey(a) ? b : a) + " to a position",
+              "a sum adds positions: Nim(3) + Nim(4)");
+    }
+  }
+  if (op == "-" && a.is(Kind::Set) && b.is(Kind::Set)) {
+    std::vector<Value> items;
+    for (const Value& x : a.items()) {
+      if (!std::binary_search(b.items().begin(), b.items().end(), x)) items.push_back(x);
+    }
+    return Value::set(std::move(items));
+  }
+  if (!a.is(Kind::Int) || !b.is(Kind::Int)) {
+    fail_at(e.where, "'" + op + "' needs two ints, got " + describe(a.is(Kind::Int) ? b : a));
+  }
+  return Value::integer(arith(op, a.as_int(), b.as_int(), e.where));
+}
+
+Value Machine::index(const Expr& e, Frame& frame) {
+  const Expr& base = *e.args[0];
+  if (base.kind == ExprKind::Name && base.binding.to == Binding::To::Game) {
+    std::vector<Value> params;
+    for (std::size_t i = 1; i < e.args.size(); ++i) params.push_back(eval(*e.args[i], frame));
+    return Value::game(instance(w_.games[static_cast<std::size_t>(base.binding.index)],
+                                std::move(params), e.where));
+  }
+  Value b = eval(base, frame);
+  const std::int64_t i = need_int(eval(*e.args[1], frame), e.args[1]->where, "an index");
+  if (b.is(Kind::Range)) {
+    const std::int64_t len = b.range_hi() < b.range_lo() ? 0 : b.range_hi() - b.range_lo() + 1;
+    if (i < 0 || (len > 0 && i >= len) || len == 0) {
+      fail_at(e.args[1]->where, "index " + std::to_string(i) + " is out of range " + to_string(b));
+    }
+    return Value::integer(b.range_lo() + i);
+  }
+  if (b.is(Kind::Str)) {
+    if (i < 0 || static_cast<std::size_t>(i) >= b.as_str().size()) {
+      fail_at(e.args[1]->where, "index " + std::to_string(i) + " is out of range");
+    }
+    return Value::string(std::string(1, b.as_str()[static_cast<std::size_t>(i)]));
+  }
+  const auto& items = elements_of(b, base.where, "indexing");
+  if (i < 0 || static_cast<std::size_t>(i) >= items.size()) {
+    fail_at(e.args[1]->where,
+            "index " + std::to_string(i) + " is out of range: the " + kind_name(b.kind()) +
+                " has " + std::to_string(items.size()) + " elements",
+            "indices run from 0 to len - 1; negative indices are not allowed");
+  }
+  return items[static_cast<std::size_t>(i)];
+}
+
+Value Machine::call(const Expr& e, Frame& frame) {
+  const Expr& callee = *e.args[0];
+  if (callee.kind == ExprKind::Name && callee.binding.to == Binding::To::Builtin) {
+    try {
+      return builtin(e, callee.binding.index, frame);
+    } catch (Error& err) {
+      if (!err.where.known()) err.where = e.where;
+      throw;
+    }
+  }
+  if (callee.kind == ExprKind::Name && callee.binding.to == Binding::To::Def) {
+    DefEntry& d = w_.defs[static_cast<std::size_t>(callee.binding.index)];
+    std::vector<Value> args;
+    for (std::size_t i = 1; i < e.args.size(); ++i) args.push_back(eval(*e.args[i], frame));
+    Value key = Value::tuple(args);
+    if (auto it = d.memo.find(key); it != d.memo.end()) return it->second;
+    if (depth_ >= w_.max_depth) {
+      throw Error(ErrorKind::Limit,
+                  "function calls nested deeper than " + std::to_string(w_.max_depth) + " (in " +
+                      d.decl->name + ")",
+                  "raise the limit with --max-depth N, or write the function without deep recursion",
+                  e.where);
+    }
+    Frame inner(static_cast<std::size_t>(d.decl->frame_size));
+    std::copy(args.begin(), args.end(), inner.begin());
+    ++depth_;
+    Value result;
+    try {
+      result = eval(*d.decl->body, inner);
+    } catch (...) {
+      --depth_;
+      throw;
+    }
+    --depth_;
+    d.memo.emplace(std::move(key), result);
+    return result;
+  }
+  Value f = eval(callee, frame);
+  if (!f.is(Kind::Game)) fail_at(callee.where, "cannot call " + describe(f));
+  std::vector<Value> args;
+  for (std::size_t i = 1; i < e.args.size(); ++i) args.push_back(eval(*e.args[i], frame));
+  const GameInstance* g = f.game();
+  const int arity = g->rules().state_arity();
+  if (static_cast<int>(args.size()) != arity) {
+    fail_at(e.where, g->display_name() + " takes " + std::to_string(arity) + " values, got " +
+                         std::to_string(args.size()));
+  }
+  Value state = args.size() == 1 ? args[0] : Value::tuple(std::move(args));
+  std::string why = g->rules().check_state(state);
+  if (!why.empty()) fail_at(e.where, why);
+  return Value::position(g, std::move(state));
+}
+
+Option Machine::option_of(const Value& v, Where where, const char* query) {
+  if (v.is(Kind::Sum) && v.modifier() != Modifier::Normal) {
+    const bool misere = v.modifier() == Modifier::Misere;
+    if (std::string(query) == "grundy") {
+      fail_at(where,
+              std::string("grundy(") + (misere ? "misere" : "every") +
+                  " X) has no meaning: the nim-value is a normal-play notion",
+              misere ? "ask outcome(misere X), wins(misere X) or winning(misere X)"
+                     : "ask outcome(every X), wins(every X) or steps(X)");
+    }
+    fail_at(where, std::string(query) + " of a " + (misere ? "misere" : "every") +
+                       " position is not implemented yet",
+            "normal play is supported: drop the modifier");
+  }
+  Option o;
+  if (v.is(Kind::Position)) {
+    o.push_back(Position{v.game(), v.state()});
+  } else if (v.is(Kind::Sum)) {
+    for (const Value& p : v.parts()) o.push_back(Position{p.game(), p.state()});
+  } else if (v.is(Kind::Game)) {
+    fail_at(where, std::string(query) + " needs a position, got the game " + to_string(v),
+            "give it a state: " + to_string(v) + "(10)");
+  } else {
+    fail_at(where, std::string(query) + " needs a position or a sum, got " + describe(v));
+  }
+  return o;
+}
+
+Value Machine::option_value(const Option& o) const {
+  std::vector<Value> parts;
+  parts.reserve(o.size());
+  for (const Position& p : o) parts.push_back(Value::position(p.game, p.state));
+  return Value::sum(std::move(parts));
+}
+
+Value Machine::table(const Expr& e, Frame& frame) {
+  std::vector<const Clause*> fors;
+  for (const Clause& c : e.clauses) {
+    if (c.kind == Clause::Kind::For) fors.push_back(&c);
+  }
+  if (fors.size() > 2) {
+    fail_at(e.where, "table takes one 'for' (a sequence) or two (a grid)");
+  }
+  auto key_of = [&](const Clause& c) {
+    if (c.slots.size() == 1) return frame[static_cast<std::size_t>(c.slots[0])];
+    std::vector<Value> items;
+    for (int s : c.slots) items.push_back(frame[static_cast<std::size_t>(s)]);
+    return Value::tuple(std::move(items));
+  };
+  auto label_of = [](const Clause& c) {
+    if (c.names.size() == 1) return c.names[0];
+    std::string s = "(";
+    for (std::size_t i = 0; i < c.names.size(); ++i) s += (i ? ", " : "") + c.names[i];
+    return s + ")";
+  };
+  TableData data;
+  data.row_label = label_of(*fors[0]);
+  if (fors.size() == 2) data.col_label = label_of(*fors[1]);
+  each(e.clauses, 0, frame, [&] {
+    Value key2 = fors.size() == 2 ? key_of(*fors[1]) : Value();
+    data.cells.push_back({key_of(*fors[0]), key2, eval(*e.args[1], frame)});
+    if (data.cells.size() > w_.limits.max_rows) {
+      throw Error(ErrorKind::Limit,
+                  "the table has more than " + std::to_string(w_.limits.max_rows) + " cells",
+                  "raise the limit with --max-rows N", e.where);
+    }
+  });
+  return Value::table(fors.size() == 2 ? render_grid(data) : render_sequence(data));
+}
+
+Value Machine::builtin(const Expr& e, int which, Frame& frame) {
+  const auto b = static_cast<Builtin>(which);
+  if (b == Builtin::Table) return table(e, frame);
+  std::vector<Value> args;
+  if (!e.clauses.empty()) {
+    std::vector<Value> items;
+    each(e.clauses, 0, frame, [&] { items.push_back(eval(*e.args[1], frame)); });
+    args.push_back(Value::list(std::move(items)));
+  } else {
+    for (std::size_t i = 1; i < e.args.size(); ++i) args.push_back(eval(*e.args[i], frame));
+  }
+  const Where at = e.where;
+  const Where arg0 = e.args.size() > 1 ? e.args[1]->where : e.where;
+  const char* name = kBuiltins[which].name.data();
+  switch (b) {
+    case Builtin::Grundy:
+      return Value::integer(ev_.grundy(option_of(args[0], arg0, "grundy")));
+    case Builtin::Outcome:
+      return Value::outcome(ev_.grundy(option_of(args[0], arg0, "outcome")) ? 'N' : 'P');
+    case Builtin::Wins:
+      return Value::boolean(ev_.grundy(option_of(args[0], arg0, "wins")) != 0);
+    case Builtin::Options:
+    case Builtin::Winning: {
+      Option o = option_of(args[0], arg0, name);
+      std::vector<Option> opts = o.size() == 1 ? ev_.options(o[0]) : sum_options(ev_, o);
+      std::vector<Value> out;
+      for (const Option& x : opts) {
+        if (b == Builtin::Winning && ev_.grundy(x) != 0) continue;
+        out.push_back(option_value(x));
+      }
+      return Value::list(std::move(out));
+    }
+    case Builtin::Period:
+    case Builtin::Steps:
+      fail_at(at, std::string(name) + " is not implemented yet",
+              "tabulate instead, e.g. table(grundy(G(n)) for n in 0..100)");
+    case Builtin::Min:
+    case Builtin::Max: {
+      std::vector<Value> xs = args.size() == 1 ? items_of(args[0], arg0, name) : args;
+      if (xs.empty()) fail_at(arg0, std::string(name) + " of an empty collection");
+      Value best = xs[0];
+      for (const Value& x : xs) {
+        if (x.kind() != best.kind()) fail_at(arg0, std::string(name) + " of mixed kinds of values");
+        if (b == Builtin::Min ? x < best : best < x) best = x;
+      }
+      return best;
+    }
+    case Builtin::Abs: {
+      const std::int64_t x = need_int(args[0], arg0, "abs");
+      if (x == INT64_MIN) overflow(at, "abs", 0, x);
+      return Value::integer(x < 0 ? -x : x);
+    }
+    case Builtin::Len: {
+      if (args[0].is(Kind::Range)) {
+        const std::int64_t lo = args[0].range_lo(), hi = args[0].range_hi();
+        if (hi < lo) return Value::integer(0);
+        return Value::integer(arith("+", arith("-", hi, lo, at), 1, at));
+      }
+      if (args[0].is(Kind::Str)) return Value::integer(static_cast<std::int64_t>(args[0].as_str().size()));
+      if (args[0].is(Kind::Sum)) return Value::integer(static_cast<std::int64_t>(args[0].parts().size()));
+      return Value::integer(static_cast<std::int64_t>(elements_of(args[0], arg0, "len").size()));
+    }
+    case Builtin::Sum: {
+      std::vector<Value> xs = items_of(args[0], arg0, "sum");
+      if (!xs.empty() && is_gamey(xs[0])) {
+        std::vector<Value> parts;
+        for (const Value& x : xs) {
+          if (!is_gamey(x) || x.modifier() != Modifier::Normal) {
+            fail_at(arg0, "sum of positions met " + describe(x));
+          }
+          if (x.is(Kind::Sum)) parts.insert(parts.end(), x.parts().begin(), x.parts().end());
+          else parts.push_back(x);
+        }
+        return Value::sum(std::move(parts));
+      }
+      std::int64_t total = 0;
+      for (const Value& x : xs) total = arith("+", total, need_int(x, arg0, "an element of sum"), at);
+      return Value::integer(total);
+    }
+    case Builtin::Sorted: {
+      std::vector<Value> xs = items_of(args[0], arg0, "sorted");
+      std::sort(xs.begin(), xs.end());
+      return Value::list(std::move(xs));
+    }
+    case Builtin::Mex: {
+      std::vector<bool> seen;
+      for (const Value& x : items_of(args[0], arg0, "mex")) {
+        const std::int64_t v = need_int(x, arg0, "an element of mex");
+        if (v >= 0 && v < (1 << 24)) {
+          if (static_cast<std::size_t>(v) >= seen.size()) seen.resize(static_cast<std::size_t>(v) + 1);
+          seen[static_cast<std::size_t>(v)] = true;
+        }
+      }
+      return Value::integer(mex(seen));
+    }
+    case Builtin::Update: {
+      if (!args[0].is(Kind::List) && !args[0].is(Kind::Tuple)) {
+        fail_at(arg0, "update needs a list or tuple, got " + describe(args[0]));
+      }
+      std::vector<Value> xs = args[0].items();
+      const std::int64_t i = need_int(args[1], e.args[2]->where, "the index of update");
+      if (i < 0 || static_cast<std::size_t>(i) >= xs.size()) {
+        fail_at(e.args[2]->where, "index " + std::to_string(i) + " is out of range");
+      }
+      xs[static_cast<std::size_t>(i)] = args[2];
+      return args[0].is(Kind::List) ? Value::list(std::move(xs)) : Value::tuple(std::move(xs));
+    }
+    case Builtin::Remove: {
+      if (args[0].is(Kind::Set)) {
+        std::vector<Value> xs;
+        for (const Value& x : args[0].items()) {
+          if (x != args[1]) xs.push_back(x);
+        }
+        return Value::set(std::move(xs));
+      }
+      if (!args[0].is(Kind::List)) fail_at(arg0, "remove needs a list or set, got " + describe(args[0]));
+      std::vector<Value> xs = args[0].items();
+      const std::int64_t i = need_int(args[1], e.args[2]->where, "the index of remove");
+      if (i < 0 || static_cast<std::size_t>(i) >= xs.size()) {
+        fail_at(e.args[2]->where, "index " + std::to_string(i) + " is out of range");
+      }
+      xs.erase(xs.begin() + i);
+      return Value::list(std::move(xs));
+    }
+    case Builtin::List: return Value::list(items_of(args[0], arg0, "list"));
+    case Builtin::Set: return Value::set(items_of(args[0], arg0, "set"));
+    default: break;
+  }
+  fail_at(at, "unknown builtin");
+}
+
+}  // namespace grundy::lang

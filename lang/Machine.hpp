@@ -1,0 +1,66 @@
+// Evaluation of resolved expressions: arithmetic (checked), collections, positions, function
+// calls and the queries. Rules use it to compute their options (RuleGame.cpp); statements use
+// it to compute what they print (Session.cpp).
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "lang/World.hpp"
+#include "runtime/Evaluator.hpp"
+
+namespace grundy::lang {
+
+using Frame = std::vector<Value>;
+
+// Steps through one collection; a range is never materialized.
+class Iteration {
+ public:
+  void start(const Value& collection, Where where);
+  bool next(Value& out);
+
+ private:
+  Value coll_;
+  bool range_ = false;
+  bool done_ = false;
+  std::int64_t cur_ = 0, hi_ = -1;
+  std::size_t idx_ = 0;
+};
+
+class Machine {
+ public:
+  explicit Machine(World& world) : w_(world), ev_(world.registry, world.limits) {}
+
+  Value eval(const Expr& e, Frame& frame);
+  bool condition(const Expr& e, Frame& frame, const char* what);
+  void bind(const Clause& c, const Value& v, Frame& frame);
+
+  // The rules of a game, compiled on first use (shorthands whose set or instance is an
+  // expression are evaluated then).
+  const std::shared_ptr<const Ruleset>& rules_of(GameEntry& g, Where where);
+  const GameInstance* instance(GameEntry& g, std::vector<Value> params, Where where);
+  // Adds to `out` the positions that a move's value stands for: a position, the parts of a
+  // sum, or a state of `self`.
+  void to_parts(const Value& v, const GameInstance& self, Option& out, Where where);
+
+  Evaluator& evaluator() { return ev_; }
+  void check_interrupt() const;
+
+ private:
+  Value call(const Expr& e, Frame& frame);
+  Value builtin(const Expr& e, int which, Frame& frame);
+  Value index(const Expr& e, Frame& frame);
+  Value binary(const Expr& e, Frame& frame);
+  Value collection(const Expr& e, Frame& frame);
+  Value table(const Expr& e, Frame& frame);
+  void each(const std::vector<Clause>& cs, std::size_t i, Frame& frame,
+            const std::function<void()>& body);
+  Option option_of(const Value& v, Where where, const char* query);
+  Value option_value(const Option& o) const;
+
+  World& w_;
+  Evaluator ev_;
+  int depth_ = 0;
+};
+
+}  // namespace grundy::lang

@@ -1,0 +1,471 @@
+#include "lang/Resolver.hpp"
+
+#include <algorithm>
+
+#include "lang/Builtins.hpp"
+
+namespace grundy::lang {
+
+namespace {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t prev = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t cur = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      prev = cur;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string plural(int n, const char* what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
+std::string describe_state(const GameDecl& g) {
+  for (const GameItem& it : g.items) {
+    if (it.kind != GameItem::Kind::State) continue;
+    if (!it.tuple_pattern) return "state " + it.names[0];
+    std::string s = "state (";
+    for (std::size_t i = 0; i < it.names.size(); ++i) s += (i ? ", " : "") + it.names[i];
+    return s + ")";
+  }
+  return "one value";
+}
+
+class Resolver {
+ public:
+  Resolver(World& world, Program& program, Diagnostics& diags)
+      : w_(world), prog_(program), d_(diags) {}
+
+  void run() {
+    for (const Stmt& s : prog_.stmts) {
+      if (s.kind != Stmt::Kind::Let) continue;
+      auto it = w_.names.find(s.name);
+      if (it != w_.names.end() && it->second.to == Binding::To::Global) own_lets_.push_back(it->second.index);
+    }
+    for (std::size_t i = 0; i < prog_.stmts.size(); ++i) {
+      Stmt& s = prog_.stmts[i];
+      switch (s.kind) {
+        case Stmt::Kind::Game: game(*s.game); break;
+        case Stmt::Kind::Def: def(*s.def); break;
+        case Stmt::Kind::Let:
+          s.frame_size = top_level(*s.expr);
+          s.global = w_.names.at(s.name).index;
+          visible_lets_.push_back(s.global);
+          break;
+        case Stmt::Kind::Assert:
+        case Stmt::Kind::Expr: s.frame_size = top_level(*s.expr); break;
+        case Stmt::Kind::Import: break;
+      }
+    }
+  }
+
+ private:
+  // ---- scopes and slots ----
+  void begin_frame() {
+    scopes_.assign(1, {});
+    next_slot_ = 0;
+    max_slot_ = 0;
+  }
+  int declare_local(const std::string& name) {
+    const int slot = next_slot_++;
+    max_slot_ = std::max(max_slot_, next_slot_);
+    scopes_.back().push_back({name, slot});
+    return slot;
+  }
+  void push_scope() { scopes_.push_back({}); }
+  // Slots of a closed scope are not reused: a cursor may still hold their values.
+  void pop_scope() { scopes_.pop_back(); }
+
+  int top_level(Expr& e) {
+    in_top_level_ = true;
+    begin_frame();
+    expr(e);
+    in_top_level_ = false;
+    return max_slot_;
+  }
+
+  // ---- errors ----
+  bool broken(const std::string& name) const {
+    return std::find(prog_.broken_names.begin(), prog_.broken_names.end(), name) !=
+           prog_.broken_names.end();
+  }
+
+  std::string suggestion(const std::string& name) const {
+    std::string best;
+    std::size_t best_d = name.size() <= 3 ? 1 : 2;
+    auto consider = [&](std::string_view cand) {
+      const std::size_t dist = edit_distance(name, cand);
+      if (dist <= best_d && cand != name) {
+        best_d = dist;
+        best = std::string(cand);
+      }
+    };
+    for (const auto& scope : scopes_) {
+      for (const auto& [n, slot] : scope) consider(n);
+    }
+    for (const auto& [n, b] : w_.names) consider(n);
+    for (const BuiltinInfo& b : kBuiltins) consider(b.name);
+    return best.empty() ? std::string() : "did you mean '" + best + "'?";
+  }
+
+  // ---- names ----
+  bool lookup(const std::string& name, Binding& out) const {
+    for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
+      for (auto it = s->rbegin(); it != s->rend(); ++it) {
+        if (it->first == name) {
+          out.to = Binding::To::Local;
+          out.index = it->second;
+          return true;
+        }
+      }
+    }
+    if (auto it = w_.names.find(name); it != w_.names.end()) {
+      out = it->second;
+      return true;
+    }
+    for (int i = 0; i < static_cast<int>(Builtin::Count_); ++i) {
+      if (kBuiltins[i].name == name) {
+        out.to = Binding::To::Builtin;
+        out.index = i;
+        return true;
+      }
+    }
+    if (name == "N" || name == "P") {
+      out.to = Binding::To::Constant;
+      out.constant = Value::outcome(name[0]);
+      return true;
+    }
+    return false;
+  }
+
+  void name(Expr& e, const GameEntry* graph = nullptr) {
+    if (lookup(e.text, e.binding)) {
+      if (in_top_level_ && e.binding.to == Binding::To::Global &&
+          std::find(own_lets_.begin(), own_lets_.end(), e.binding.index) != own_lets_.end() &&
+          std::find(visible_lets_.begin(), visible_lets_.end(), e.binding.index) ==
+              visible_lets_.end() &&
+          !w_.globals[static_cast<std::size_t>(e.binding.index)].assigned) {
+        const GlobalEntry& g = w_.globals[static_cast<std::size_t>(e.binding.index)];
+        d_.error(e.where, "'" + e.text + "' is used before its let",
+                 "move `let " + g.name + " = ...` above this line");
+      }
+      return;
+    }
+    if (graph) {
+      for (const Value& label : graph->labels) {
+        if (label.is(Kind::Str) && label.as_str() == e.text) {
+          e.binding.to = Binding::To::Label;
+          e.binding.constant = label;
+          return;
+        }
+      }
+    }
+    if (broken(e.text)) return;
+    d_.error(e.where, "unknown name '" + e.text + "'", suggestion(e.text));
+  }
+
+  const GameEntry* game_named(const Expr& e) {
+    if (e.kind != ExprKind::Name) return nullptr;
+    Binding b;
+    if (!lookup(e.text, b) || b.to != Binding::To::Game) return nullptr;
+    return &w_.games[static_cast<std::size_t>(b.index)];
+  }
+
+  // ---- expressions ----
+  void clauses(std::vector<Clause>& cs) {
+    for (Clause& c : cs) {
+      expr(*c.expr);
+      if (c.kind == Clause::Kind::For) {
+        c.slots.clear();
+        for (const std::string& n : c.names) c.slots.push_back(declare_local(n));
+      }
+    }
+  }
+
+  void check_arity(const Expr& call, const GameEntry& g) {
+    const int got = static_cast<int>(call.args.size()) - 1;
+    if (g.state_arity < 0 || got == g.state_arity) return;
+    std::string shape = g.decl && g.decl->form == GameDecl::Form::Rules ? describe_state(*g.decl)
+                                                                        : "one value";
+    d_.error(call.where,
+             g.name + " takes " + plural(g.state_arity, "value") + " (its " + shape + "), got " +
+                 std::to_string(got),
+             g.state_arity == 1 ? "write " + g.name + "(x)"
+                                : "write " + g.name + "(" +
+                                      std::string(g.state_arity == 2 ? "a, b" : "a, b, ...") + ")");
+  }
+
+  void call(Expr& e) {
+    Expr& callee = *e.args[0];
+    const GameEntry* game = nullptr;
+    if (callee.kind == ExprKind::Name) {
+      name(callee);
+      if (callee.binding.to == Binding::To::Game) {
+        game = &w_.games[static_cast<std::size_t>(callee.binding.index)];
+        if (game->param_count > 0) {
+          d_.error(callee.where,
+                   game->name + " takes " + plural(game->param_count, "parameter") +
+                       " in brackets before its state",
+                   "write " + game->name + "[...](...), e.g. Bash[3](10)");
+        }
+      } else if (callee.binding.to == Binding::To::Def) {
+        const DefDecl& d = *w_.defs[static_cast<std::size_t>(callee.binding.index)].decl;
+        const int got = static_cast<int>(e.args.size()) - 1;
+        if (got != static_cast<int>(d.params.size()) || !e.clauses.empty()) {
+          d_.error(e.where, "function " + d.name + " takes " +
+                                plural(static_cast<int>(d.params.size()), "argument") +
+                                ", got " + std::to_string(got));
+        }
+      } else if (callee.binding.to == Binding::To::Builtin) {
+        const BuiltinInfo& b = kBuiltins[callee.binding.index];
+        const int got = e.clauses.empty() ? static_cast<int>(e.args.size()) - 1 : 1;
+        if (got < b.min_args || (b.max_args >= 0 && got > b.max_args)) {
+          d_.error(e.where, std::string(b.name) + " takes " +
+                                (b.min_args == b.max_args ? plural(b.min_args, "argument")
+                                                          : "at least " + plural(b.min_args, "argument")) +
+                                ", got " + std::to_string(got),
+                   "usage: " + std::string(b.signature));
+        }
+        if (static_cast<Builtin>(callee.binding.index) == Builtin::Table && e.clauses.empty()) {
+          d_.error(e.where, "table needs a generator",
+                   "write table(EXPR for x in A) or table(EXPR for a in A for b in B)");
+        }
+      }
+    } else if (callee.kind == ExprKind::Index && (game = game_named(*callee.args[0]))) {
+      index(callee);
+    } else {
+      expr(callee);
+    }
+    if (game && !e.clauses.empty()) {
+      d_.error(e.where, "a position takes values, not a generator");
+    }
+    if (game) check_arity(e, *game);
+    push_scope();
+    clauses(e.clauses);
+    for (std::size_t i = 1; i < e.args.size(); ++i) {
+      Expr& a = *e.args[i];
+      if (game && !game->labels.empty() && a.kind == ExprKind::Name) {
+        name(a, game);
+      } else {
+        expr(a);
+      }
+    }
+    pop_scope();
+  }
+
+  void index(Expr& e) {
+    if (const GameEntry* g = game_named(*e.args[0])) {
+      name(*e.args[0]);
+      const int got = static_cast<int>(e.args.size()) - 1;
+      if (g->param_count == 0) {
+        d_.error(e.where, g->name + " has no parameters", "write " + g->name + "(...) for a position");
+      } else if (got != g->param_count) {
+        d_.error(e.where, g->name + " takes " + plural(g->param_count, "parameter") + ", got " +
+                              std::to_string(got));
+      }
+      for (std::size_t i = 1; i < e.args.size(); ++i) expr(*e.args[i]);
+      return;
+    }
+    if (e.args.size() != 2 || !e.clauses.empty()) {
+      d_.error(e.where, "indexing takes one index, e.g. xs[0]");
+    }
+    for (auto& a : e.args) expr(*a);
+  }
+
+  void expr(Expr& e) {
+    switch (e.kind) {
+      case ExprKind::Int:
+      case ExprKind::Str:
+      case ExprKind::Bool:
+        return;
+      case ExprKind::Name:
+        name(e);
+        if (e.binding.to == Binding::To::Game) {
+          const GameEntry& g = w_.games[static_cast<std::size_t>(e.binding.index)];
+          if (g.param_count > 0) {
+            d_.error(e.where, g.name + " takes parameters", "write " + g.name + "[...] for an instance");
+          }
+        } else if (e.binding.to == Binding::To::Def || e.binding.to == Binding::To::Builtin) {
+          d_.error(e.where, "'" + e.text + "' is a function: call it", "write " + e.text + "(...)");
+        }
+        return;
+      case ExprKind::Call:
+        call(e);
+        return;
+      case ExprKind::Index:
+        index(e);
+        return;
+      case ExprKind::List:
+      case ExprKind::Set:
+      case ExprKind::Tuple:
+        push_scope();
+        clauses(e.clauses);
+        for (auto& a : e.args) expr(*a);
+        pop_scope();
+        return;
+      default:
+        for (auto& a : e.args) expr(*a);
+        return;
+    }
+  }
+
+  // A move to an arithmetic value cannot fit a tuple state, and a tuple cannot fit `state n`.
+  void check_shape(const Expr& e, int arity) {
+    if (e.kind == ExprKind::Tuple && static_cast<int>(e.args.size()) != arity && arity != 1) {
+      d_.error(e.where, "this state has " + plural(static_cast<int>(e.args.size()), "value") +
+                            ", but the game's state pattern has " + std::to_string(arity));
+    } else if (arity > 1 && (e.kind == ExprKind::Int || (e.kind == ExprKind::Binary && e.text != "+"))) {
+      d_.error(e.where, "a state of this game has " + plural(arity, "value") +
+                            ": write a tuple such as (a, b)");
+    }
+  }
+
+  // ---- definitions ----
+  void game(GameDecl& g) {
+    begin_frame();
+    for (const std::string& p : g.params) declare_local(p);
+    switch (g.form) {
+      case GameDecl::Form::Rules: break;
+      case GameDecl::Form::Subtraction:
+      case GameDecl::Form::Alias:
+        expr(*g.expr);
+        g.frame_size = max_slot_;
+        return;
+      case GameDecl::Form::Octal:
+      case GameDecl::Form::Graph:
+        return;
+    }
+    bool have_state = false;
+    const int arity = g.state_arity;
+    for (GameItem& it : g.items) {
+      if (it.kind == GameItem::Kind::State) {
+        if (have_state) {
+          d_.error(it.where, "game " + g.name + " declares its state twice");
+          continue;
+        }
+        have_state = true;
+        it.slots.clear();
+        for (const std::string& n : it.names) it.slots.push_back(declare_local(n));
+        continue;
+      }
+      if (!have_state) {
+        d_.error(it.where, "the state must be declared before the rules",
+                 "start the game with `state n` (or `state (a, b)`)");
+        have_state = true;  // report once
+      }
+      if (it.kind == GameItem::Kind::Let) {
+        expr(*it.exprs[0]);
+        it.slots = {declare_local(it.names[0])};
+        continue;
+      }
+      push_scope();
+      clauses(it.clauses);
+      for (auto& e : it.exprs) {
+        expr(*e);
+        check_shape(*e, arity);
+      }
+      pop_scope();
+    }
+    if (!have_state) {
+      d_.error(g.where, "game " + g.name + " has no state",
+               "add `state n` (one value) or `state (a, b)` (a tuple) to its rules");
+    }
+    g.frame_size = max_slot_;
+  }
+
+  void def(DefDecl& d) {
+    begin_frame();
+    for (const std::string& p : d.params) declare_local(p);
+    expr(*d.body);
+    d.frame_size = max_slot_;
+  }
+
+  World& w_;
+  Program& prog_;
+  Diagnostics& d_;
+  std::vector<std::vector<std::pair<std::string, int>>> scopes_;
+  int next_slot_ = 0;
+  int max_slot_ = 0;
+  bool in_top_level_ = false;
+  std::vector<int> visible_lets_;
+  std::vector<int> own_lets_;  // globals this program's lets bind
+};
+
+int state_arity_of(const GameDecl& g) {
+  if (g.form != GameDecl::Form::Rules) return g.form == GameDecl::Form::Alias ? -1 : 1;
+  for (const GameItem& it : g.items) {
+    if (it.kind == GameItem::Kind::State) return it.tuple_pattern ? static_cast<int>(it.names.size()) : 1;
+  }
+  return 1;
+}
+
+}  // namespace
+
+void declare(World& w, Program& program, Diagnostics& diags, bool replace) {
+  auto taken = [&](const std::string& name, Where where) {
+    auto it = w.names.find(name);
+    if (it == w.names.end() || replace) return false;
+    if (it->second.to == Binding::To::Global) return false;  // a let may be bound again
+    diags.error(where, "'" + name + "' is already defined",
+                "every game and function needs its own name");
+    return true;
+  };
+  for (Stmt& s : program.stmts) {
+    if (s.kind == Stmt::Kind::Game) {
+      GameDecl& g = *s.game;
+      if (taken(g.name, g.where)) continue;
+      GameEntry e;
+      e.name = g.name;
+      e.decl = &g;
+      e.param_count = static_cast<int>(g.params.size());
+      e.state_arity = state_arity_of(g);
+      for (const GraphEdge& edge : g.edges) {
+        auto add = [&](const Value& l) {
+          if (std::find(e.labels.begin(), e.labels.end(), l) == e.labels.end()) e.labels.push_back(l);
+        };
+        add(edge.from);
+        for (const Value& t : edge.to) add(t);
+      }
+      w.games.push_back(std::move(e));
+      w.names[g.name] = Binding{Binding::To::Game, static_cast<int>(w.games.size() - 1), {}};
+    } else if (s.kind == Stmt::Kind::Def) {
+      if (taken(s.def->name, s.def->where)) continue;
+      w.defs.push_back(DefEntry{s.def.get(), {}});
+      w.names[s.def->name] = Binding{Binding::To::Def, static_cast<int>(w.defs.size() - 1), {}};
+    } else if (s.kind == Stmt::Kind::Let) {
+      auto it = w.names.find(s.name);
+      if (it != w.names.end() && it->second.to == Binding::To::Global) continue;
+      if (it != w.names.end() && !replace) {
+        diags.error(s.where, "'" + s.name + "' is already defined", "pick another name for the let");
+        continue;
+      }
+      w.globals.push_back(GlobalEntry{s.name, s.where, {}, false});
+      w.names[s.name] = Binding{Binding::To::Global, static_cast<int>(w.globals.size() - 1), {}};
+    }
+  }
+  // Aliases take the shape of the game they name: game B3 = Bash[3].
+  for (Stmt& s : program.stmts) {
+    if (s.kind != Stmt::Kind::Game || s.game->form != GameDecl::Form::Alias) continue;
+    const Expr& e = *s.game->expr;
+    const Expr* base = e.kind == ExprKind::Index ? e.args[0].get() : &e;
+    if (base->kind != ExprKind::Name) continue;
+    auto it = w.names.find(base->text);
+    auto self = w.names.find(s.game->name);
+    if (it == w.names.end() || it->second.to != Binding::To::Game || self == w.names.end()) continue;
+    w.games[static_cast<std::size_t>(self->second.index)].state_arity =
+        w.games[static_cast<std::size_t>(it->second.index)].state_arity;
+  }
+}
+
+void resolve(World& w, Program& program, Diagnostics& diags) {
+  Resolver(w, program, diags).run();
+}
+
+}  // namespace grundy::lang

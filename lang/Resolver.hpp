@@ -1,0 +1,18 @@
+// Names, arity and shapes: binds every name of a program to a slot, a global, a game, a
+// function or a builtin, and checks what can be checked before running. Errors go to the
+// Diagnostics; uses of a name whose definition failed to parse are not reported again.
+#pragma once
+
+#include "lang/Diagnostics.hpp"
+#include "lang/World.hpp"
+
+namespace grundy::lang {
+
+// Adds the games, functions and top-level lets of `program` to the world's global names.
+// `replace` lets a later definition take over a name (the REPL); otherwise it is an error.
+void declare(World& world, Program& program, Diagnostics& diags, bool replace = false);
+
+// Resolves every game, function and statement of `program`.
+void resolve(World& world, Program& program, Diagnostics& diags);
+
+}  // namespace grundy::lang

@@ -1,0 +1,23 @@
+// A game written with rules (state / let / move / split) as a runtime Ruleset. Its cursor
+// walks the body in order and the clauses of each rule like an odometer, so options are
+// produced one at a time and evaluation can pause between them.
+#pragma once
+
+#include "lang/Machine.hpp"
+
+namespace grundy::lang {
+
+class RuleGame : public Ruleset {
+ public:
+  RuleGame(const GameDecl& decl, Machine& machine) : decl_(decl), machine_(machine) {}
+  const std::string& name() const override { return decl_.name; }
+  int state_arity() const override;
+  int param_count() const override { return static_cast<int>(decl_.params.size()); }
+  std::unique_ptr<OptionCursor> options(const GameInstance& game, const Value& state) const override;
+
+ private:
+  const GameDecl& decl_;
+  Machine& machine_;
+};
+
+}  // namespace grundy::lang

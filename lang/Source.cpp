@@ -1,0 +1,39 @@
+#include "lang/Source.hpp"
+
+#include <algorithm>
+
+namespace grundy::lang {
+
+int Sources::add(std::string name, std::string dir, std::string text) {
+  SourceFile f{std::move(name), std::move(dir), std::move(text), {0}};
+  for (std::uint32_t i = 0; i < f.text.size(); ++i) {
+    if (f.text[i] == '\n') f.line_starts.push_back(i + 1);
+  }
+  files_.push_back(std::move(f));
+  return static_cast<int>(files_.size() - 1);
+}
+
+LineCol Sources::locate(Where w) const {
+  const SourceFile& f = file(w.file);
+  const std::uint32_t off = std::min<std::uint32_t>(w.offset, static_cast<std::uint32_t>(f.text.size()));
+  auto it = std::upper_bound(f.line_starts.begin(), f.line_starts.end(), off);
+  const auto line = static_cast<std::uint32_t>(it - f.line_starts.begin());
+  const std::uint32_t start = f.line_starts[line - 1];
+  std::uint32_t col = 1;
+  for (std::uint32_t i = start; i < off; ++i) {
+    // Count code points: skip UTF-8 continuation bytes.
+    if ((static_cast<unsigned char>(f.text[i]) & 0xC0) != 0x80) ++col;
+  }
+  return {line, col};
+}
+
+std::string_view Sources::line_text(Where w) const {
+  const SourceFile& f = file(w.file);
+  const LineCol lc = locate(w);
+  const std::uint32_t start = f.line_starts[lc.line - 1];
+  std::uint32_t end = start;
+  while (end < f.text.size() && f.text[end] != '\n' && f.text[end] != '\r') ++end;
+  return std::string_view(f.text).substr(start, end - start);
+}
+
+}  // namespace grundy::lang

@@ -1,0 +1,28 @@
+// Layout of table(...): a sequence with its indices, or a grid with row and column headers.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "runtime/Value.hpp"
+
+namespace grundy::lang {
+
+struct TableCell {
+  Value row;   // the first loop's value
+  Value col;   // the second loop's value (grids)
+  Value value;
+};
+
+struct TableData {
+  std::string row_label;
+  std::string col_label;
+  std::vector<TableCell> cells;
+};
+
+// Consecutive integer indices print ten to a line, each line labelled by its first index's
+// decade; other indices print one per line.
+std::string render_sequence(const TableData& t);
+std::string render_grid(const TableData& t);
+
+}  // namespace grundy::lang

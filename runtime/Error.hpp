@@ -1,0 +1,38 @@
+// The one exception type that crosses layers. The runtime raises errors with no source
+// location; the language layer fills `where` in on the way out (the query, or the operator
+// that overflowed), so every error reaches the user with a caret.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace grundy {
+
+// An offset into a loaded source, as the language layer numbers them; opaque here.
+struct Where {
+  std::int32_t file = -1;
+  std::uint32_t offset = 0;
+  bool known() const { return file >= 0; }
+};
+
+enum class ErrorKind {
+  Runtime,      // exit 70: overflow, a loop in the rules, a cap, a bad value
+  Limit,        // exit 70: a resource limit; the message names the flag that raises it
+  Interrupted,  // exit 70: the user pressed Ctrl-C
+};
+
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorKind k, std::string message, std::string h = {}, Where w = {})
+      : std::runtime_error(std::move(message)), kind(k), hint(std::move(h)), where(w) {}
+  ErrorKind kind;
+  std::string hint;  // what would fix it, printed after the caret
+  Where where;
+};
+
+[[noreturn]] inline void fail(std::string message, std::string hint = {}) {
+  throw Error(ErrorKind::Runtime, std::move(message), std::move(hint));
+}
+
+}  // namespace grundy

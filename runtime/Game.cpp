@@ -1,0 +1,69 @@
+#include "runtime/Game.hpp"
+
+namespace grundy {
+
+void Ruleset::append_state(std::string& out, const Value& state) const {
+  if (state_arity() > 1 && state.is(Kind::Tuple)) {
+    const auto& items = state.items();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (i) out += ", ";
+      append_value(out, items[i]);
+    }
+    return;
+  }
+  append_value(out, state);
+}
+
+std::string Ruleset::check_state(const Value& state) const {
+  const int arity = state_arity();
+  if (arity == 1) return {};
+  if (!state.is(Kind::Tuple) || static_cast<int>(state.items().size()) != arity) {
+    return name() + " takes " + std::to_string(arity) + " values (state pattern of " +
+           std::to_string(arity) + "), got " + to_string(state);
+  }
+  return {};
+}
+
+std::string GameInstance::display_name() const {
+  std::string s = rules_->name();
+  if (!params_.items().empty()) {
+    s += '[';
+    for (std::size_t i = 0; i < params_.items().size(); ++i) {
+      if (i) s += ", ";
+      append_value(s, params_.items()[i]);
+    }
+    s += ']';
+  }
+  return s;
+}
+
+const GameInstance* GameRegistry::instance(const std::shared_ptr<const Ruleset>& rules,
+                                           const Value& params) {
+  Key key{rules.get(), params};
+  auto it = instances_.find(key);
+  if (it != instances_.end()) return it->second.get();
+  auto inst = std::make_unique<GameInstance>(rules, params);
+  const GameInstance* p = inst.get();
+  instances_.emplace(std::move(key), std::move(inst));
+  return p;
+}
+
+void GameRegistry::forget(const Ruleset* rules) {
+  for (auto it = instances_.begin(); it != instances_.end();) {
+    if (it->first.rules == rules) {
+      states -= it->second->memo.size();
+      instances_.erase(it++);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void GameRegistry::clear_memos() {
+  for (auto& [key, inst] : instances_) inst->memo.clear();
+  states = 0;
+}
+
+std::string to_string(const Position& p) { return to_string(Value::position(p.game, p.state)); }
+
+}  // namespace grundy

@@ -1,0 +1,115 @@
+// Rulesets, game instances and positions: the nodes of the game DAG.
+// A Ruleset says how a state moves; a GameInstance is a ruleset with its parameters bound
+// (Bash[3]) and owns the memo of nim-values for its states; a Position is an instance and
+// a state. The runtime never sees syntax: the language compiles rules into Rulesets.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <absl/container/flat_hash_map.h>
+
+#include "runtime/Value.hpp"
+
+namespace grundy {
+
+struct Position {
+  const GameInstance* game = nullptr;
+  Value state;
+  friend bool operator==(const Position& a, const Position& b) {
+    return a.game == b.game && a.state == b.state;
+  }
+};
+
+// One option of a position: the sum of its parts (one part for a move, any number for a
+// split; none for `split []`).
+using Option = std::vector<Position>;
+
+// Yields the options of one position, one at a time, so that evaluation can stop and
+// resume without holding every option of every position on the path in memory.
+class OptionCursor {
+ public:
+  virtual ~OptionCursor() = default;
+  virtual bool next(Option& out) = 0;
+};
+
+class Ruleset {
+ public:
+  virtual ~Ruleset() = default;
+  virtual const std::string& name() const = 0;
+  // Number of values a position of this game takes: G(a, b) has two.
+  virtual int state_arity() const { return 1; }
+  virtual int param_count() const { return 0; }
+  virtual std::unique_ptr<OptionCursor> options(const GameInstance& game,
+                                                const Value& state) const = 0;
+  // How a state prints inside G(...): the elements of a tuple state are spread.
+  virtual void append_state(std::string& out, const Value& state) const;
+  // Why `state` is not a state of this game, or empty when it is.
+  virtual std::string check_state(const Value& state) const;
+};
+
+// Options computed all at once, handed out one by one; for rulesets whose options are cheap.
+class ListCursor : public OptionCursor {
+ public:
+  explicit ListCursor(std::vector<Option> options) : options_(std::move(options)) {}
+  bool next(Option& out) override {
+    if (i_ == options_.size()) return false;
+    out = std::move(options_[i_++]);
+    return true;
+  }
+
+ private:
+  std::vector<Option> options_;
+  std::size_t i_ = 0;
+};
+
+// What a memo holds for a state while its value is being computed: meeting it again is a
+// loop in the rules.
+inline constexpr std::uint32_t kInProgress = 0xFFFFFFFFu;
+
+class GameInstance {
+ public:
+  GameInstance(std::shared_ptr<const Ruleset> rules, Value params)
+      : rules_(std::move(rules)), params_(std::move(params)) {}
+  const Ruleset& rules() const { return *rules_; }
+  const Value& params() const { return params_; }  // a Tuple, empty without parameters
+  // Bash[3] or Kayles
+  std::string display_name() const;
+  // Nim-values under normal play, written only once complete (kInProgress before).
+  mutable absl::flat_hash_map<Value, std::uint32_t> memo;
+
+ private:
+  std::shared_ptr<const Ruleset> rules_;
+  Value params_;
+};
+
+// Interns game instances so that equal (ruleset, parameters) share one memo.
+class GameRegistry {
+ public:
+  const GameInstance* instance(const std::shared_ptr<const Ruleset>& rules, const Value& params);
+  // Drops the instances of one ruleset (the REPL redefines a game).
+  void forget(const Ruleset* rules);
+  void clear_memos();
+  // Memo entries in all instances; the evaluator keeps it up to date.
+  std::uint64_t states = 0;
+
+ private:
+  struct Key {
+    const Ruleset* rules;
+    Value params;
+    friend bool operator==(const Key& a, const Key& b) {
+      return a.rules == b.rules && a.params == b.params;
+    }
+    template <typename H>
+    friend H AbslHashValue(H h, const Key& k) {
+      return H::combine(std::move(h), k.rules, k.params);
+    }
+  };
+  absl::flat_hash_map<Key, std::unique_ptr<GameInstance>> instances_;
+};
+
+std::string to_string(const Position& p);
+
+}  // namespace grundy

@@ -1,0 +1,64 @@
+// Rulesets for the families everybody knows, written natively rather than in the language:
+// subtraction games, take-and-break (octal and hexadecimal codes) and games on an explicit DAG.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/Game.hpp"
+
+namespace grundy {
+
+// One heap; remove s tokens for any s in the set.
+class SubtractionRuleset : public Ruleset {
+ public:
+  SubtractionRuleset(std::string name, std::vector<std::int64_t> set);
+  const std::string& name() const override { return name_; }
+  std::unique_ptr<OptionCursor> options(const GameInstance& g, const Value& state) const override;
+  std::string check_state(const Value& state) const override;
+  const std::vector<std::int64_t>& set() const { return set_; }
+
+ private:
+  std::string name_;
+  std::vector<std::int64_t> set_;  // ascending, positive
+};
+
+// Conway's code d0.d1d2...: digit dk says what removing k tokens from a heap may leave
+// (bit 1: nothing; 2: one heap; 4: two heaps; 8: three heaps). Digits above 7 are hexadecimal.
+class TakeAndBreakRuleset : public Ruleset {
+ public:
+  // Throws grundy::Error if the code is malformed.
+  TakeAndBreakRuleset(std::string name, const std::string& code);
+  const std::string& name() const override { return name_; }
+  std::unique_ptr<OptionCursor> options(const GameInstance& g, const Value& state) const override;
+  std::string check_state(const Value& state) const override;
+  const std::vector<int>& digits() const { return digits_; }
+
+ private:
+  std::string name_;
+  std::vector<int> digits_;  // digits_[k] for removing k tokens
+};
+
+// Tokens on an explicit DAG; the state is a node label (an int or a name).
+class GraphRuleset : public Ruleset {
+ public:
+  struct Node {
+    Value label;
+    std::vector<std::size_t> successors;
+  };
+  GraphRuleset(std::string name, std::vector<Node> nodes);
+  const std::string& name() const override { return name_; }
+  std::unique_ptr<OptionCursor> options(const GameInstance& g, const Value& state) const override;
+  std::string check_state(const Value& state) const override;
+  void append_state(std::string& out, const Value& state) const override;
+  // The labels along a cycle (first repeated at the end), or empty if the graph is acyclic.
+  std::vector<Value> find_cycle() const;
+
+ private:
+  std::size_t index_of(const Value& label) const;
+  std::string name_;
+  std::vector<Node> nodes_;
+};
+
+}  // namespace grundy

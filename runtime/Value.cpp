@@ -1,0 +1,279 @@
+#include "runtime/Value.hpp"
+
+#include <algorithm>
+#include <functional>
+
+#include "runtime/Game.hpp"
+
+namespace grundy {
+
+// The shared body of every compound value. One struct keeps Value a single pointer wide.
+struct Obj {
+  std::string str;            // Str, Table
+  std::vector<Value> items;   // Tuple, List, Set, Sum parts
+  Value state;                // Position
+  const GameInstance* game = nullptr;  // Position, Game
+  std::int64_t lo = 0, hi = -1;        // Range
+  Modifier mod = Modifier::Normal;     // Sum
+  std::size_t hash = 0;
+};
+
+namespace {
+
+std::size_t mix(std::size_t h, std::size_t v) {
+  return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+}
+
+std::size_t hash_items(std::size_t seed, const std::vector<Value>& items) {
+  std::size_t h = seed;
+  for (const Value& v : items) h = mix(h, v.hash());
+  return h;
+}
+
+const std::vector<Value> kNoItems;
+const std::string kNoString;
+const Value kNoValue;
+
+}  // namespace
+
+Value Value::string(std::string s) {
+  auto o = std::make_shared<Obj>();
+  o->hash = std::hash<std::string>{}(s);
+  o->str = std::move(s);
+  return Value(Kind::Str, std::move(o));
+}
+
+Value Value::tuple(std::vector<Value> items) {
+  auto o = std::make_shared<Obj>();
+  o->hash = hash_items(0x7475706cULL, items);
+  o->items = std::move(items);
+  return Value(Kind::Tuple, std::move(o));
+}
+
+Value Value::list(std::vector<Value> items) {
+  auto o = std::make_shared<Obj>();
+  o->hash = hash_items(0x6c697374ULL, items);
+  o->items = std::move(items);
+  return Value(Kind::List, std::move(o));
+}
+
+Value Value::set(std::vector<Value> items) {
+  std::sort(items.begin(), items.end());
+  items.erase(std::unique(items.begin(), items.end()), items.end());
+  auto o = std::make_shared<Obj>();
+  o->hash = hash_items(0x736574ULL, items);
+  o->items = std::move(items);
+  return Value(Kind::Set, std::move(o));
+}
+
+Value Value::range(std::int64_t lo, std::int64_t hi) {
+  auto o = std::make_shared<Obj>();
+  o->lo = lo;
+  o->hi = hi;
+  o->hash = mix(mix(0x72616e67ULL, static_cast<std::size_t>(lo)), static_cast<std::size_t>(hi));
+  return Value(Kind::Range, std::move(o));
+}
+
+Value Value::position(const GameInstance* game, Value state) {
+  auto o = std::make_shared<Obj>();
+  o->hash = mix(std::hash<const void*>{}(game), state.hash());
+  o->game = game;
+  o->state = std::move(state);
+  return Value(Kind::Position, std::move(o));
+}
+
+Value Value::sum(std::vector<Value> parts, Modifier mod) {
+  if (parts.size() == 1 && mod == Modifier::Normal) return parts[0];
+  auto o = std::make_shared<Obj>();
+  o->hash = hash_items(0x73756dULL + static_cast<std::size_t>(mod), parts);
+  o->items = std::move(parts);
+  o->mod = mod;
+  return Value(Kind::Sum, std::move(o));
+}
+
+Value Value::game(const GameInstance* game) {
+  auto o = std::make_shared<Obj>();
+  o->game = game;
+  o->hash = mix(0x67616d65ULL, std::hash<const void*>{}(game));
+  return Value(Kind::Game, std::move(o));
+}
+
+Value Value::table(std::string rendered) {
+  auto o = std::make_shared<Obj>();
+  o->str = std::move(rendered);
+  return Value(Kind::Table, std::move(o));
+}
+
+const std::string& Value::as_str() const { return obj_ ? obj_->str : kNoString; }
+const std::vector<Value>& Value::items() const { return obj_ ? obj_->items : kNoItems; }
+std::int64_t Value::range_lo() const { return obj_ ? obj_->lo : 0; }
+std::int64_t Value::range_hi() const { return obj_ ? obj_->hi : -1; }
+const GameInstance* Value::game() const { return obj_ ? obj_->game : nullptr; }
+const Value& Value::state() const { return obj_ ? obj_->state : kNoValue; }
+const std::vector<Value>& Value::parts() const { return obj_ ? obj_->items : kNoItems; }
+Modifier Value::modifier() const {
+  return kind_ == Kind::Sum && obj_ ? obj_->mod : Modifier::Normal;
+}
+
+std::size_t Value::hash() const {
+  if (obj_) return obj_->hash;
+  return mix(static_cast<std::size_t>(kind_), static_cast<std::size_t>(i_));
+}
+
+bool operator==(const Value& a, const Value& b) {
+  if (a.kind_ != b.kind_) return false;
+  if (!a.obj_ || !b.obj_) return a.i_ == b.i_ && a.obj_ == b.obj_;
+  if (a.obj_ == b.obj_) return true;
+  if (a.obj_->hash != b.obj_->hash) return false;
+  return compare(a, b) == 0;
+}
+
+namespace {
+int cmp_items(const std::vector<Value>& x, const std::vector<Value>& y) {
+  std::size_t n = std::min(x.size(), y.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (int c = compare(x[i], y[i])) return c;
+  }
+  return x.size() < y.size() ? -1 : x.size() > y.size() ? 1 : 0;
+}
+template <typename T>
+int cmp3(const T& a, const T& b) {
+  return a < b ? -1 : b < a ? 1 : 0;
+}
+}  // namespace
+
+int compare(const Value& a, const Value& b) {
+  if (a.kind_ != b.kind_) return cmp3(a.kind_, b.kind_);
+  switch (a.kind_) {
+    case Kind::Int:
+    case Kind::Bool:
+    case Kind::Outcome:
+      return cmp3(a.i_, b.i_);
+    case Kind::Str:
+    case Kind::Table:
+      return cmp3(a.as_str(), b.as_str());
+    case Kind::Tuple:
+    case Kind::List:
+    case Kind::Set:
+      return cmp_items(a.items(), b.items());
+    case Kind::Range:
+      if (int c = cmp3(a.range_lo(), b.range_lo())) return c;
+      return cmp3(a.range_hi(), b.range_hi());
+    case Kind::Position: {
+      const GameInstance* ga = a.game();
+      const GameInstance* gb = b.game();
+      if (ga != gb) {
+        // Order by name first so that canonical multisets print predictably.
+        if (int c = cmp3(ga->rules().name(), gb->rules().name())) return c;
+        if (int c = compare(ga->params(), gb->params())) return c;
+        return cmp3(static_cast<const void*>(ga), static_cast<const void*>(gb));
+      }
+      return compare(a.state(), b.state());
+    }
+    case Kind::Sum:
+      if (int c = cmp3(a.modifier(), b.modifier())) return c;
+      return cmp_items(a.parts(), b.parts());
+    case Kind::Game:
+      if (a.game() == b.game()) return 0;
+      if (int c = cmp3(a.game()->rules().name(), b.game()->rules().name())) return c;
+      return compare(a.game()->params(), b.game()->params());
+  }
+  return 0;
+}
+
+const char* kind_name(Kind k) {
+  switch (k) {
+    case Kind::Int: return "int";
+    case Kind::Bool: return "bool";
+    case Kind::Outcome: return "outcome";
+    case Kind::Str: return "string";
+    case Kind::Tuple: return "tuple";
+    case Kind::List: return "list";
+    case Kind::Set: return "set";
+    case Kind::Range: return "range";
+    case Kind::Position: return "position";
+    case Kind::Sum: return "sum";
+    case Kind::Game: return "game";
+    case Kind::Table: return "table";
+  }
+  return "value";
+}
+
+namespace {
+void append_items(std::string& out, const std::vector<Value>& items, const char* open,
+                  const char* close) {
+  out += open;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ", ";
+    append_value(out, items[i]);
+  }
+  out += close;
+}
+
+void append_quoted(std::string& out, const std::string& s) {
+  out += '"';
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  out += '"';
+}
+}  // namespace
+
+void append_value(std::string& out, const Value& v) {
+  switch (v.kind()) {
+    case Kind::Int: out += std::to_string(v.as_int()); break;
+    case Kind::Bool: out += v.as_bool() ? "true" : "false"; break;
+    case Kind::Outcome: out += v.as_outcome(); break;
+    case Kind::Str: append_quoted(out, v.as_str()); break;
+    case Kind::Table: out += v.as_str(); break;
+    case Kind::Tuple:
+      if (v.items().size() == 1) {
+        out += '(';
+        append_value(out, v.items()[0]);
+        out += ",)";
+      } else {
+        append_items(out, v.items(), "(", ")");
+      }
+      break;
+    case Kind::List: append_items(out, v.items(), "[", "]"); break;
+    case Kind::Set: append_items(out, v.items(), "{", "}"); break;
+    case Kind::Range:
+      out += std::to_string(v.range_lo());
+      out += "..";
+      out += std::to_string(v.range_hi());
+      break;
+    case Kind::Position:
+      out += v.game()->display_name();
+      out += '(';
+      v.game()->rules().append_state(out, v.state());
+      out += ')';
+      break;
+    case Kind::Game: out += v.game()->display_name(); break;
+    case Kind::Sum: {
+      const bool wrap = v.modifier() != Modifier::Normal;
+      if (v.modifier() == Modifier::Misere) out += "misere ";
+      if (v.modifier() == Modifier::Every) out += "every ";
+      if (wrap && v.parts().size() > 1) out += '(';
+      if (v.parts().empty()) out += '0';
+      for (std::size_t i = 0; i < v.parts().size(); ++i) {
+        if (i) out += " + ";
+        append_value(out, v.parts()[i]);
+      }
+      if (wrap && v.parts().size() > 1) out += ')';
+      break;
+    }
+  }
+}
+
+std::string to_string(const Value& v) {
+  std::string s;
+  append_value(s, v);
+  return s;
+}
+
+}  // namespace grundy

@@ -1,0 +1,96 @@
+// Values of the rule language: what states, parameters and query results are made of.
+// Small values (int, bool, outcome) live inline; compound ones share an immutable body,
+// so copying a state into a memo key or an option costs a reference count, not a deep copy.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace grundy {
+
+class GameInstance;
+class Value;
+
+enum class Kind : std::uint8_t {
+  Int,
+  Bool,
+  Outcome,   // N or P; stored as 'N' / 'P' in the integer slot
+  Str,
+  Tuple,
+  List,
+  Set,       // sorted, no duplicates
+  Range,     // inclusive a..b; empty when b < a
+  Position,  // a game instance and a state
+  Sum,       // a disjunctive sum of positions, possibly under a modifier
+  Game,      // a game instance itself, e.g. Bash[3]
+  Table,     // a rendered table, printed as several lines
+};
+
+enum class Modifier : std::uint8_t { Normal, Misere, Every };
+
+struct Obj;
+
+class Value {
+ public:
+  Value() = default;
+  static Value integer(std::int64_t v) { return Value(Kind::Int, v); }
+  static Value boolean(bool b) { return Value(Kind::Bool, b ? 1 : 0); }
+  static Value outcome(char c) { return Value(Kind::Outcome, c); }
+  static Value string(std::string s);
+  static Value tuple(std::vector<Value> items);
+  static Value list(std::vector<Value> items);
+  static Value set(std::vector<Value> items);  // sorts and removes duplicates
+  static Value range(std::int64_t lo, std::int64_t hi);
+  static Value position(const GameInstance* game, Value state);
+  // A sum of positions. One normal-play part collapses to that position.
+  static Value sum(std::vector<Value> parts, Modifier mod = Modifier::Normal);
+  static Value game(const GameInstance* game);
+  static Value table(std::string rendered);
+
+  Kind kind() const { return kind_; }
+  bool is(Kind k) const { return kind_ == k; }
+  std::int64_t as_int() const { return i_; }
+  bool as_bool() const { return i_ != 0; }
+  char as_outcome() const { return static_cast<char>(i_); }
+  const std::string& as_str() const;
+  // Elements of a Tuple, List or Set.
+  const std::vector<Value>& items() const;
+  std::int64_t range_lo() const;
+  std::int64_t range_hi() const;
+  const GameInstance* game() const;         // Position or Game
+  const Value& state() const;               // Position
+  const std::vector<Value>& parts() const;  // Sum: positions
+  Modifier modifier() const;                // Sum (Normal for anything else)
+
+  std::size_t hash() const;
+  friend bool operator==(const Value& a, const Value& b);
+  friend bool operator!=(const Value& a, const Value& b) { return !(a == b); }
+  // A total order, used for sets and canonical multisets of positions.
+  friend int compare(const Value& a, const Value& b);
+  friend bool operator<(const Value& a, const Value& b) { return compare(a, b) < 0; }
+
+  template <typename H>
+  friend H AbslHashValue(H h, const Value& v) {
+    return H::combine(std::move(h), v.hash());
+  }
+
+ private:
+  Value(Kind k, std::int64_t i) : kind_(k), i_(i) {}
+  Value(Kind k, std::shared_ptr<const Obj> o) : kind_(k), obj_(std::move(o)) {}
+  Kind kind_ = Kind::Int;
+  std::int64_t i_ = 0;
+  std::shared_ptr<const Obj> obj_;
+};
+
+struct ValueHash {
+  std::size_t operator()(const Value& v) const { return v.hash(); }
+};
+
+const char* kind_name(Kind k);
+// The language's own syntax: 3, true, (2, 5), [0, 1], {1, 3}, Kayles(10), A + B, N.
+std::string to_string(const Value& v);
+void append_value(std::string& out, const Value& v);
+
+}  // namespace grundy
