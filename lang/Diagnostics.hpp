@@ -4,21 +4,32 @@
 
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "lang/Source.hpp"
 
 namespace grundy::lang {
 
+// Errors are held until flush(), which prints them in source order: a file's syntax errors
+// and resolution errors come out interleaved as the reader meets them.
 class Diagnostics {
  public:
   Diagnostics(const Sources& sources, std::ostream& err) : sources_(sources), err_(err) {}
   void error(Where where, const std::string& message, const std::string& hint = {});
+  void flush();
   int count() const { return count_; }
   void reset() { count_ = 0; }
 
  private:
+  struct Pending {
+    Where where;
+    std::string message;
+    std::string hint;
+  };
+  void print(const Pending& d);
   const Sources& sources_;
   std::ostream& err_;
+  std::vector<Pending> pending_;
   int count_ = 0;
 };
 

@@ -392,10 +392,20 @@ Program parse_program(const Sources& sources, int file, Diagnostics& diags) {
       program.stmts.push_back(b.statement(*root->children.front()));
     } catch (const pegtl::parse_error& e) {
       const auto& pos = e.positions().front();
-      Where w{file, span.begin + static_cast<std::uint32_t>(pos.byte)};
+      std::uint32_t at = span.begin + static_cast<std::uint32_t>(pos.byte);
+      // A construct missing at the end of a line is reported just after the last token read,
+      // not at the start of the next line.
+      std::uint32_t back = at;
+      bool newline = false;
+      while (back > span.begin && std::isspace(static_cast<unsigned char>(split.text[back - 1]))) {
+        if (f.text[back - 1] == '\n') newline = true;
+        --back;
+      }
+      if (newline || at >= span.end) at = back;
+      Where w{file, at};
       std::string hint;
-      if (pos.byte >= span.end - span.begin && !split.unclosed.empty() &&
-          span.end == f.text.size()) {
+      if (!split.unclosed.empty() && span.end == f.text.size() &&
+          split.unclosed.back().offset >= span.begin) {
         const OpenBracket& ob = split.unclosed.back();
         const LineCol lc = sources.locate(Where{file, ob.offset});
         hint = std::string("the '") + ob.bracket + "' opened at line " + std::to_string(lc.line) +

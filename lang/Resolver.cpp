@@ -99,7 +99,7 @@ class Resolver {
 
   std::string suggestion(const std::string& name) const {
     std::string best;
-    std::size_t best_d = name.size() <= 3 ? 1 : 2;
+    std::size_t best_d = name.size() <= 5 ? 1 : 2;
     auto consider = [&](std::string_view cand) {
       const std::size_t dist = edit_distance(name, cand);
       if (dist <= best_d && cand != name) {

@@ -181,6 +181,7 @@ struct Session::Impl {
       } catch (const Error& e) {
         out.flush();
         report(e, s.where);
+        diags.flush();
         return kExitRuntime;
       }
     }
@@ -200,6 +201,7 @@ struct Session::Impl {
       if (left.size() + right.size() < 400) detail = ": " + left + " " + e.text + " " + right + " is false";
     }
     diags.error(s.expr->where, "assertion failed" + detail);
+    diags.flush();
   }
 
   int run(std::string text, const std::string& name, const std::string& dir) {
@@ -212,6 +214,7 @@ struct Session::Impl {
     for (Program* p : batch) declare(world, *p, diags);
     for (Program* p : batch) resolve(world, *p, diags);
     compile_games();
+    diags.flush();
     if (diags.count() > 0) return kExitCompile;
     if (options.check_only) return kExitOk;
     for (Program* p : batch) {
