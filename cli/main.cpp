@@ -78,8 +78,16 @@ Documentation: docs/language.md)");
   CLI::App* check = app.add_subcommand("check", "Parse and resolve files without running them");
   check->add_option("files", check_files, "Files to check")->required();
 
+  // CLI11 reads an argument written "[a, b]" as a list and splits it at its commas; a
+  // program like `[n for n in 0..9]` must reach the interpreter whole, so guard brackets.
+  std::vector<std::string> args;
+  for (int i = argc - 1; i >= 1; --i) {
+    std::string a = argv[i];
+    if (!a.empty() && a.front() == '[' && a.back() == ']') a = " " + a;
+    args.push_back(std::move(a));
+  }
   try {
-    app.parse(argc, argv);
+    app.parse(args);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : grundy::kExitUsage;

@@ -8,7 +8,7 @@ namespace grundy::lang {
 
 enum class Builtin : int {
   // queries (section 5 of the language)
-  Grundy, Outcome, Wins, Options, Winning, Table, Period, Steps,
+  Grundy, Outcome, Wins, Options, Winning, Table, Period, Steps, Genus,
   // functions
   Min, Max, Abs, Len, Sum, Sorted, Mex, Update, Remove, List, Set,
   Count_
@@ -30,6 +30,7 @@ inline constexpr BuiltinInfo kBuiltins[] = {
     {"table", 1, 1, "table(EXPR for x in A) or table(EXPR for a in A for b in B)"},
     {"period", 1, 2, "period(G) or period(G, limit)"},
     {"steps", 1, 1, "steps(X): the remoteness of Every-SG play"},
+    {"genus", 1, 1, "genus(X): Conway's misere genus, e.g. 0^120"},
     {"min", 1, -1, "min(a, b, ...) or min(collection)"},
     {"max", 1, -1, "max(a, b, ...) or max(collection)"},
     {"abs", 1, 1, "abs(n)"},

@@ -478,18 +478,29 @@ Option Machine::option_of(const Value& v, Where where, const char* query) {
       fail_at(where,
               std::string("grundy(") + (misere ? "misere" : "every") +
                   " X) has no meaning: the nim-value is a normal-play notion",
-              misere ? "ask outcome(misere X), wins(misere X) or winning(misere X)"
-                     : "ask outcome(every X), wins(every X) or steps(X)");
+              misere ? "ask outcome(misere X), wins(misere X), winning(misere X) or genus(X)"
+                     : "ask outcome(every X), wins(every X), winning(every X) or steps(X)");
     }
-    fail_at(where, std::string(query) + " of a " + (misere ? "misere" : "every") +
-                       " position is not implemented yet",
-            "normal play is supported: drop the modifier");
+    if (std::string(query) == "steps" && misere) {
+      fail_at(where, "steps is the remoteness of Every-SG play; it has no meaning under misere",
+              "ask steps(X) or steps(every X)");
+    }
+    if (std::string(query) == "genus") {
+      fail_at(where, "genus takes a normal-play position or sum, not a modified one",
+              "ask genus(X): it already describes X in misere play");
+    }
   }
   Option o;
   if (v.is(Kind::Position)) {
     o.push_back(Position{v.game(), v.state()});
   } else if (v.is(Kind::Sum)) {
-    for (const Value& p : v.parts()) o.push_back(Position{p.game(), p.state()});
+    for (const Value& p : v.parts()) {
+      if (p.is(Kind::Sum)) {
+        for (const Value& q : p.parts()) o.push_back(Position{q.game(), q.state()});
+      } else {
+        o.push_back(Position{p.game(), p.state()});
+      }
+    }
   } else if (v.is(Kind::Game)) {
     fail_at(where, std::string(query) + " needs a position, got the game " + to_string(v),
             "give it a state: " + to_string(v) + "(10)");
@@ -499,11 +510,98 @@ Option Machine::option_of(const Value& v, Where where, const char* query) {
   return o;
 }
 
-Value Machine::option_value(const Option& o) const {
+namespace {
+// The components of an every sum: each summand as written, a split one being a normal sum.
+std::vector<Option> every_components(const Value& v) {
+  std::vector<Option> out;
+  for (const Value& p : v.parts()) {
+    Option c;
+    if (p.is(Kind::Sum)) {
+      for (const Value& q : p.parts()) c.push_back(Position{q.game(), q.state()});
+    } else {
+      c.push_back(Position{p.game(), p.state()});
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<Value> Machine::every_options(const Value& x, bool winning_only, Where where) {
+  const std::vector<Option> comps = every_components(x);
+  // Each component with a move must move: the options are one choice per such component.
+  std::vector<std::vector<Option>> choices;
+  for (const Option& c : comps) {
+    if (winning_only) {
+      std::vector<Option> one;
+      if (!sum_options(ev_, c).empty()) one.push_back(every_.strategy_move(c));
+      choices.push_back(std::move(one));
+    } else {
+      choices.push_back(sum_options(ev_, c));
+    }
+  }
+  std::vector<Value> out;
+  if (std::all_of(choices.begin(), choices.end(), [](const auto& c) { return c.empty(); })) return out;
+  std::vector<std::size_t> pick(comps.size(), 0);
+  while (true) {
+    std::vector<Value> parts;
+    for (std::size_t i = 0; i < comps.size(); ++i) {
+      const Option& chosen = choices[i].empty() ? comps[i] : choices[i][pick[i]];
+      std::vector<Value> ps;
+      for (const Position& p : chosen) ps.push_back(Value::position(p.game, p.state));
+      parts.push_back(Value::sum(std::move(ps)));
+    }
+    out.push_back(Value::sum(std::move(parts), Modifier::Every));
+    if (out.size() > w_.limits.max_rows) {
+      throw Error(ErrorKind::Limit,
+                  "more than " + std::to_string(w_.limits.max_rows) + " options of an every sum",
+                  "raise the limit with --max-rows N, or ask outcome/winning instead", where);
+    }
+    std::size_t i = 0;
+    for (; i < comps.size(); ++i) {
+      if (choices[i].empty()) continue;
+      if (++pick[i] < choices[i].size()) break;
+      pick[i] = 0;
+    }
+    if (i == comps.size()) break;
+  }
+  return out;
+}
+
+Value Machine::modified_query(Builtin which, const Value& x, Where where) {
+  const bool misere = x.modifier() == Modifier::Misere;
+  const Option all = option_of(x, where, kBuiltins[static_cast<int>(which)].name.data());
+  switch (which) {
+    case Builtin::Wins:
+    case Builtin::Outcome: {
+      const bool w = misere ? misere_.wins(all) : every_.wins(every_components(x));
+      return which == Builtin::Wins ? Value::boolean(w) : Value::outcome(w ? 'N' : 'P');
+    }
+    case Builtin::Options:
+    case Builtin::Winning: {
+      const bool winning = which == Builtin::Winning;
+      if (!misere) {
+        if (winning && !every_.wins(every_components(x))) return Value::list({});
+        return Value::list(every_options(x, winning, where));
+      }
+      std::vector<Option> opts = all.size() == 1 ? ev_.options(all[0]) : sum_options(ev_, all);
+      std::vector<Value> out;
+      for (const Option& o : opts) {
+        if (winning && misere_.wins(o)) continue;
+        out.push_back(option_value(o, Modifier::Misere));
+      }
+      return Value::list(std::move(out));
+    }
+    default: break;
+  }
+  fail_at(where, "this query does not take a modified position");
+}
+
+Value Machine::option_value(const Option& o, Modifier mod) const {
   std::vector<Value> parts;
   parts.reserve(o.size());
   for (const Position& p : o) parts.push_back(Value::position(p.game, p.state));
-  return Value::sum(std::move(parts));
+  return Value::sum(std::move(parts), mod);
 }
 
 Value Machine::table(const Expr& e, Frame& frame) {
@@ -559,12 +657,13 @@ Value Machine::builtin(const Expr& e, int which, Frame& frame) {
     case Builtin::Grundy:
       return Value::integer(ev_.grundy(option_of(args[0], arg0, "grundy")));
     case Builtin::Outcome:
-      return Value::outcome(ev_.grundy(option_of(args[0], arg0, "outcome")) ? 'N' : 'P');
     case Builtin::Wins:
-      return Value::boolean(ev_.grundy(option_of(args[0], arg0, "wins")) != 0);
     case Builtin::Options:
     case Builtin::Winning: {
+      if (args[0].modifier() != Modifier::Normal) return modified_query(b, args[0], arg0);
       Option o = option_of(args[0], arg0, name);
+      if (b == Builtin::Outcome) return Value::outcome(ev_.grundy(o) ? 'N' : 'P');
+      if (b == Builtin::Wins) return Value::boolean(ev_.grundy(o) != 0);
       std::vector<Option> opts = o.size() == 1 ? ev_.options(o[0]) : sum_options(ev_, o);
       std::vector<Value> out;
       for (const Option& x : opts) {
@@ -573,8 +672,19 @@ Value Machine::builtin(const Expr& e, int which, Frame& frame) {
       }
       return Value::list(std::move(out));
     }
+    case Builtin::Steps: {
+      const Value& x = args[0];
+      Option o = option_of(x, arg0, "steps");
+      if (x.modifier() == Modifier::Every) {
+        std::uint32_t longest = 0;
+        for (const Option& c : every_components(x)) longest = std::max(longest, every_.steps(c));
+        return Value::integer(longest);
+      }
+      return Value::integer(every_.steps(o));
+    }
+    case Builtin::Genus:
+      return Value::string(misere_.genus(option_of(args[0], arg0, "genus")));
     case Builtin::Period:
-    case Builtin::Steps:
       fail_at(at, std::string(name) + " is not implemented yet",
               "tabulate instead, e.g. table(grundy(G(n)) for n in 0..100)");
     case Builtin::Min:

@@ -6,8 +6,11 @@
 #include <functional>
 #include <vector>
 
+#include "lang/Builtins.hpp"
 #include "lang/World.hpp"
 #include "runtime/Evaluator.hpp"
+#include "runtime/Every.hpp"
+#include "runtime/Misere.hpp"
 
 namespace grundy::lang {
 
@@ -29,7 +32,11 @@ class Iteration {
 
 class Machine {
  public:
-  explicit Machine(World& world) : w_(world), ev_(world.registry, world.limits) {}
+  explicit Machine(World& world)
+      : w_(world),
+        ev_(world.registry, world.limits),
+        misere_(ev_, world.registry, world.limits),
+        every_(ev_, world.limits) {}
 
   Value eval(const Expr& e, Frame& frame);
   bool condition(const Expr& e, Frame& frame, const char* what);
@@ -44,6 +51,8 @@ class Machine {
   void to_parts(const Value& v, const GameInstance& self, Option& out, Where where);
 
   Evaluator& evaluator() { return ev_; }
+  MisereSolver& misere() { return misere_; }
+  EverySolver& every() { return every_; }
   void check_interrupt() const;
 
  private:
@@ -56,10 +65,14 @@ class Machine {
   void each(const std::vector<Clause>& cs, std::size_t i, Frame& frame,
             const std::function<void()>& body);
   Option option_of(const Value& v, Where where, const char* query);
-  Value option_value(const Option& o) const;
+  Value option_value(const Option& o, Modifier mod = Modifier::Normal) const;
+  Value modified_query(Builtin which, const Value& x, Where where);
+  std::vector<Value> every_options(const Value& x, bool winning_only, Where where);
 
   World& w_;
   Evaluator ev_;
+  MisereSolver misere_;
+  EverySolver every_;
   int depth_ = 0;
 };
 

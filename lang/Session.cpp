@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "lang/Diagnostics.hpp"
+#include "lang/KnownGames.hpp"
 #include "lang/Machine.hpp"
 #include "lang/Parser.hpp"
 #include "lang/Resolver.hpp"
@@ -101,7 +102,8 @@ struct Session::Impl {
       const GameDecl& d = *g.decl;
       switch (d.form) {
         case GameDecl::Form::Rules:
-          g.rules = std::make_shared<RuleGame>(d, machine);
+          g.rules = recognize_nim(d);
+          if (!g.rules) g.rules = std::make_shared<RuleGame>(d, machine);
           break;
         case GameDecl::Form::Octal:
           try {

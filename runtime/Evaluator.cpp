@@ -53,6 +53,15 @@ struct Frame {
   SeenValues seen;
 };
 
+// A Nim heap's value is its size; no memo, no search.
+std::uint32_t nim_value(const Position& p) {
+  const std::int64_t n = p.state.as_int();
+  if (n < 0 || n >= static_cast<std::int64_t>(kInProgress)) {
+    throw Error(ErrorKind::Limit, "the nim-value of " + to_string(p) + " does not fit in 32 bits");
+  }
+  return static_cast<std::uint32_t>(n);
+}
+
 [[noreturn]] void throw_loop(const std::vector<Frame>& stack, const Position& again) {
   std::size_t from = 0;
   for (std::size_t i = stack.size(); i-- > 0;) {
@@ -79,6 +88,7 @@ struct Frame {
 }  // namespace
 
 std::uint32_t Evaluator::grundy(const Position& root) {
+  if (root.game->rules().is_nim()) return nim_value(root);
   {
     auto it = root.game->memo.find(root.state);
     if (it != root.game->memo.end() && it->second != kInProgress) return it->second;
@@ -115,6 +125,10 @@ std::uint32_t Evaluator::grundy(const Position& root) {
       std::uint32_t x = 0;
       bool ready = true;
       for (const Position& part : f.pending) {
+        if (part.game->rules().is_nim()) {
+          x ^= nim_value(part);
+          continue;
+        }
         auto it = part.game->memo.find(part.state);
         if (it == part.game->memo.end()) {
           ready = false;

@@ -48,6 +48,9 @@ class Ruleset {
   virtual void append_state(std::string& out, const Value& state) const;
   // Why `state` is not a state of this game, or empty when it is.
   virtual std::string check_state(const Value& state) const;
+  // True when the state is a heap size n and the options are exactly the heaps 0..n-1:
+  // a Nim heap, whose value is n and whose misère play follows Bouton's rule.
+  virtual bool is_nim() const { return false; }
 };
 
 // Options computed all at once, handed out one by one; for rulesets whose options are cheap.

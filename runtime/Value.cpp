@@ -262,7 +262,11 @@ void append_value(std::string& out, const Value& v) {
       if (v.parts().empty()) out += '0';
       for (std::size_t i = 0; i < v.parts().size(); ++i) {
         if (i) out += " + ";
+        // A component of an every sum may itself be a sum (after a split): keep it whole.
+        const bool nested = v.parts()[i].is(Kind::Sum);
+        if (nested) out += '(';
         append_value(out, v.parts()[i]);
+        if (nested) out += ')';
       }
       if (wrap && v.parts().size() > 1) out += ')';
       break;

@@ -1,0 +1,164 @@
+#include "runtime/Misere.hpp"
+
+#include <algorithm>
+
+#include "runtime/Nim.hpp"
+#include "runtime/SumSearch.hpp"
+
+namespace grundy {
+
+namespace {
+
+// Misère nim-values: mex of the options' values; a sum with no moves is worth 1 (the player
+// to move has already won: the opponent moved last).
+struct MisereMex {
+  using Acc = std::vector<bool>;
+  std::uint32_t terminal() { return 1; }
+  Acc start(const SumKey&) { return {}; }
+  void add(Acc& seen, const SumKey&, std::uint32_t v) {
+    if (v >= seen.size()) seen.resize(v + 1);
+    seen[v] = true;
+  }
+  std::uint32_t finish(Acc& seen) { return mex(seen); }
+};
+
+}  // namespace
+
+const char* method_name(MisereSolver::Method m) {
+  switch (m) {
+    case MisereSolver::Method::Terminal: return "no moves";
+    case MisereSolver::Method::MisereNim: return "misere Nim (Bouton)";
+    case MisereSolver::Method::SJ: return "SJ theorem";
+    case MisereSolver::Method::Exact: return "exact search";
+  }
+  return "";
+}
+
+void MisereSolver::clear() {
+  memo_.clear();
+  sj_.clear();
+  space_.clear();
+}
+
+std::uint32_t MisereSolver::misere_grundy(const Option& sum) {
+  MisereMex rule;
+  return search_sum(space_.key(sum), memo_, space_, limits_, "misere", rule);
+}
+
+bool MisereSolver::sj_applies(const Position& root) {
+  if (root.game->rules().is_nim()) return true;
+  Value root_key = Value::position(root.game, root.state);
+  if (auto it = sj_.find(root_key); it != sj_.end()) return it->second;
+  struct Frame {
+    Value key;
+    std::vector<Option> options;
+    std::size_t next = 0;
+    bool ok = true;
+  };
+  std::vector<Frame> stack;
+  auto enter = [&](const Position& p, Value key) {
+    check_sum_limits(limits_, sj_.size() + games_.states, "SJ-condition");
+    Frame f{std::move(key), ev_.options(p), 0, true};
+    // A follower with value 0 that can still move breaks "all values 0 = nobody can move".
+    if (!f.options.empty() && ev_.grundy(p) == 0) f.ok = false;
+    stack.push_back(std::move(f));
+  };
+  enter(root, root_key);
+  while (!stack.empty()) {
+    Frame& f = stack.back();
+    if (!f.ok || f.next == f.options.size()) {
+      const bool ok = f.ok;
+      sj_[f.key] = ok;
+      stack.pop_back();
+      if (!stack.empty()) stack.back().ok = stack.back().ok && ok;
+      continue;
+    }
+    const Option& o = f.options[f.next++];
+    if (o.size() > 1) {
+      f.ok = false;  // a split: the theorem's proof moves in one component at a time
+      continue;
+    }
+    if (o.empty() || o[0].game->rules().is_nim()) continue;
+    Value k = Value::position(o[0].game, o[0].state);
+    if (auto it = sj_.find(k); it != sj_.end()) {
+      f.ok = f.ok && it->second;
+      continue;
+    }
+    const Position next = o[0];
+    enter(next, std::move(k));  // invalidates f
+  }
+  return sj_.at(root_key);
+}
+
+bool MisereSolver::wins(const Option& sum, Method* how) {
+  Option live;
+  for (const Position& p : sum) {
+    if (!space_.terminal(p)) live.push_back(p);
+  }
+  auto report = [&](Method m) {
+    if (how) *how = m;
+  };
+  if (live.empty()) {
+    report(Method::Terminal);
+    return true;  // the opponent moved last
+  }
+  if (std::all_of(live.begin(), live.end(), [](const Position& p) { return p.game->rules().is_nim(); })) {
+    report(Method::MisereNim);
+    bool big = false;
+    std::uint64_t x = 0;
+    for (const Position& p : live) {
+      const auto n = static_cast<std::uint64_t>(p.state.as_int());
+      big = big || n > 1;
+      x ^= n;
+    }
+    // All heaps 1: the mover wins iff their number is even. Otherwise as in normal Nim.
+    return big ? x != 0 : live.size() % 2 == 0;
+  }
+  if (std::all_of(live.begin(), live.end(), [&](const Position& p) { return sj_applies(p); })) {
+    report(Method::SJ);
+    std::uint32_t x = 0;
+    bool big = false;
+    for (const Position& p : live) {
+      const std::uint32_t g = ev_.grundy(p);
+      big = big || g > 1;
+      x ^= g;
+    }
+    return (x != 0 && big) || (x == 0 && !big);
+  }
+  report(Method::Exact);
+  return misere_grundy(live) != 0;
+}
+
+std::string MisereSolver::genus(const Option& sum) {
+  static const std::shared_ptr<const Ruleset> kStar = std::make_shared<NimRuleset>("Nim");
+  const GameInstance* star = games_.instance(kStar, Value::tuple({}));
+  const std::uint32_t g0 = ev_.grundy(sum);
+  // g[0] is the nim-value; g[k] for k >= 1 the misère nim-value of sum + (k - 1) copies of *2.
+  std::vector<std::uint32_t> g{g0, misere_grundy(sum)};
+  Option with = sum;
+  constexpr std::size_t kMax = 24;
+  for (std::size_t k = 2; k <= kMax; ++k) {
+    with.push_back(Position{star, Value::integer(2)});
+    g.push_back(misere_grundy(with));
+    if (k >= 5 && g[k] == g[k - 2] && g[k - 1] == g[k - 3] && g[k - 2] == g[k - 4]) break;
+  }
+  // The exponents alternate from index m on; print g1 .. g(m+1).
+  std::size_t m = 1;
+  while (m + 2 < g.size()) {
+    bool alternates = true;
+    for (std::size_t n = m; n + 2 < g.size(); ++n) alternates = alternates && g[n] == g[n + 2];
+    if (alternates) break;
+    ++m;
+  }
+  const std::size_t last = std::min(m + 1, g.size() - 1);
+  const bool wide = std::any_of(g.begin(), g.end(), [](std::uint32_t v) { return v > 9; });
+  std::string s = std::to_string(g0) + "^" + (wide ? "{" : "");
+  for (std::size_t n = 1; n <= last; ++n) {
+    if (wide && n > 1) s += ',';
+    s += std::to_string(g[n]);
+  }
+  if (wide) s += '}';
+  return s;
+}
+
+}  // namespace grundy

@@ -1,0 +1,49 @@
+// Misère play: whoever makes the last move loses. The outcome of a misère sum is not a
+// function of its components' nim-values, so the exact answer comes from a search over the
+// sum itself (SumSearch); two theorems answer common sums at once, each only where its
+// conditions are checked to hold:
+//  * Bouton's misère Nim: every component is a Nim heap.
+//  * The SJ theorem (Jia Zhihao, the Anti-SG game): every follower of every component moves
+//    to single positions only (no splits) and every follower whose nim-value is 0 has no
+//    options, so "all components have value 0" is exactly "nobody can move". Then the mover
+//    wins iff (nim-sum != 0 and some component's value > 1) or (nim-sum == 0 and none > 1).
+//    With splits or non-terminal zeros the theorem does not apply and is not used.
+#pragma once
+
+#include <string>
+
+#include "runtime/SumSpace.hpp"
+
+namespace grundy {
+
+class MisereSolver {
+ public:
+  enum class Method { Terminal, MisereNim, SJ, Exact };
+
+  MisereSolver(Evaluator& ev, GameRegistry& games, const Limits& limits)
+      : ev_(ev), games_(games), limits_(limits), space_(ev) {}
+
+  // True when the player to move wins the sum under misère play.
+  bool wins(const Option& sum, Method* how = nullptr);
+  // The misère nim-value of the sum as one game, by exact search (0 iff a P-position;
+  // a sum with no moves has value 1).
+  std::uint32_t misere_grundy(const Option& sum);
+  // Conway's genus g^{g0 g1 ...}: g is the nim-value, gk the misère nim-value of the sum
+  // plus k copies of *2, printed until the exponents alternate for ever ("0^120", "2^20").
+  std::string genus(const Option& sum);
+  // True when the SJ theorem's condition holds for every follower of p (see above).
+  bool sj_applies(const Position& p);
+  void clear();
+
+ private:
+  Evaluator& ev_;
+  GameRegistry& games_;
+  const Limits& limits_;
+  SumSpace space_;
+  absl::flat_hash_map<SumKey, std::uint32_t> memo_;
+  absl::flat_hash_map<Value, bool> sj_;
+};
+
+const char* method_name(MisereSolver::Method m);
+
+}  // namespace grundy
