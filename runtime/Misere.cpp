@@ -74,17 +74,27 @@ bool MisereSolver::sj_applies(const Position& root) {
       continue;
     }
     const Option& o = f.options[f.next++];
-    if (o.size() > 1) {
-      f.ok = false;  // a split: the theorem's proof moves in one component at a time
+    // Parts that cannot move do not count: only a real split breaks the theorem, whose proof
+    // moves in one component at a time.
+    const Position* part = nullptr;
+    int live = 0;
+    for (const Position& q : o) {
+      if (!space_.terminal(q)) {
+        part = &q;
+        ++live;
+      }
+    }
+    if (live > 1) {
+      f.ok = false;
       continue;
     }
-    if (o.empty() || o[0].game->rules().is_nim()) continue;
-    Value k = Value::position(o[0].game, o[0].state);
+    if (!part || part->game->rules().is_nim()) continue;
+    Value k = Value::position(part->game, part->state);
     if (auto it = sj_.find(k); it != sj_.end()) {
       f.ok = f.ok && it->second;
       continue;
     }
-    const Position next = o[0];
+    const Position next = *part;
     enter(next, std::move(k));  // invalidates f
   }
   return sj_.at(root_key);
