@@ -1,8 +1,10 @@
 #include "lang/Resolver.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "lang/Builtins.hpp"
+#include "stdlib/Stdlib.hpp"
 
 namespace grundy::lang {
 
@@ -115,6 +117,24 @@ class Resolver {
     return best.empty() ? std::string() : "did you mean '" + best + "'?";
   }
 
+  // A game of the standard library used without its import.
+  static std::string stdlib_hint(const std::string& name) {
+    for (std::string_view module : stdlib::module_names()) {
+      const std::string_view* text = stdlib::find_module(module);
+      const std::string decl = "game " + name;
+      for (std::size_t at = text->find(decl); at != std::string_view::npos; at = text->find(decl, at + 1)) {
+        const std::size_t end = at + decl.size();
+        const bool line_start = at == 0 || (*text)[at - 1] == '\n';
+        const char next = end < text->size() ? (*text)[end] : ' ';
+        if (line_start && !(std::isalnum(static_cast<unsigned char>(next)) || next == '_')) {
+          return name + " is in the standard module " + std::string(module) + ": add `import " +
+                 std::string(module) + "`";
+        }
+      }
+    }
+    return {};
+  }
+
   // ---- names ----
   bool lookup(const std::string& name, Binding& out) const {
     for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
@@ -145,7 +165,7 @@ class Resolver {
     return false;
   }
 
-  void name(Expr& e, const GameEntry* graph = nullptr) {
+  void name(Expr& e, const GameEntry* graph = nullptr, bool callee = false) {
     if (lookup(e.text, e.binding)) {
       if (in_top_level_ && e.binding.to == Binding::To::Global &&
           std::find(own_lets_.begin(), own_lets_.end(), e.binding.index) != own_lets_.end() &&
@@ -168,7 +188,11 @@ class Resolver {
       }
     }
     if (broken(e.text)) return;
-    d_.error(e.where, "unknown name '" + e.text + "'", suggestion(e.text));
+    std::string what = "name";
+    if (callee) what = std::isupper(static_cast<unsigned char>(e.text[0])) ? "game" : "function";
+    std::string hint = suggestion(e.text);
+    if (hint.empty()) hint = stdlib_hint(e.text);
+    d_.error(e.where, "unknown " + what + " '" + e.text + "'", hint);
   }
 
   const GameEntry* game_named(const Expr& e) {
@@ -206,7 +230,7 @@ class Resolver {
     Expr& callee = *e.args[0];
     const GameEntry* game = nullptr;
     if (callee.kind == ExprKind::Name) {
-      name(callee);
+      name(callee, nullptr, true);
       if (callee.binding.to == Binding::To::Game) {
         game = &w_.games[static_cast<std::size_t>(callee.binding.index)];
         if (game->param_count > 0) {
