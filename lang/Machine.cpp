@@ -6,6 +6,7 @@
 #include "lang/RuleGame.hpp"
 #include "lang/Table.hpp"
 #include "runtime/Shorthands.hpp"
+#include "runtime/StackGuard.hpp"
 
 namespace grundy::lang {
 
@@ -440,6 +441,12 @@ Value Machine::call(const Expr& e, Frame& frame) {
                       d.decl->name + ")",
                   "raise the limit with --max-depth N, or write the function without deep recursion",
                   e.where);
+    }
+    try {
+      check_stack();
+    } catch (Error& err) {
+      err.where = e.where;
+      throw;
     }
     Frame inner(static_cast<std::size_t>(d.decl->frame_size));
     std::copy(args.begin(), args.end(), inner.begin());

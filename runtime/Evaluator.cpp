@@ -5,6 +5,7 @@
 #include <absl/container/flat_hash_set.h>
 
 #include "runtime/Error.hpp"
+#include "runtime/StackGuard.hpp"
 
 namespace grundy {
 
@@ -89,6 +90,7 @@ std::uint32_t nim_value(const Position& p) {
 
 std::uint32_t Evaluator::grundy(const Position& root) {
   if (root.game->rules().is_nim()) return nim_value(root);
+  check_stack();  // a query inside a rule re-enters here
   {
     auto it = root.game->memo.find(root.state);
     if (it != root.game->memo.end() && it->second != kInProgress) return it->second;

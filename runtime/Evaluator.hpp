@@ -25,6 +25,7 @@ class Evaluator {
  public:
   // `limits` is read at each query, so a session may change it between queries.
   Evaluator(GameRegistry& games, const Limits& limits) : games_(games), limits_(limits) {}
+  Evaluator(GameRegistry&, Limits&&) = delete;  // it keeps a reference
 
   std::uint32_t grundy(const Position& p);
   // XOR of the parts' values: the Sprague-Grundy theorem.

@@ -1,0 +1,422 @@
+#include "runtime/Kernels.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <limits>
+#include <set>
+
+#include "runtime/Error.hpp"
+
+namespace grundy {
+
+// ---- HeapSpec ----
+
+bool HeapSpec::has_splits() const {
+  return std::any_of(digits.begin(), digits.end(), [](std::uint8_t d) { return d & (kTwo | kThree); });
+}
+
+int HeapSpec::max_heaps() const {
+  int h = 1;
+  for (std::uint8_t d : digits) {
+    if (d & kThree) h = 3;
+    else if ((d & kTwo) && h < 2) h = 2;
+  }
+  return h;
+}
+
+std::int64_t HeapSpec::max_take() const {
+  for (std::size_t k = digits.size(); k-- > 0;) {
+    if (digits[k]) return static_cast<std::int64_t>(k);
+  }
+  return 0;
+}
+
+bool HeapSpec::provable() const {
+  if (tail != 0) return false;
+  return std::none_of(digits.begin(), digits.end(), [](std::uint8_t d) { return d & kUnequal; });
+}
+
+std::int64_t HeapSpec::proof_bound(std::int64_t n0, std::int64_t p) const {
+  // Options of heap N + p that split off h heaps have a part >= (N + p - k) / h; it is at
+  // least n0 + p, so it can be shortened by p, once N >= h n0 + (h - 1) p + k. Going back,
+  // a part of heap N's options is >= (N - k) / h >= n0. Leaving no heap (N == k) must not
+  // happen on either side: N >= k + 1.
+  const std::int64_t h = max_heaps();
+  const std::int64_t k = max_take();
+  return std::max(h * n0 + (h - 1) * p + k, k + 1);
+}
+
+void HeapSpec::normalize() {
+  while (!digits.empty() && digits.back() == 0) digits.pop_back();
+  if (tail == 0) tail_end = INT64_MAX;
+}
+
+std::string HeapSpec::describe() const {
+  auto hex = [](int d) { return static_cast<char>(d < 10 ? '0' + d : 'a' + d - 10); };
+  bool unequal = false;
+  bool subtraction = !has_splits();
+  for (std::size_t k = 1; k < digits.size(); ++k) {
+    if (digits[k] != 0 && digits[k] != 3) subtraction = false;
+    if (digits[k] & kUnequal) unequal = true;
+  }
+  if (!digits.empty() && (digits[0] & kUnequal)) unequal = true;
+  if (subtraction && (tail == 0 || tail == 3)) {
+    std::string s;
+    if (tail == 0) {
+      s = "subtraction {";
+      bool first = true;
+      for (std::size_t k = 1; k < digits.size(); ++k) {
+        if (digits[k] != 3) continue;
+        s += (first ? "" : ", ") + std::to_string(k);
+        first = false;
+      }
+      return s + "}";
+    }
+    s = "subtraction, all but {";
+    bool first = true;
+    for (std::size_t k = 1; k < digits.size(); ++k) {
+      if (digits[k] == 3) continue;
+      s += (first ? "" : ", ") + std::to_string(k);
+      first = false;
+    }
+    s += "}";
+    if (tail_end != INT64_MAX) s += " up to " + std::to_string(tail_end);
+    return s;
+  }
+  std::string s;
+  s += hex(digits.empty() ? 0 : digits[0] & 15);
+  s += '.';
+  for (std::size_t k = 1; k < digits.size(); ++k) s += hex(digits[k] & 15);
+  if (tail) {
+    s += "(" + std::string(1, hex(tail)) + " from " + std::to_string(digits.size());
+    if (tail_end != INT64_MAX) s += " to " + std::to_string(tail_end);
+    s += ")";
+  }
+  if (unequal) s += " (splits into unequal heaps)";
+  return s;
+}
+
+std::vector<std::vector<std::int64_t>> spec_options(const HeapSpec& spec, std::int64_t n) {
+  std::set<std::vector<std::int64_t>> out;
+  for (std::int64_t k = 0; k <= n; ++k) {
+    std::uint8_t d = 0;
+    if (k < static_cast<std::int64_t>(spec.K())) d = spec.digits[static_cast<std::size_t>(k)];
+    else if (k <= spec.tail_end) d = spec.tail;
+    if (!d) continue;
+    const std::int64_t r = n - k;
+    if ((d & HeapSpec::kNone) && r == 0 && k >= 1) out.insert({});
+    if ((d & HeapSpec::kOne) && r >= 1 && k >= 1) out.insert({r});
+    if (d & HeapSpec::kTwo) {
+      for (std::int64_t a = 1; 2 * a <= r; ++a) {
+        if ((d & HeapSpec::kUnequal) && 2 * a == r) continue;
+        out.insert({a, r - a});
+      }
+    }
+    if (d & HeapSpec::kThree) {
+      for (std::int64_t a = 1; 3 * a <= r; ++a) {
+        for (std::int64_t b = a; a + 2 * b <= r; ++b) out.insert({a, b, r - a - b});
+      }
+    }
+  }
+  return {out.begin(), out.end()};
+}
+
+std::string verify_spec(const HeapSpec& spec, const GameInstance& game, std::int64_t upto) {
+  for (std::int64_t n = 0; n <= upto; ++n) {
+    std::set<std::vector<std::int64_t>> got;
+    try {
+      auto cursor = game.rules().options(game, Value::integer(n));
+      Option o;
+      while (cursor->next(o)) {
+        std::vector<std::int64_t> heaps;
+        for (const Position& part : o) {
+          if (part.game != &game || !part.state.is(Kind::Int) || part.state.as_int() < 0 ||
+              part.state.as_int() >= n) {
+            return "an option of heap " + std::to_string(n) + " is " + to_string(part);
+          }
+          if (part.state.as_int() > 0) heaps.push_back(part.state.as_int());
+        }
+        std::sort(heaps.begin(), heaps.end());
+        got.insert(std::move(heaps));
+      }
+    } catch (const Error& e) {
+      if (e.kind == ErrorKind::Interrupted) throw;
+      return std::string("the options of heap ") + std::to_string(n) + " raise: " + e.what();
+    }
+    const auto want = spec_options(spec, n);
+    if (!std::equal(got.begin(), got.end(), want.begin(), want.end())) {
+      return "the options of heap " + std::to_string(n) + " differ from " + spec.describe();
+    }
+  }
+  return {};
+}
+
+// ---- HeapKernel ----
+
+HeapKernel::HeapKernel(HeapSpec spec) : spec_(std::move(spec)) {
+  for (std::size_t k = 0; k < spec_.K(); ++k) {
+    const std::uint8_t d = spec_.digits[k];
+    const auto kk = static_cast<std::int64_t>(k);
+    if (k >= 1 && (d & HeapSpec::kOne)) ones_.push_back(kk);
+    if (k >= 1 && (d & HeapSpec::kNone)) nones_.push_back(kk);
+    if (d & HeapSpec::kTwo) {
+      twos_.push_back(kk);
+      unequal_.push_back((d & HeapSpec::kUnequal) != 0);
+    }
+    if (d & HeapSpec::kThree) threes_.push_back(kk);
+  }
+  const bool plain_subtraction = twos_.empty() && threes_.empty() && spec_.tail == 0;
+  mode_ = plain_subtraction && ones_.size() + nones_.size() < 63 ? Mode::Subtraction : Mode::Plain;
+  stamp_.assign(64, 0);
+}
+
+void HeapKernel::grow_stamps(std::uint32_t v) {
+  std::size_t n = std::max<std::size_t>(stamp_.size() * 2, static_cast<std::size_t>(v) + 1);
+  stamp_.resize(n, 0);
+}
+
+void HeapKernel::next_gen() {
+  if (++gen_ == 0) {
+    std::fill(stamp_.begin(), stamp_.end(), 0);
+    std::fill(pend_stamp_.begin(), pend_stamp_.end(), 0);
+    gen_ = 1;
+  }
+}
+
+void HeapKernel::add_prefix(std::uint32_t v) {
+  if (v >= prefix_.size()) prefix_.resize(std::max<std::size_t>(prefix_.size() * 2, v + 1), 0);
+  prefix_[v] = 1;
+  while (prefix_mex_ < prefix_.size() && prefix_[prefix_mex_]) ++prefix_mex_;
+}
+
+namespace {
+inline bool even_parity(std::uint32_t v, std::uint32_t mask) {
+  return (std::popcount(v & mask) & 1) == 0;
+}
+}  // namespace
+
+template <typename T>
+std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un) {
+  const auto n = static_cast<std::int64_t>(un);
+  next_gen();
+  for (std::int64_t k : ones_) {
+    if (k >= n) break;
+    mark(g[static_cast<std::size_t>(n - k)]);
+  }
+  for (std::int64_t k : nones_) {
+    if (k == n) mark(0);
+  }
+  bool use_prefix = false;
+  const auto K = static_cast<std::int64_t>(spec_.K());
+  if (spec_.tail && n >= K) {
+    if ((spec_.tail & HeapSpec::kNone) && n <= spec_.tail_end) mark(0);
+    if (spec_.tail & HeapSpec::kOne) {
+      while (static_cast<std::int64_t>(prefix_upto_) <= n - K) {
+        add_prefix(g[prefix_upto_]);
+        ++prefix_upto_;
+      }
+      use_prefix = n - K >= 1;
+    }
+  }
+  for (std::int64_t k : threes_) {
+    const std::int64_t r = n - k;
+    for (std::int64_t a = 1; 3 * a <= r; ++a) {
+      const std::uint32_t ga = g[static_cast<std::size_t>(a)];
+      for (std::int64_t b = a; a + 2 * b <= r; ++b) {
+        mark(ga ^ g[static_cast<std::size_t>(b)] ^ g[static_cast<std::size_t>(r - a - b)]);
+      }
+    }
+  }
+  const bool sparse = mode_ == Mode::Sparse;
+  for (std::size_t i = 0; i < twos_.size(); ++i) {
+    const std::int64_t r = n - twos_[i];
+    if (r < 2) continue;
+    const T* base = g.data();
+    if (sparse) {
+      const bool uneq = unequal_[i];
+      for (std::uint32_t x : rare_) {
+        if (x >= r) break;
+        const std::int64_t y = r - x;
+        if (uneq && y == x) continue;
+        mark(static_cast<std::uint32_t>(base[x] ^ base[y]));
+      }
+    } else {
+      const std::int64_t hi = unequal_[i] ? (r - 1) / 2 : r / 2;
+      for (std::int64_t a = 1; a <= hi; ++a) mark(static_cast<std::uint32_t>(base[a] ^ base[r - a]));
+    }
+  }
+  std::uint32_t v = use_prefix ? prefix_mex_ : 0;
+  if (!sparse || twos_.empty()) {
+    while (marked(v) || (use_prefix && in_prefix(v))) ++v;
+    return v;
+  }
+  // Sparse space: every common value among the options is marked; a rare value may
+  // still be an option through a split into two common heaps.
+  pending_.clear();
+  while (true) {
+    if (marked(v) || (use_prefix && in_prefix(v))) {
+      ++v;
+      continue;
+    }
+    if (even_parity(v, mask_)) {
+      pending_.push_back(v);
+      ++v;
+      continue;
+    }
+    break;
+  }
+  const std::uint32_t first_common = v;
+  if (pending_.empty()) return first_common;
+  if (pend_stamp_.size() < first_common) pend_stamp_.resize(std::max<std::size_t>(first_common, pend_stamp_.size() * 2), 0);
+  for (std::uint32_t x : pending_) pend_stamp_[x] = gen_;
+  std::size_t remaining = pending_.size();
+  const T* base = g.data();
+  for (std::size_t i = 0; i < twos_.size() && remaining; ++i) {
+    const std::int64_t r = n - twos_[i];
+    const std::int64_t hi = unequal_[i] ? (r - 1) / 2 : r / 2;
+    for (std::int64_t a = 1; a <= hi; ++a) {
+      const std::uint32_t x = static_cast<std::uint32_t>(base[a] ^ base[r - a]);
+      if (x < first_common && pend_stamp_[x] == gen_) {
+        pend_stamp_[x] = 0;
+        if (--remaining == 0) break;
+      }
+    }
+  }
+  for (std::uint32_t x : pending_) {
+    if (pend_stamp_[x] == gen_) return x;
+  }
+  return first_common;
+}
+
+template <typename T>
+void HeapKernel::choose_mode(const std::vector<T>& g) {
+  next_review_ = g.size() * 2;
+  if (force_plain_ || twos_.empty()) return;
+  for (; hist_upto_ < g.size(); ++hist_upto_) {
+    const std::uint32_t v = g[hist_upto_];
+    if (v >= hist_.size()) hist_.resize(static_cast<std::size_t>(v) + 1, 0);
+    ++hist_[v];
+  }
+  const std::uint32_t top = static_cast<std::uint32_t>(hist_.size());  // max value + 1
+  const int bits = std::bit_width(top);
+  if (bits > 12) {
+    mode_ = Mode::Plain;
+    return;
+  }
+  std::vector<std::uint32_t> present;
+  for (std::uint32_t v = 0; v < top; ++v) {
+    if (hist_[v]) present.push_back(v);
+  }
+  std::uint64_t best = std::numeric_limits<std::uint64_t>::max();
+  std::uint32_t best_mask = 0;
+  for (std::uint32_t m = 1; m < (1u << bits); ++m) {
+    std::uint64_t rare = 0;
+    for (std::uint32_t v : present) {
+      if (even_parity(v, m)) rare += hist_[v];
+    }
+    if (rare < best) {
+      best = rare;
+      best_mask = m;
+    }
+  }
+  if (best > g.size() / 16) {
+    mode_ = Mode::Plain;
+    rare_.clear();
+    return;
+  }
+  if (mode_ == Mode::Sparse && best_mask == mask_) return;
+  mode_ = Mode::Sparse;
+  mask_ = best_mask;
+  rare_.clear();
+  for (std::size_t i = 1; i < g.size(); ++i) {
+    if (even_parity(g[i], mask_)) rare_.push_back(static_cast<std::uint32_t>(i));
+  }
+}
+
+template <typename T>
+std::size_t HeapKernel::run_subtraction(std::vector<T>& g, std::size_t upto, const Poll& poll) {
+  const std::size_t K = spec_.K();
+  while (g.size() < upto) {
+    const std::size_t n = g.size();
+    if ((n & 0xFFFF) == 0 && poll) poll(n, upto);
+    std::uint64_t seen = 0;
+    if (n < K) {
+      for (std::int64_t k : ones_) {
+        if (static_cast<std::size_t>(k) >= n) break;
+        seen |= std::uint64_t{1} << g[n - static_cast<std::size_t>(k)];
+      }
+      for (std::int64_t k : nones_) {
+        if (static_cast<std::size_t>(k) == n) seen |= 1;
+      }
+      g.push_back(static_cast<T>(std::countr_one(seen)));
+      continue;
+    }
+    // Every removal applies and leaves a non-empty heap: no tests in the loop.
+    const std::size_t end = std::min(upto, (n | 0xFFFF) + 1);
+    g.resize(end);
+    T* out = g.data();
+    for (std::size_t m = n; m < end; ++m) {
+      seen = 0;
+      for (std::int64_t k : ones_) seen |= std::uint64_t{1} << out[m - static_cast<std::size_t>(k)];
+      out[m] = static_cast<T>(std::countr_one(seen));
+    }
+  }
+  return g.size();
+}
+
+template <typename T>
+std::size_t HeapKernel::run(std::vector<T>& g, std::size_t upto, const Poll& poll) {
+  if (mode_ == Mode::Subtraction) return run_subtraction(g, upto, poll);
+  if (g.capacity() < upto) g.reserve(std::max(upto, g.capacity() + g.capacity() / 2));
+  while (g.size() < upto) {
+    const std::size_t n = g.size();
+    if ((n & 0xFFF) == 0 && poll) poll(n, upto);
+    if (n >= next_review_) choose_mode(g);
+    const std::uint32_t v = value_at(g, n);
+    if (v > std::numeric_limits<T>::max()) {
+      overflow_ = v;
+      return n;
+    }
+    g.push_back(static_cast<T>(v));
+    if (mode_ == Mode::Sparse && n >= 1 && even_parity(v, mask_)) rare_.push_back(static_cast<std::uint32_t>(n));
+  }
+  return g.size();
+}
+
+bool HeapKernel::extend(DenseTable& table, std::size_t upto, const Poll& poll) {
+  std::size_t limit = upto;
+  if (spec_.tail && spec_.tail_end != INT64_MAX) {
+    // The prefix of a tail stays a prefix only up to heap tail_end + 1.
+    const auto last = static_cast<std::uint64_t>(spec_.tail_end) + 2;
+    if (last < limit) limit = static_cast<std::size_t>(last);
+  }
+  while (table.size() < limit) {
+    overflow_ = 0;
+    table.visit([&](auto& g) { return run(g, limit, poll); });
+    if (table.size() < limit && overflow_) {
+      table.widen_for(overflow_);
+      const std::size_t n = table.size();
+      table.push(overflow_);
+      if (mode_ == Mode::Sparse && n >= 1 && even_parity(overflow_, mask_)) {
+        rare_.push_back(static_cast<std::uint32_t>(n));
+      }
+    }
+  }
+  return table.size() >= upto;
+}
+
+std::string HeapKernel::describe() const {
+  switch (mode_) {
+    case Mode::Subtraction: return "subtraction kernel";
+    case Mode::Plain: return twos_.empty() ? "take-and-break kernel" : "take-and-break kernel, plain O(n) loop per heap";
+    case Mode::Sparse: {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "sparse-space kernel, mask 0x%x, %zu rare heaps", mask_, rare_.size());
+      return buf;
+    }
+  }
+  return "kernel";
+}
+
+}  // namespace grundy

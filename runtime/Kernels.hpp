@@ -1,0 +1,145 @@
+// Native kernels for one-heap games: subtraction games (finite and "all but" sets) and
+// take-and-break games (octal and hexadecimal codes, Grundy's game). A HeapSpec describes
+// the rules as a code; a HeapKernel computes value[0], value[1], ... bottom-up into a
+// DenseTable without looking at positions, cursors or the syntax tree.
+//
+// Two-heap splits use the sparse-space algorithm of Berlekamp, Gangolli-Plambeck and
+// Flammenkamp when the values allow it: with a bit mask m, a value v is "rare" when
+// popcount(v & m) is even, "common" when odd. common ^ common and rare ^ rare are rare,
+// rare ^ common is common. Rare values are few, so the common values among the options
+// are exactly those of the splits with one rare part: |R| steps instead of n/2. The rare
+// candidates below the first missing common value are then confirmed by a scan that stops
+// as soon as each has a witness. The result is exact for any mask; the mask only decides
+// the speed, so it is chosen from the values seen, and the kernel falls back to the plain
+// O(n) loop per heap when rare values are not rare.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/Dense.hpp"
+#include "runtime/Game.hpp"
+
+namespace grundy {
+
+struct HeapSpec {
+  // Digit bits, as in Conway's codes, for removing k tokens from one heap:
+  static constexpr std::uint8_t kNone = 1;     // leave no heap (the heap had exactly k)
+  static constexpr std::uint8_t kOne = 2;      // leave one non-empty heap
+  static constexpr std::uint8_t kTwo = 4;      // leave two non-empty heaps
+  static constexpr std::uint8_t kThree = 8;    // leave three non-empty heaps
+  static constexpr std::uint8_t kUnequal = 16; // with kTwo: the two heaps differ in size
+
+  std::vector<std::uint8_t> digits;  // digits[k] for k = 0 .. K-1; digits[0] has no 1 or 2
+  // The digit for every k >= K up to tail_end (inclusive): bits kNone and kOne only.
+  // Nim is {}, tail 3; "all but {2}" is digits 0.30 and tail 3.
+  std::uint8_t tail = 0;
+  std::int64_t tail_end = INT64_MAX;
+
+  std::size_t K() const { return digits.size(); }
+  bool has_splits() const;
+  // Largest number of heaps a move may leave (1 for subtraction games).
+  int max_heaps() const;
+  // Largest number of tokens a move removes (the last non-zero digit), for finite codes.
+  std::int64_t max_take() const;
+  // True when the periodicity theorem applies: a finite code without kUnequal.
+  bool provable() const;
+  // Guy and Smith's bound, generalised to splits into up to h heaps: if
+  // value(n + p) == value(n) for all n0 <= n < bound(n0, p), then for all n >= n0.
+  std::int64_t proof_bound(std::int64_t n0, std::int64_t p) const;
+  // "0.77", "4.333...", "subtraction {1, 3, 4}", "all but {2, 5}", "0.0 unequal 4" ...
+  std::string describe() const;
+  // Drops trailing zero digits.
+  void normalize();
+  friend bool operator==(const HeapSpec&, const HeapSpec&) = default;
+};
+
+// Implemented by rulesets whose rules may be a HeapSpec (the shorthands, and rules the
+// language recognises). Rulesets that are not stay plain Rulesets.
+class HeapSpecSource {
+ public:
+  virtual ~HeapSpecSource() = default;
+  // The code of `game`'s rules, or nothing (then the general evaluation is used).
+  virtual std::optional<HeapSpec> heap_spec(const GameInstance& game) const = 0;
+};
+
+// Checks that the rules of `game` give, for heaps 0..upto, exactly the options the spec
+// describes (as multisets of heap sizes, heaps of size 0 left out). Returns "" when they
+// agree, else what differs. A recognised spec that fails this is not used.
+std::string verify_spec(const HeapSpec& spec, const GameInstance& game, std::int64_t upto);
+
+// The options of heap n under `spec`, as sorted lists of non-empty heaps (tests, verify).
+std::vector<std::vector<std::int64_t>> spec_options(const HeapSpec& spec, std::int64_t n);
+
+// Called every few thousand heaps; throws to stop (interrupt), may report progress.
+using Poll = std::function<void(std::size_t done, std::size_t target)>;
+
+class HeapKernel {
+ public:
+  enum class Mode : std::uint8_t { Subtraction, Plain, Sparse };
+  explicit HeapKernel(HeapSpec spec);
+
+  // Extends `table` (values of heaps 0..size-1, as this kernel computed them) to heaps
+  // 0..upto-1. Returns false, leaving the table at the heap it reached, when the spec
+  // cannot be computed there (a tail that ends before the heap).
+  bool extend(DenseTable& table, std::size_t upto, const Poll& poll);
+
+  const HeapSpec& spec() const { return spec_; }
+  Mode mode() const { return mode_; }
+  std::uint32_t mask() const { return mask_; }
+  std::size_t rare_count() const { return rare_.size(); }
+  // For tests and benchmarks: never use the sparse-space algorithm.
+  void force_plain(bool on) { force_plain_ = on; }
+  std::string describe() const;
+
+ private:
+  template <typename T>
+  std::size_t run(std::vector<T>& g, std::size_t upto, const Poll& poll);
+  template <typename T>
+  std::size_t run_subtraction(std::vector<T>& g, std::size_t upto, const Poll& poll);
+  template <typename T>
+  std::uint32_t value_at(const std::vector<T>& g, std::size_t n);
+  template <typename T>
+  void choose_mode(const std::vector<T>& g);
+  void mark(std::uint32_t v) {
+    if (v >= stamp_.size()) grow_stamps(v);
+    stamp_[v] = gen_;
+  }
+  bool marked(std::uint32_t v) const { return v < stamp_.size() && stamp_[v] == gen_; }
+  void grow_stamps(std::uint32_t v);
+  void next_gen();
+  void add_prefix(std::uint32_t v);
+  bool in_prefix(std::uint32_t v) const { return v < prefix_.size() && prefix_[v]; }
+
+  HeapSpec spec_;
+  Mode mode_ = Mode::Plain;
+  bool force_plain_ = false;
+  std::vector<std::int64_t> ones_;    // k with kOne (k >= 1)
+  std::vector<std::int64_t> nones_;   // k with kNone
+  std::vector<std::int64_t> twos_;    // k with kTwo
+  std::vector<bool> unequal_;         // per entry of twos_
+  std::vector<std::int64_t> threes_;  // k with kThree
+  // Sparse space.
+  std::uint32_t mask_ = 0;
+  std::vector<std::uint32_t> rare_;   // heaps >= 1 whose value is rare, ascending
+  std::size_t next_review_ = 2048;    // table size at which to reconsider the mode
+  // Marks of the values seen among one heap's options.
+  std::vector<std::uint32_t> stamp_;
+  std::uint32_t gen_ = 1;
+  std::vector<std::uint32_t> pending_;
+  std::vector<std::uint32_t> pend_stamp_;
+  // The tail: the values of heaps 1..prefix_upto_-1, as a presence set with its mex.
+  std::vector<std::uint8_t> prefix_;
+  std::size_t prefix_upto_ = 1;
+  std::uint32_t prefix_mex_ = 0;
+  std::uint32_t overflow_ = 0;        // a value that did not fit the table's width
+  // Value histogram, for choosing the mask.
+  std::vector<std::uint64_t> hist_;
+  std::size_t hist_upto_ = 0;
+};
+
+}  // namespace grundy

@@ -1,0 +1,287 @@
+// The exit-code and diagnostics contract of grundy::Session (DECISIONS-draft.md):
+// 0 ok, 1 failed assert, 65 compile error, 70 runtime error; clang-style messages
+// "file:line:col: error: ...", the source line, a caret, then an optional hint.
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "tests/unit/support.hpp"
+
+namespace {
+
+using grundy::kExitAssert;
+using grundy::kExitCompile;
+using grundy::kExitOk;
+using grundy::kExitRuntime;
+using grundy::test::contains;
+using grundy::test::lines_of;
+using grundy::test::RunResult;
+using grundy::test::run_source;
+
+bool starts_with(const std::string& s, std::string_view prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
+
+// A diagnostic without the quoted source line and its caret (lines 2 and 3), so that a
+// check on the message or the hint cannot pass by matching the program's own text.
+std::string message_text(const std::string& err) {
+  const auto lines = lines_of(err);
+  std::string text;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (i != 1 && i != 2) text += lines[i] + "\n";
+  }
+  return text;
+}
+
+// Checks the exit code and the start of the first stderr line ("test.game:L:C: error: ").
+RunResult expect_error(std::string_view source, int code, std::string_view head) {
+  RunResult r = run_source(source);
+  INFO("program:\n" << source << "\n" << r);
+  CHECK(r.code == code);
+  CHECK(starts_with(r.err, head));
+  return r;
+}
+
+// Either compile or runtime error is acceptable (the design leaves the choice open), as long
+// as it is an error with a location.
+RunResult expect_any_error(std::string_view source) {
+  RunResult r = run_source(source);
+  INFO("program:\n" << source << "\n" << r);
+  CHECK((r.code == kExitCompile || r.code == kExitRuntime));
+  CHECK(starts_with(r.err, "test.game:"));
+  CHECK(contains(r.err, ": error: "));
+  return r;
+}
+
+const char* const kLoop =
+    "game Loop { state n  move n + 1 if n < 3  move n - 1 if n > 0 }\n"
+    "grundy(Loop(0))\n";
+
+const char* const kChain = "game Chain { state n  move n - 1 if n > 0 }\n";
+
+}  // namespace
+
+TEST_CASE("a syntax error exits 65 with a located diagnostic", "[errors]") {
+  const RunResult r = expect_error("let x = 1\nlet y = * 2\n", kExitCompile, "test.game:2:9: error: ");
+  const auto lines = lines_of(r.err);
+  REQUIRE(lines.size() >= 3);
+  CHECK(lines[1] == "let y = * 2");
+  CHECK(lines[2] == "        ^");
+  CHECK(r.out.empty());
+}
+
+TEST_CASE("a missing construct is reported just after the last token", "[errors]") {
+  // `grundy(Nim(3)` lacks its `)`: the caret goes right after `)` of Nim(3).
+  const RunResult r = run_source("import nim\ngrundy(Nim(3)\n");
+  INFO(r);
+  CHECK(r.code == kExitCompile);
+  CHECK(starts_with(r.err, "test.game:2:14: error: "));
+}
+
+TEST_CASE("compile errors run nothing", "[errors]") {
+  const RunResult r = run_source("1\n2\nlet = 3\n");
+  INFO(r);
+  CHECK(r.code == kExitCompile);
+  CHECK(r.out.empty());
+  CHECK(starts_with(r.err, "test.game:3:"));
+}
+
+TEST_CASE("an unknown game exits 65 with a hint", "[errors]") {
+  const RunResult r = run_source("game Kayles = octal \"0.77\"\ngrundy(Kayle(3))\n");
+  INFO(r);
+  CHECK(r.code == kExitCompile);
+  CHECK(r.out.empty());
+  CHECK(r.err ==
+        "test.game:2:8: error: unknown game 'Kayle'\n"
+        "grundy(Kayle(3))\n"
+        "       ^\n"
+        "hint: did you mean 'Kayles'?\n");
+}
+
+TEST_CASE("an unknown game without a near name", "[errors]") {
+  expect_error("grundy(Zzyzx(3))\n", kExitCompile, "test.game:1:8: error: unknown game 'Zzyzx'");
+}
+
+TEST_CASE("wrong state shapes exit 65", "[errors]") {
+  const std::string wythoff =
+      "game Wythoff {\n"
+      "  state (a, b)\n"
+      "  move (a - k, b) for k in 1..a\n"
+      "  move (a, b - k) for k in 1..b\n"
+      "  move (a - k, b - k) for k in 1..min(a, b)\n"
+      "}\n";
+  expect_error(wythoff + "grundy(Wythoff(3))\n", kExitCompile, "test.game:7:");
+  expect_error(wythoff + "grundy(Wythoff(1, 2, 3))\n", kExitCompile, "test.game:7:");
+  expect_error("import wythoff\ngrundy(Wythoff(3))\n", kExitCompile, "test.game:2:");
+  expect_error("game K = octal \"0.77\"\ngrundy(K(1, 2))\n", kExitCompile, "test.game:2:");
+}
+
+TEST_CASE("moves that do not fit the state are errors", "[errors]") {
+  expect_any_error("game Bad { state (a, b)  move a - 1 if a > 0 }\ngrundy(Bad(1, 1))\n");
+  expect_any_error("game K = octal \"0.77\"\ngrundy(K(-1))\n");
+}
+
+TEST_CASE("other compile errors exit 65", "[errors]") {
+  // Two games of one name in a file.
+  expect_error("game A { state n }\ngame A { state n }\n", kExitCompile, "test.game:2:");
+  // An unknown name.
+  expect_error("1\nnope + 1\n", kExitCompile, "test.game:2:1: error: ");
+  // A cycle in a graph literal.
+  expect_error("game G = graph { 0 -> 1; 1 -> 0 }\n", kExitCompile, "test.game:1:");
+  // A literal that does not fit in 64 bits.
+  expect_error("9223372036854775808\n", kExitCompile, "test.game:1:1: error: ");
+}
+
+TEST_CASE("source nesting deeper than 256 brackets is a compile error", "[errors][limits]") {
+  // 200 levels are fine; 300 are not (LANGUAGE.md 8.14).
+  const std::string deep = std::string(300, '(') + "1" + std::string(300, ')') + "\n";
+  expect_error(deep, kExitCompile, "test.game:1:");
+  const std::string ok = std::string(200, '[') + "1" + std::string(200, ']') + "\n";
+  const RunResult r = run_source(ok);
+  CHECK(r.code == kExitOk);
+  CHECK(r.out == ok);
+}
+
+TEST_CASE("a failed assert exits 1 after what ran before it", "[errors]") {
+  const RunResult r = expect_error("1\nassert 1 == 2\n3\n", kExitAssert, "test.game:2:");
+  CHECK(r.out == "1\n");
+  CHECK(contains(r.err, ": error: "));
+  CHECK(contains(r.err, "assert 1 == 2\n"));  // the source line is quoted
+}
+
+TEST_CASE("integer overflow exits 70 at the operator", "[errors][int]") {
+  const RunResult r =
+      expect_error("9223372036854775807 + 1\n", kExitRuntime, "test.game:1:21: error: ");
+  const auto lines = lines_of(r.err);
+  REQUIRE(lines.size() >= 3);
+  CHECK(lines[1] == "9223372036854775807 + 1");
+  CHECK(lines[2] == std::string(20, ' ') + "^");
+  CHECK(r.out.empty());
+
+  expect_error("1\n-9223372036854775807 - 2\n", kExitRuntime, "test.game:2:");
+  expect_error("3037000500 * 3037000500\n", kExitRuntime, "test.game:1:");
+  expect_error("(-9223372036854775807 - 1) / -1\n", kExitRuntime, "test.game:1:");
+  expect_error("-(-9223372036854775807 - 1)\n", kExitRuntime, "test.game:1:");
+  expect_error("abs(-9223372036854775807 - 1)\n", kExitRuntime, "test.game:1:");
+  expect_error("2^63\n", kExitRuntime, "test.game:1:");
+  expect_error("sum([9223372036854775807, 1])\n", kExitRuntime, "test.game:1:");
+  expect_error("let big = 4611686018427387904\nbig + big\n", kExitRuntime, "test.game:2:");
+  // Overflow inside a rule is reported too.
+  expect_error("game G { state n  move n * 4611686018427387904 if n == 3 }\ngrundy(G(3))\n",
+               kExitRuntime, "test.game:");
+}
+
+TEST_CASE("other runtime errors exit 70", "[errors]") {
+  const RunResult r = expect_error("1\nlet z = 0\n1 / z\n", kExitRuntime, "test.game:3:");
+  CHECK(r.out == "1\n");
+  expect_error("let z = 0\n1 % z\n", kExitRuntime, "test.game:2:");
+  expect_error("[1, 2][5]\n", kExitRuntime, "test.game:1:");
+  expect_error("[1, 2][-1]\n", kExitRuntime, "test.game:1:");
+  expect_any_error("1 + true\n");
+  expect_any_error("assert 1\n");
+  expect_any_error("[x for x in 1..3 if 1]\n");
+}
+
+TEST_CASE("normal-play queries refuse misere and every", "[errors][misere]") {
+  expect_any_error("import nim\ngrundy(misere Nim(3))\n");
+  expect_any_error("import nim\ngrundy(every (Nim(1) + Nim(2)))\n");
+  expect_any_error("import nim\nsteps(misere Nim(1))\n");
+}
+
+TEST_CASE("a loop in the rules exits 70 and names the cycle", "[errors][loop]") {
+  const RunResult r = expect_error(kLoop, kExitRuntime, "test.game:2:");
+  // Depth-first in rule order: Loop(0) -> Loop(1) -> Loop(2) -> Loop(3) -> Loop(2).
+  CHECK(contains(message_text(r.err), "Loop(2) -> Loop(3) -> Loop(2)"));
+  CHECK(r.out.empty());
+}
+
+TEST_CASE("a chain a million positions deep answers", "[errors][deep]") {
+  const RunResult r = run_source(std::string(kChain) +
+                                 "grundy(Chain(1000000))\n"
+                                 "grundy(Chain(999999))\n");
+  INFO(r);
+  CHECK(r.code == kExitOk);
+  CHECK(r.err.empty());
+  CHECK(r.out == "0\n1\n");
+}
+
+TEST_CASE("the state limit stops evaluation with a message naming --max-states", "[errors][limits]") {
+  grundy::SessionOptions options;
+  options.limits.max_states = 1000;
+  const RunResult small = run_source(std::string(kChain) + "grundy(Chain(500))\n", options);
+  CHECK(small.code == kExitOk);
+  CHECK(small.out == "0\n");
+  const RunResult big = run_source(std::string(kChain) + "1\ngrundy(Chain(5000))\n", options);
+  INFO(big);
+  CHECK(big.code == kExitRuntime);
+  CHECK(big.out == "1\n");
+  CHECK(starts_with(big.err, "test.game:3:"));
+  CHECK(contains(message_text(big.err), "--max-states"));
+}
+
+TEST_CASE("runaway recursion is a limit error naming --max-depth", "[errors][limits]") {
+  const RunResult depth = expect_error("def f(n) = f(n + 1)\nf(0)\n", kExitRuntime, "test.game:");
+  CHECK(contains(message_text(depth.err), "--max-depth"));
+}
+
+TEST_CASE("period with a bound names the bound when no period shows up", "[errors][period]") {
+  const RunResult period =
+      expect_error("import octal\nperiod(GrundysGame, 200)\n", kExitRuntime, "test.game:2:");
+  CHECK(contains(message_text(period.err), "200"));
+}
+
+TEST_CASE("check mode parses and resolves but runs nothing", "[errors][check]") {
+  grundy::SessionOptions options;
+  options.check_only = true;
+  const RunResult fine = run_source(std::string(kLoop) + "1 + 1\n", options);
+  CHECK(fine.code == kExitOk);
+  CHECK(fine.out.empty());
+  CHECK(fine.err.empty());
+  const RunResult bad = run_source("grundy(Kayle(3))\n", options);
+  CHECK(bad.code == kExitCompile);
+  CHECK(starts_with(bad.err, "test.game:1:8: error: "));
+  const RunResult failing_assert = run_source("assert 1 == 2\n", options);
+  CHECK(failing_assert.code == kExitOk);
+}
+
+TEST_CASE("one session runs batch after batch", "[errors][session]") {
+  std::ostringstream out;
+  std::ostringstream err;
+  grundy::Session session(out, err);
+  CHECK(session.run_source(kChain, "a.game") == kExitOk);
+  CHECK(session.run_source("grundy(Chain(2))\n", "b.game") == kExitOk);
+  CHECK(out.str() == "0\n");
+
+  // Errors name their batch, and the session goes on.
+  CHECK(session.run_source("grundy(Nope(1))\n", "e.game") == kExitCompile);
+  CHECK(starts_with(err.str(), "e.game:1:8: error: "));
+  CHECK(contains(message_text(err.str()), "'Nope'"));
+
+  // A loop leaves no half-computed positions behind: the same query fails the same way.
+  err.str("");
+  CHECK(session.run_source(kLoop, "f.game") == kExitRuntime);
+  const std::string first = err.str();
+  err.str("");
+  CHECK(session.run_source("grundy(Loop(0))\n", "g.game") == kExitRuntime);
+  CHECK(contains(message_text(first), "Loop(2) -> Loop(3) -> Loop(2)"));
+  CHECK(contains(message_text(err.str()), "Loop(2) -> Loop(3) -> Loop(2)"));
+  CHECK(session.run_source("grundy(Chain(5))\n", "h.game") == kExitOk);
+  CHECK(out.str() == "0\n1\n");
+}
+
+TEST_CASE("a later batch's definition replaces an earlier one (REPL)", "[errors][session][repl]") {
+  // LANGUAGE.md 8.7: at the REPL a later definition replaces the earlier one; Session.hpp:
+  // the REPL runs one batch after another in one Session.
+  std::ostringstream out;
+  std::ostringstream err;
+  grundy::Session session(out, err);
+  CHECK(session.run_source(kChain, "a.game") == kExitOk);
+  CHECK(session.run_source("grundy(Chain(2))\n", "b.game") == kExitOk);
+  INFO(err.str());
+  CHECK(session.run_source("game Chain { state n  move n - 2 if n > 1 }\n", "c.game") == kExitOk);
+  CHECK(session.run_source("grundy(Chain(2))\n", "d.game") == kExitOk);  // memo not reused
+  CHECK(session.run_source("grundy(Chain(5))\n", "e.game") == kExitOk);  // 5 -> 3 -> 1
+  CHECK(out.str() == "0\n1\n0\n");
+}

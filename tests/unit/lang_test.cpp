@@ -1,0 +1,384 @@
+// The language through grundy::Session: printing, expressions, rules, queries, and the
+// design document's examples.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "tests/unit/support.hpp"
+
+namespace {
+
+using grundy::test::contains;
+using grundy::test::lines_of;
+using grundy::test::run_line;
+using grundy::test::run_lines;
+using grundy::test::run_ok;
+using grundy::test::run_source;
+
+struct Case {
+  const char* source;
+  const char* printed;  // the whole stdout
+};
+
+// Runs each case as its own program, so that one failure names its own source.
+void check_cases(const std::vector<Case>& cases) {
+  for (const Case& c : cases) {
+    const auto r = run_source(c.source);
+    INFO("program:\n" << c.source << "\n" << r);
+    CHECK(r.code == 0);
+    CHECK(r.err.empty());
+    CHECK(r.out == c.printed);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("values print in the language's syntax", "[lang][print]") {
+  check_cases({
+      {"3", "3\n"},
+      {"-7", "-7\n"},
+      {"true", "true\n"},
+      {"false", "false\n"},
+      {"(2, 5)", "(2, 5)\n"},
+      {"[0, 1, 1, 2]", "[0, 1, 1, 2]\n"},
+      {"[]", "[]\n"},
+      {"{4, 1, 3, 1}", "{1, 3, 4}\n"},
+      {"N", "N\n"},
+      {"P", "P\n"},
+      {"\"hi\"", "hi\n"},
+      {"[\"hi\", \"a b\"]", "[\"hi\", \"a b\"]\n"},
+      {"1..5", "1..5\n"},
+      {"[(1, [2, 3]), (4, [])]", "[(1, [2, 3]), (4, [])]\n"},
+      {"9223372036854775807", "9223372036854775807\n"},
+      {"-9223372036854775807 - 1", "-9223372036854775808\n"},
+  });
+}
+
+TEST_CASE("positions and sums print as they are written", "[lang][print]") {
+  const std::string out = run_ok(
+      "game Kayles = octal \"0.77\"\n"
+      "game Nim { state n   move k for k in 0..n-1 }\n"
+      "game Bash(m) { state n   move n - k for k in 1..min(m, n) }\n"
+      "game SNim(S) { state n   move n - s for s in S if s <= n }\n"
+      "game W { state (a, b)  move (a - 1, b) if a > 0 }\n"
+      "game Row { state cells  move remove(cells, 0) if len(cells) > 0 }\n"
+      "Kayles(10)\n"
+      "W(3, 5)\n"
+      "Bash[3](10)\n"
+      "SNim[{1, 3, 4}](7)\n"
+      "SNim[{4, 3, 1}](7)\n"
+      "SNim[{4, 3, 1}](7) == SNim[{1, 3, 4}](7)\n"
+      "Row([1, 0])\n"
+      "Kayles(3) + Kayles(4)\n"
+      "misere (Nim(1) + Nim(2))\n"
+      "every (Nim(1) + Nim(2))\n"
+      "misere Nim(3)\n");
+  CHECK(out ==
+        "Kayles(10)\n"
+        "W(3, 5)\n"
+        "Bash[3](10)\n"
+        "SNim[{1, 3, 4}](7)\n"
+        "SNim[{1, 3, 4}](7)\n"
+        "true\n"
+        "Row([1, 0])\n"
+        "Kayles(3) + Kayles(4)\n"
+        "misere (Nim(1) + Nim(2))\n"
+        "every (Nim(1) + Nim(2))\n"
+        "misere Nim(3)\n");
+}
+
+TEST_CASE("options and winning list options in rule order", "[lang][options]") {
+  const std::string out = run_ok(
+      "game Nim { state n   move k for k in 0..n-1 }\n"
+      "game K {\n"
+      "  state n\n"
+      "  split [a, n - t - a] for t in 1..2 for a in 0..n-t\n"
+      "}\n"
+      "game MT { state k  split []  split [a] for a in 1..k-1 }\n"
+      "options(Nim(2))\n"
+      "options(K(3))\n"
+      "options(Nim(1) + Nim(2))\n"
+      "winning(Nim(3) + Nim(1))\n"
+      "winning(Nim(2) + Nim(2))\n"
+      "options(MT(1))\n"
+      "options(MT(2))\n"
+      "options(Nim(0))\n"
+      "grundy(Nim(3) + Nim(5))\n"
+      "outcome(Nim(0))\n"
+      "outcome(Nim(2) + Nim(2))\n"
+      "outcome(Nim(2) + Nim(3))\n"
+      "wins(Nim(1))\n"
+      "wins(Nim(0))\n");
+  CHECK(out ==
+        "[Nim(0), Nim(1)]\n"
+        "[K(0) + K(2), K(1) + K(1), K(0) + K(1)]\n"
+        "[Nim(0) + Nim(2), Nim(1) + Nim(0), Nim(1) + Nim(1)]\n"
+        "[Nim(1) + Nim(1)]\n"
+        "[]\n"
+        "[0]\n"
+        "[0, MT(1)]\n"
+        "[]\n"
+        "6\n"
+        "P\n"
+        "P\n"
+        "N\n"
+        "true\n"
+        "false\n");
+}
+
+TEST_CASE("the stdlib's octal games list their options natively", "[lang][options][stdlib]") {
+  // Kayles(3) as 0.77: remove one pin (leaving 2, or 1 + 1), or two pins (leaving 1).
+  CHECK(run_line("import octal\noptions(Kayles(3))\n") ==
+        "[Kayles(2), Kayles(1) + Kayles(1), Kayles(1)]");
+}
+
+TEST_CASE("integer arithmetic", "[lang][int]") {
+  check_cases({
+      {"7 / 2", "3\n"},
+      {"-7 / 2", "-3\n"},
+      {"7 / -2", "-3\n"},
+      {"-7 % 2", "-1\n"},
+      {"7 % -2", "1\n"},
+      {"2^10", "1024\n"},
+      {"-2^2", "-4\n"},
+      {"2^3^2", "512\n"},
+      {"10^18", "1000000000000000000\n"},
+      {"2 + 3 * 4", "14\n"},
+      {"(2 + 3) * 4", "20\n"},
+      {"3 xor 5", "6\n"},
+      {"1 + 2 xor 4", "7\n"},  // xor binds looser than +
+      {"3037000499 * 3037000499", "9223372030926249001\n"},
+  });
+}
+
+TEST_CASE("booleans, comparisons and conditionals", "[lang]") {
+  check_cases({
+      {"not true", "false\n"},
+      {"1 < 2 and 2 < 3", "true\n"},
+      {"1 == 2 or false", "false\n"},
+      {"not 1 == 2", "true\n"},  // not is looser than comparisons
+      {"1 != 2", "true\n"},
+      {"2 <= 2", "true\n"},
+      {"3 >= 4", "false\n"},
+      {"(1, 2) == (1, 2)", "true\n"},
+      {"[1, 2] == [2, 1]", "false\n"},
+      {"{1, 2} == {2, 1}", "true\n"},
+      {"if 1 < 2 then 3 else 4", "3\n"},
+      {"if 1 > 2 then \"big\" else \"small\"", "small\n"},
+  });
+}
+
+TEST_CASE("collections and builtins", "[lang]") {
+  check_cases({
+      {"[y * y for y in 1..5 if y % 2 == 1]", "[1, 9, 25]\n"},
+      {"[(a, b) for a in 1..2 for b in a..2]", "[(1, 1), (1, 2), (2, 2)]\n"},
+      {"[x for x in 5..4]", "[]\n"},
+      {"[x for x in {3, 1, 2}]", "[1, 2, 3]\n"},
+      {"min(3, 1, 2)", "1\n"},
+      {"max([4, 9, 2])", "9\n"},
+      {"min({5, 7})", "5\n"},
+      {"abs(-5)", "5\n"},
+      {"len([1, 2, 3])", "3\n"},
+      {"len({1, 1, 2})", "2\n"},
+      {"sum([1, 2, 3])", "6\n"},
+      {"sum([])", "0\n"},
+      {"sorted([3, 1, 2])", "[1, 2, 3]\n"},
+      {"mex({0, 1, 3})", "2\n"},
+      {"mex([1, 2])", "0\n"},
+      {"update([1, 2, 3], 1, 9)", "[1, 9, 3]\n"},
+      {"remove([1, 2, 3], 0)", "[2, 3]\n"},
+      {"remove({1, 3, 4}, 3)", "{1, 4}\n"},
+      {"[10, 20, 30][1]", "20\n"},
+      {"(7, 8)[0]", "7\n"},
+  });
+}
+
+TEST_CASE("statements, lets, lines and comments", "[lang]") {
+  check_cases({
+      {"let x = 5\nx * 2\n", "10\n"},
+      {"let x = 5\nlet y = x + 1\ny\n", "6\n"},
+      {"1 +\n  2\n", "3\n"},
+      {"[1,\n 2]\n", "[1, 2]\n"},
+      {"(1,\n 2)\n", "(1, 2)\n"},
+      {"1; 2\n", "1\n2\n"},
+      {"# a comment\n1  # another\n\n\n2\n", "1\n2\n"},
+      {"let x = 1\nassert x == 1\nimport nim\ngame A { state n }\n", ""},
+      {"", ""},
+      {"2", "2\n"},  // no newline at the end of the file
+  });
+}
+
+TEST_CASE("functions", "[lang][def]") {
+  check_cases({
+      {"def fib(n) = if n < 2 then n else fib(n - 1) + fib(n - 2)\nfib(20)\n", "6765\n"},
+      {"def sq(x) = x * x\nsq(sq(3))\n", "81\n"},
+      {"def f(x) = g(x) + 1\ndef g(x) = 2 * x\nf(3)\n", "7\n"},  // visible in the whole file
+      {"def add(a, b) = a + b\nadd(2, 3)\n", "5\n"},
+  });
+}
+
+TEST_CASE("rules: clauses, locals, shapes and forward references", "[lang][rules]") {
+  check_cases({
+      // A game is visible in its whole file.
+      {"grundy(A(2))\ngame A { state n  move n - 1 if n > 0 }\n", "0\n"},
+      // A local computed from the state.
+      {"game T { state n  let m = n - 1  move m if m >= 0 }\n[grundy(T(n)) for n in 0..5]\n",
+       "[0, 1, 0, 1, 0, 1]\n"},
+      // Destructuring in a clause.
+      {"game P {\n"
+       "  state (a, b)\n"
+       "  move (x, y) for (x, y) in [(a - 1, b), (a, b - 1)] if x >= 0 and y >= 0\n"
+       "}\n"
+       "[grundy(P(a, b)) for a in 0..2 for b in 0..2]\n",
+       "[0, 1, 0, 1, 0, 1, 0, 1, 0]\n"},
+      // A list state.
+      {"game Row {\n"
+       "  state cells\n"
+       "  move update(cells, i, 0) for i in 0..len(cells)-1 if cells[i] == 1\n"
+       "}\n"
+       "grundy(Row([1, 1, 0, 1]))\n"
+       "options(Row([1, 0, 1]))\n",
+       "1\n[Row([0, 0, 1]), Row([1, 0, 0])]\n"},
+      // Another game's position in a move; an instance named with `game B3 = Bash[3]`.
+      {"game Nim { state n   move k for k in 0..n-1 }\n"
+       "game Bash(m) { state n   move n - k for k in 1..min(m, n) }\n"
+       "game B3 = Bash[3]\n"
+       "game ToNim { state n  move Nim(n) }\n"
+       "grundy(ToNim(5))\n"
+       "[grundy(B3(n)) for n in 0..8]\n",
+       "0\n[0, 1, 2, 3, 0, 1, 2, 3, 0]\n"},
+      // Functions inside rules (section 9).
+      {"def fib(n) = if n < 2 then n else fib(n - 1) + fib(n - 2)\n"
+       "game FibTake {\n"
+       "  state n\n"
+       "  move n - fib(k) for k in 2..40 if fib(k) <= n\n"
+       "}\n"
+       "[grundy(FibTake(n)) for n in 0..6]\n",
+       "[0, 1, 2, 3, 0, 1, 2]\n"},
+      // A game with two parameters.
+      {"game Take(lo, hi) { state n  move n - k for k in lo..min(hi, n) }\n"
+       "[grundy(Take[2, 3](n)) for n in 0..10]\n",
+       "[0, 0, 1, 1, 2, 0, 0, 1, 1, 2, 0]\n"},
+  });
+}
+
+TEST_CASE("graph games", "[lang][graph]") {
+  check_cases({
+      {"game Chess = graph { 0 -> 1, 2;  1 -> 3;  2 -> 3 }\n[grundy(Chess(n)) for n in 0..3]\n",
+       "[0, 1, 1, 0]\n"},
+      {"game G = graph { start -> mid; mid -> end }\n[grundy(G(start)), grundy(G(mid))]\n",
+       "[0, 1]\n"},
+      {"game G = graph { 0 -> 1, 2; 3 }\ngrundy(G(3))\ngrundy(G(0))\n", "0\n1\n"},
+  });
+}
+
+TEST_CASE("table prints something and exits 0", "[lang][table]") {
+  // The layout is the core's to decide; here only that it runs and prints lines.
+  const std::string one = run_ok("table(n * n for n in 0..5)\n");
+  CHECK_FALSE(one.empty());
+  const std::string two = run_ok("table(a * b for a in 0..3 for b in 0..3)\n");
+  CHECK(lines_of(two).size() >= 4);
+}
+
+TEST_CASE("the design's section 1 example", "[lang][design]") {
+  const std::string out = run_ok(R"(# Kayles: knock down one pin or two adjacent pins; the row splits in two.
+game Kayles {
+  state n
+  split [a, n - t - a] for t in 1..2 for a in 0..n-t
+}
+
+grundy(Kayles(10))                     # prints 2
+table(grundy(Kayles(n)) for n in 0..23)
+wins(Kayles(3) + Kayles(4) + Kayles(7))   # first player to move wins? prints true/false
+winning(Kayles(3) + Kayles(4))         # the moves that win, as positions
+period(Kayles)                         # prints preperiod, period and whether it is proven
+)");
+  const auto lines = lines_of(out);
+  REQUIRE(lines.size() >= 5);
+  CHECK(lines.front() == "2");
+  CHECK(lines[lines.size() - 3] == "false");
+  CHECK(lines[lines.size() - 2] ==
+        "[Kayles(0) + Kayles(1) + Kayles(4), Kayles(3) + Kayles(0) + Kayles(3), "
+        "Kayles(3) + Kayles(1) + Kayles(2)]");
+  CHECK(lines.back().rfind("(71, 12, ", 0) == 0);
+}
+
+TEST_CASE("the design's section 6 seed examples", "[lang][design]") {
+  const std::string out = run_ok(R"(game Bash(m) { state n   move n - k for k in 1..min(m, n) }
+game Nim     { state n   move k for k in 0..n-1 }
+game SNim(S) { state n   move n - s for s in S if s <= n }
+game Wythoff {
+  state (a, b)
+  move (a - k, b) for k in 1..a
+  move (a, b - k) for k in 1..b
+  move (a - k, b - k) for k in 1..min(a, b)
+}
+game FibNim {                      # take at most twice what the opponent just took
+  state (n, limit)
+  move (n - k, 2 * k) for k in 1..min(n, limit)
+}
+game Cut {                         # cut a w x h sheet; making a 1 x 1 piece wins
+  state (w, h)
+  split [(i, h), (w - i, h)] for i in 2..w-2
+  split [(w, j), (w, h - j)] for j in 2..h-2
+}
+game Lasker {                      # take any number, or split a heap in two
+  state n
+  move k for k in 0..n-1
+  split [a, n - a] for a in 1..n/2
+}
+game MockTurtle {                  # coin turning: a single head at position k
+  state k
+  split []
+  split [a] for a in 1..k-1
+  split [a, b] for a in 1..k-1 for b in a+1..k-1
+}
+
+assert not wins(Bash[2](9))                        # n % (m + 1) == 0 loses
+assert wins(Nim(3) + Nim(3) + Nim(1))
+assert not wins(Nim(3) + Nim(3))
+assert grundy(SNim[{1, 3, 4}](7)) == 0
+assert [n for n in 2..100 if not wins(FibNim(n, n - 1))] == [2, 3, 5, 8, 13, 21, 34, 55, 89]
+assert not wins(Cut(2, 2))
+assert wins(misere (Nim(1) + Nim(1)))
+assert not wins(misere (Nim(1) + Nim(2) + Nim(3)))
+table(outcome(Wythoff(a, b)) for a in 0..10 for b in 0..10)
+)");
+  CHECK(lines_of(out).size() >= 11);
+}
+
+TEST_CASE("the design's section 9 example", "[lang][design]") {
+  CHECK(run_ok(R"(def fib(n) = if n < 2 then n else fib(n - 1) + fib(n - 2)
+game FibTake {                     # take a Fibonacci number of tokens
+  state n
+  move n - fib(k) for k in 2..40 if fib(k) <= n
+}
+assert [grundy(FibTake(n)) for n in 0..6] == [0, 1, 2, 3, 0, 1, 2]
+)") == "");
+}
+
+TEST_CASE("the DECISIONS modifier examples", "[lang][misere]") {
+  check_cases({
+      {"import nim\nwins(misere (Nim(1) + Nim(2) + Nim(3)))\n", "false\n"},
+      {"import nim\nwins(misere (Nim(1) + Nim(1)))\n", "true\n"},
+      {"import nim\noutcome(misere Nim(0))\n", "N\n"},  // no options: the opponent moved last
+      {"import nim\noutcome(misere Nim(1))\n", "P\n"},
+      {"import nim\nwins(misere Nim(1) + Nim(1))\n", "true\n"},  // misere covers the whole sum
+      {"import nim\noptions(misere Nim(2))\n", "[misere Nim(0), misere Nim(1)]\n"},
+      // every: the mover moves in each component that can move.
+      {"import nim\noptions(every (Nim(1) + Nim(2)))\n",
+       "[every (Nim(0) + Nim(0)), every (Nim(0) + Nim(1))]\n"},
+  });
+}
+
+TEST_CASE("period of a hand-written game is observed, of a shorthand proven", "[lang][period]") {
+  const auto lines = run_lines("game B { state n  move n - k for k in 1..min(3, n) }\n"
+                               "game S = subtraction {1, 2, 3}\n"
+                               "period(B)\n"
+                               "period(S)\n",
+                               2);
+  CHECK(lines[0] == "(0, 4, observed)");
+  CHECK(lines[1] == "(0, 4, proven)");
+}

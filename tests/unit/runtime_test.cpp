@@ -1,0 +1,347 @@
+// The runtime without the language: values, hand-written Rulesets, the Evaluator and the
+// GameRegistry.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "runtime/Error.hpp"
+#include "runtime/Evaluator.hpp"
+#include "runtime/Game.hpp"
+#include "runtime/Value.hpp"
+
+namespace {
+
+using grundy::Error;
+using grundy::ErrorKind;
+using grundy::Evaluator;
+using grundy::GameInstance;
+using grundy::GameRegistry;
+using grundy::Kind;
+using grundy::Limits;
+using grundy::Modifier;
+using grundy::Option;
+using grundy::OptionCursor;
+using grundy::Position;
+using grundy::Ruleset;
+using grundy::Value;
+
+// A ruleset whose options are given by a function of the state: each option is a list of
+// states of the same game (one for a move, several for a split).
+class FnRuleset : public Ruleset {
+ public:
+  using Fn = std::function<std::vector<std::vector<Value>>(const Value&)>;
+  FnRuleset(std::string name, Fn fn, int arity = 1)
+      : name_(std::move(name)), fn_(std::move(fn)), arity_(arity) {}
+  const std::string& name() const override { return name_; }
+  int state_arity() const override { return arity_; }
+  std::unique_ptr<OptionCursor> options(const GameInstance& game,
+                                        const Value& state) const override {
+    return std::make_unique<Cursor>(game, fn_(state));
+  }
+
+ private:
+  // Hands out options one at a time, as the evaluator expects.
+  class Cursor : public OptionCursor {
+   public:
+    Cursor(const GameInstance& game, std::vector<std::vector<Value>> options)
+        : game_(game), options_(std::move(options)) {}
+    bool next(Option& out) override {
+      if (i_ == options_.size()) return false;
+      out.clear();
+      for (const Value& s : options_[i_]) out.push_back(Position{&game_, s});
+      ++i_;
+      return true;
+    }
+
+   private:
+    const GameInstance& game_;
+    std::vector<std::vector<Value>> options_;
+    std::size_t i_ = 0;
+  };
+
+  std::string name_;
+  Fn fn_;
+  int arity_;
+};
+
+Value I(std::int64_t v) { return Value::integer(v); }
+
+// Subtraction {1, 2}: n -> n - 1, n - 2.
+std::shared_ptr<const Ruleset> sub12() {
+  return std::make_shared<FnRuleset>("Sub12", [](const Value& s) {
+    std::vector<std::vector<Value>> out;
+    for (std::int64_t k = 1; k <= 2; ++k) {
+      if (k <= s.as_int()) out.push_back({I(s.as_int() - k)});
+    }
+    return out;
+  });
+}
+
+// n -> n - 1 while positive.
+std::shared_ptr<const Ruleset> chain() {
+  return std::make_shared<FnRuleset>("Chain", [](const Value& s) {
+    std::vector<std::vector<Value>> out;
+    if (s.as_int() > 0) out.push_back({I(s.as_int() - 1)});
+    return out;
+  });
+}
+
+std::vector<std::string> texts(const std::vector<Option>& options) {
+  std::vector<std::string> out;
+  for (const Option& o : options) {
+    std::vector<Value> parts;
+    for (const Position& p : o) parts.push_back(Value::position(p.game, p.state));
+    out.push_back(to_string(Value::sum(parts)));
+  }
+  return out;
+}
+
+const GameInstance* plain(GameRegistry& games, const std::shared_ptr<const Ruleset>& rules) {
+  return games.instance(rules, Value::tuple({}));
+}
+
+}  // namespace
+
+TEST_CASE("Value to_string uses the language's syntax", "[runtime][value]") {
+  using grundy::to_string;
+  CHECK(to_string(I(3)) == "3");
+  CHECK(to_string(I(-9)) == "-9");
+  CHECK(to_string(Value::boolean(true)) == "true");
+  CHECK(to_string(Value::boolean(false)) == "false");
+  CHECK(to_string(Value::outcome('N')) == "N");
+  CHECK(to_string(Value::outcome('P')) == "P");
+  CHECK(to_string(Value::tuple({I(2), I(5)})) == "(2, 5)");
+  CHECK(to_string(Value::list({I(0), I(1), I(1), I(2)})) == "[0, 1, 1, 2]");
+  CHECK(to_string(Value::list({})) == "[]");
+  CHECK(to_string(Value::set({I(4), I(1), I(3), I(1)})) == "{1, 3, 4}");
+  CHECK(to_string(Value::range(1, 5)) == "1..5");
+  CHECK(to_string(Value::list({Value::string("hi")})) == "[\"hi\"]");
+  CHECK(to_string(Value::sum({})) == "0");
+}
+
+TEST_CASE("values compare, hash and order consistently", "[runtime][value]") {
+  const Value a = Value::list({I(1), Value::tuple({I(2), I(3)})});
+  const Value b = Value::list({I(1), Value::tuple({I(2), I(3)})});
+  const Value c = Value::list({I(1), Value::tuple({I(3), I(2)})});
+  CHECK(a == b);
+  CHECK(a.hash() == b.hash());
+  CHECK(a != c);
+  CHECK(compare(a, b) == 0);
+  CHECK((compare(a, c) < 0) != (compare(c, a) < 0));
+  CHECK(I(1) < I(2));
+  CHECK_FALSE(I(2) < I(1));
+  CHECK(Value::set({I(3), I(1)}) == Value::set({I(1), I(3), I(3)}));
+  CHECK(Value::set({I(3), I(1)}).items().size() == 2);
+  CHECK(I(1) != Value::boolean(true));
+  CHECK(Value::range(3, 2).range_lo() == 3);
+  CHECK(Value::range(3, 2).range_hi() == 2);
+}
+
+TEST_CASE("the registry interns instances; positions print with parameters", "[runtime][registry]") {
+  GameRegistry games;
+  auto rules = std::make_shared<FnRuleset>(
+      "B", [](const Value&) { return std::vector<std::vector<Value>>{}; });
+  const GameInstance* b3 = games.instance(rules, Value::tuple({I(3)}));
+  const GameInstance* b3_again = games.instance(rules, Value::tuple({I(3)}));
+  const GameInstance* b4 = games.instance(rules, Value::tuple({I(4)}));
+  const GameInstance* bare = plain(games, rules);
+  CHECK(b3 == b3_again);
+  CHECK(b3 != b4);
+  CHECK(b3->display_name() == "B[3]");
+  CHECK(bare->display_name() == "B");
+  CHECK(to_string(Position{b3, I(10)}) == "B[3](10)");
+  CHECK(to_string(Position{bare, I(0)}) == "B(0)");
+  const GameInstance* s = games.instance(rules, Value::tuple({Value::set({I(4), I(1), I(3)})}));
+  CHECK(to_string(Position{s, I(7)}) == "B[{1, 3, 4}](7)");
+
+  auto pairs = std::make_shared<FnRuleset>(
+      "W", [](const Value&) { return std::vector<std::vector<Value>>{}; }, 2);
+  const GameInstance* w = plain(games, pairs);
+  CHECK(to_string(Position{w, Value::tuple({I(3), I(5)})}) == "W(3, 5)");
+}
+
+TEST_CASE("sums print and collapse", "[runtime][value]") {
+  GameRegistry games;
+  const GameInstance* g = plain(games, sub12());
+  const Value p1 = Value::position(g, I(1));
+  const Value p2 = Value::position(g, I(2));
+  CHECK(Value::sum({p1}).is(Kind::Position));  // one normal-play part is that position
+  CHECK(Value::sum({p1}) == p1);
+  CHECK(to_string(Value::sum({p1, p2})) == "Sub12(1) + Sub12(2)");
+  CHECK(to_string(Value::sum({p1, p2}, Modifier::Misere)) == "misere (Sub12(1) + Sub12(2))");
+  CHECK(to_string(Value::sum({p1, p2}, Modifier::Every)) == "every (Sub12(1) + Sub12(2))");
+  CHECK(to_string(Value::sum({p1}, Modifier::Misere)) == "misere Sub12(1)");
+  CHECK(Value::sum({p1, p2}, Modifier::Misere).modifier() == Modifier::Misere);
+}
+
+TEST_CASE("mex", "[runtime]") {
+  CHECK(grundy::mex({}) == 0);
+  CHECK(grundy::mex({false, true}) == 0);
+  CHECK(grundy::mex({true, true, false, true}) == 2);
+  CHECK(grundy::mex({true, true, true}) == 3);
+}
+
+TEST_CASE("a hand-written subtraction game evaluates", "[runtime][evaluator]") {
+  GameRegistry games;
+  const Limits limits;  // the evaluator keeps a reference
+  Evaluator ev(games, limits);
+  const GameInstance* g = plain(games, sub12());
+  for (std::int64_t n = 0; n <= 300; ++n) {
+    INFO("n = " << n);
+    CHECK(ev.grundy(Position{g, I(n)}) == static_cast<std::uint32_t>(n % 3));
+  }
+  CHECK(games.states == 301);
+  // Sprague-Grundy: a sum is the xor of its parts.
+  const Option sum = {Position{g, I(4)}, Position{g, I(5)}, Position{g, I(7)}};
+  CHECK(ev.grundy(sum) == (1u ^ 2u ^ 1u));
+  CHECK(ev.grundy(Option{}) == 0);
+}
+
+TEST_CASE("options come in rule order, without multiset duplicates", "[runtime][evaluator]") {
+  GameRegistry games;
+  const Limits limits;  // the evaluator keeps a reference
+  Evaluator ev(games, limits);
+  const GameInstance* g = plain(games, sub12());
+  CHECK(texts(ev.options(Position{g, I(5)})) == std::vector<std::string>{"Sub12(4)", "Sub12(3)"});
+  CHECK(texts(ev.options(Position{g, I(1)})) == std::vector<std::string>{"Sub12(0)"});
+  CHECK(ev.options(Position{g, I(0)}).empty());
+
+  // Splits [a, n - a] for every a: [1, 3] and [3, 1] are one option; repeats are dropped.
+  auto splits = std::make_shared<FnRuleset>("Split", [](const Value& s) {
+    std::vector<std::vector<Value>> out;
+    const std::int64_t n = s.as_int();
+    for (std::int64_t a = 1; a < n; ++a) out.push_back({I(a), I(n - a)});
+    if (n > 0) out.push_back({I(n - 1)});
+    if (n > 0) out.push_back({I(n - 1)});
+    out.push_back({});
+    out.push_back({});
+    return out;
+  });
+  const GameInstance* h = plain(games, splits);
+  CHECK(texts(ev.options(Position{h, I(4)})) ==
+        std::vector<std::string>{"Split(1) + Split(3)", "Split(2) + Split(2)", "Split(3)", "0"});
+  // The same values through grundy: by hand, g(0) = mex{0} = 1 (the empty split is 0),
+  // g(1) = mex{g(0), 0} = 2, g(2) = mex{g(1) ^ g(1), g(1), 0} = mex{0, 2, 0} = 1.
+  CHECK(ev.grundy(Position{h, I(0)}) == 1);
+  CHECK(ev.grundy(Position{h, I(1)}) == 2);
+  CHECK(ev.grundy(Position{h, I(2)}) == 1);
+}
+
+TEST_CASE("options of a sum keep the moved component in place", "[runtime][evaluator]") {
+  GameRegistry games;
+  const Limits limits;  // the evaluator keeps a reference
+  Evaluator ev(games, limits);
+  const GameInstance* g = plain(games, sub12());
+  const Option sum = {Position{g, I(2)}, Position{g, I(1)}};
+  CHECK(texts(grundy::sum_options(ev, sum)) ==
+        std::vector<std::string>{"Sub12(1) + Sub12(1)", "Sub12(0) + Sub12(1)", "Sub12(2) + Sub12(0)"});
+  // Equal multisets reached from different components are listed once.
+  const Option twins = {Position{g, I(1)}, Position{g, I(1)}};
+  CHECK(texts(grundy::sum_options(ev, twins)) == std::vector<std::string>{"Sub12(0) + Sub12(1)"});
+}
+
+TEST_CASE("a loop in the rules raises grundy::Error and leaves no trace", "[runtime][loop]") {
+  GameRegistry games;
+  const Limits limits;  // the evaluator keeps a reference
+  Evaluator ev(games, limits);
+  // 0 -> 1 -> 2 -> 0, and 5 -> 4 (terminal) besides.
+  auto cyc = std::make_shared<FnRuleset>("Cyc", [](const Value& s) {
+    const std::int64_t n = s.as_int();
+    if (n < 3) return std::vector<std::vector<Value>>{{I((n + 1) % 3)}};
+    if (n == 5) return std::vector<std::vector<Value>>{{I(4)}};
+    return std::vector<std::vector<Value>>{};
+  });
+  const GameInstance* g = plain(games, cyc);
+  try {
+    ev.grundy(Position{g, I(0)});
+    FAIL("no error for a loop");
+  } catch (const Error& e) {
+    CHECK(e.kind == ErrorKind::Runtime);
+    const std::string what = e.what();
+    INFO(what);
+    CHECK(what.find("Cyc(0) -> Cyc(1) -> Cyc(2) -> Cyc(0)") != std::string::npos);
+  }
+  CHECK(games.states == 0);
+  // Asking again fails the same way instead of reading a half-computed memo.
+  CHECK_THROWS_AS(ev.grundy(Position{g, I(1)}), Error);
+  // Positions away from the loop still evaluate.
+  CHECK(ev.grundy(Position{g, I(5)}) == 1);
+}
+
+TEST_CASE("a self-loop is a loop", "[runtime][loop]") {
+  GameRegistry games;
+  const Limits limits;  // the evaluator keeps a reference
+  Evaluator ev(games, limits);
+  auto self = std::make_shared<FnRuleset>(
+      "Self", [](const Value& s) { return std::vector<std::vector<Value>>{{s}}; });
+  CHECK_THROWS_AS(ev.grundy(Position{plain(games, self), I(7)}), Error);
+}
+
+TEST_CASE("deep chains do not use the C++ stack", "[runtime][deep]") {
+  GameRegistry games;
+  const Limits limits;  // the evaluator keeps a reference
+  Evaluator ev(games, limits);
+  const GameInstance* g = plain(games, chain());
+  CHECK(ev.grundy(Position{g, I(100000)}) == 0);
+  CHECK(ev.grundy(Position{g, I(100001)}) == 1);
+}
+
+TEST_CASE("the state limit raises a Limit error naming --max-states", "[runtime][limits]") {
+  GameRegistry games;
+  Limits limits;
+  limits.max_states = 100;
+  Evaluator ev(games, limits);
+  const GameInstance* g = plain(games, chain());
+  CHECK(ev.grundy(Position{g, I(50)}) == 0);
+  try {
+    ev.grundy(Position{g, I(1000)});
+    FAIL("no error past the state limit");
+  } catch (const Error& e) {
+    CHECK(e.kind == ErrorKind::Limit);
+    const std::string text = std::string(e.what()) + "\n" + e.hint;
+    INFO(text);
+    CHECK(text.find("--max-states") != std::string::npos);
+  }
+  // The positions that were complete before stay usable.
+  CHECK(ev.grundy(Position{g, I(40)}) == 0);
+}
+
+TEST_CASE("an interrupt stops a long evaluation", "[runtime][limits]") {
+  GameRegistry games;
+  std::atomic<bool> interrupt{true};
+  Limits limits;
+  limits.interrupt = &interrupt;
+  Evaluator ev(games, limits);
+  const GameInstance* g = plain(games, chain());
+  try {
+    ev.grundy(Position{g, I(30000)});
+    FAIL("no error after an interrupt");
+  } catch (const Error& e) {
+    CHECK(e.kind == ErrorKind::Interrupted);
+  }
+  interrupt = false;
+  CHECK(ev.grundy(Position{g, I(30000)}) == 0);
+}
+
+TEST_CASE("forgetting a ruleset drops its memo", "[runtime][registry]") {
+  GameRegistry games;
+  const Limits limits;  // the evaluator keeps a reference
+  Evaluator ev(games, limits);
+  auto rules = sub12();
+  const GameInstance* g = plain(games, rules);
+  CHECK(ev.grundy(Position{g, I(10)}) == 1);
+  CHECK(games.states == 11);
+  games.forget(rules.get());
+  CHECK(games.states == 0);
+  const GameInstance* again = plain(games, rules);
+  CHECK(ev.grundy(Position{again, I(10)}) == 1);
+  games.clear_memos();
+  CHECK(games.states == 0);
+  CHECK(again->memo.empty());
+}
