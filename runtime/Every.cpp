@@ -10,7 +10,7 @@ namespace grundy {
 namespace {
 
 struct Remoteness {
-  Evaluator& ev;
+  SumSpace& space;
   struct Acc {
     bool next_wins = false;
     std::uint32_t best = 0;
@@ -18,13 +18,13 @@ struct Remoteness {
   std::uint32_t terminal() { return 0; }
   Acc start(const SumKey& key) {
     Acc a;
-    a.next_wins = ev.grundy(SumSpace::parts(key)) != 0;
+    a.next_wins = space.grundy(key) != 0;
     a.best = a.next_wins ? 0 : std::numeric_limits<std::uint32_t>::max();
     return a;
   }
   void add(Acc& a, const SumKey& option, std::uint32_t v) {
     if (a.next_wins) {
-      if (ev.grundy(SumSpace::parts(option)) == 0) a.best = std::max(a.best, v);
+      if (space.grundy(option) == 0) a.best = std::max(a.best, v);
     } else {
       a.best = std::min(a.best, v);
     }
@@ -40,7 +40,7 @@ void EverySolver::clear() {
 }
 
 std::uint32_t EverySolver::steps(const Option& component) {
-  Remoteness rule{ev_};
+  Remoteness rule{space_};
   return search_sum(space_.key(component), memo_, space_, limits_, "every", rule);
 }
 

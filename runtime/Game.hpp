@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +21,15 @@ struct Position {
   Value state;
   friend bool operator==(const Position& a, const Position& b) {
     return a.game == b.game && a.state == b.state;
+  }
+  // An order for canonical multisets within one run (by instance address, then state).
+  friend bool operator<(const Position& a, const Position& b) {
+    if (a.game != b.game) return std::less<const GameInstance*>()(a.game, b.game);
+    return compare(a.state, b.state) < 0;
+  }
+  template <typename H>
+  friend H AbslHashValue(H h, const Position& p) {
+    return H::combine(std::move(h), p.game, p.state.hash());
   }
 };
 

@@ -23,41 +23,47 @@ std::uint32_t search_sum(const SumKey& root, absl::flat_hash_map<SumKey, std::ui
   if (auto it = memo.find(root); it != memo.end() && it->second != kSumInProgress) return it->second;
   struct Frame {
     SumKey key;
-    std::vector<SumKey> options;
-    std::size_t next = 0;
+    std::size_t component = 0, option = 0;  // the cursor over the options
+    SumKey pending;                         // the option being looked at
+    bool has_pending = false;
     typename Rule::Acc acc;
   };
   std::vector<Frame> stack;
   auto enter = [&](const SumKey& k) {
     check_sum_limits(limits, memo.size(), what);
     memo[k] = kSumInProgress;
-    Frame f{k, space.options(k), 0, rule.start(k)};
+    Frame f;
+    f.key = k;
+    f.acc = rule.start(k);
     stack.push_back(std::move(f));
   };
   try {
     enter(root);
     while (!stack.empty()) {
       Frame& f = stack.back();
-      if (f.next == f.options.size()) {
-        const std::uint32_t v = rule.finish(f.acc);
-        memo[f.key] = v;
-        stack.pop_back();
+      if (!f.has_pending) {
+        if (!space.next_option(f.key, f.component, f.option, f.pending)) {
+          const std::uint32_t v = rule.finish(f.acc);
+          memo[f.key] = v;
+          stack.pop_back();
+          continue;
+        }
+        f.has_pending = true;
+      }
+      if (f.pending.empty()) {
+        rule.add(f.acc, f.pending, rule.terminal());
+        f.has_pending = false;
         continue;
       }
-      const SumKey& o = f.options[f.next];
-      if (o.empty()) {
-        rule.add(f.acc, o, rule.terminal());
-        ++f.next;
-        continue;
-      }
-      auto it = memo.find(o);
+      auto it = memo.find(f.pending);
       if (it == memo.end()) {
-        enter(o);  // invalidates f
+        const SumKey next = f.pending;
+        enter(next);  // invalidates f
         continue;
       }
-      if (it->second == kSumInProgress) throw_sum_loop(o);
-      rule.add(f.acc, o, it->second);
-      ++f.next;
+      if (it->second == kSumInProgress) throw_sum_loop(space.describe(f.pending));
+      rule.add(f.acc, f.pending, it->second);
+      f.has_pending = false;
     }
   } catch (...) {
     for (const Frame& f : stack) memo.erase(f.key);

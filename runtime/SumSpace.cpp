@@ -2,66 +2,111 @@
 
 #include <algorithm>
 
-#include <absl/container/flat_hash_set.h>
-
 #include "runtime/Error.hpp"
 
 namespace grundy {
 
+void SumSpace::clear() {
+  ids_.clear();
+  components_.clear();
+  terminal_.clear();
+}
+
 bool SumSpace::terminal(const Position& p) {
   if (p.game->rules().is_nim()) return p.state.as_int() == 0;
-  Value key = Value::position(p.game, p.state);
-  auto it = terminal_.find(key);
+  auto it = terminal_.find(p);
   if (it != terminal_.end()) return it->second;
   Option first;
   const bool none = !p.game->rules().options(*p.game, p.state)->next(first);
-  terminal_.emplace(std::move(key), none);
+  terminal_.emplace(p, none);
   return none;
+}
+
+std::uint32_t SumSpace::intern(const Position& p) {
+  auto [it, added] = ids_.try_emplace(p, static_cast<std::uint32_t>(components_.size()));
+  if (added) components_.push_back(Component{p, false, {}, -1});
+  return it->second;
+}
+
+SumSpace::Component& SumSpace::expand(std::uint32_t id) {
+  if (!components_[id].expanded) {
+    const Position p = components_[id].position;
+    std::vector<SumKey> options;
+    for (const Option& o : ev_.options(p)) {
+      SumKey live;
+      for (const Position& part : o) {
+        if (!terminal(part)) live.push_back(intern(part));  // may grow components_
+      }
+      options.push_back(std::move(live));
+    }
+    components_[id].options = std::move(options);
+    components_[id].expanded = true;
+  }
+  return components_[id];
 }
 
 SumKey SumSpace::key(const Option& sum) {
   SumKey k;
   k.reserve(sum.size());
   for (const Position& p : sum) {
-    if (!terminal(p)) k.push_back(Value::position(p.game, p.state));
+    if (!terminal(p)) k.push_back(intern(p));
   }
   std::sort(k.begin(), k.end());
   return k;
 }
 
-Option SumSpace::parts(const SumKey& key) {
+Option SumSpace::parts(const SumKey& key) const {
   Option o;
   o.reserve(key.size());
-  for (const Value& v : key) o.push_back(Position{v.game(), v.state()});
+  for (std::uint32_t id : key) o.push_back(components_[id].position);
   return o;
 }
 
-std::vector<SumKey> SumSpace::options(const SumKey& sum) {
-  std::vector<SumKey> out;
-  absl::flat_hash_set<SumKey> seen;
-  for (std::size_t i = 0; i < sum.size(); ++i) {
-    if (i > 0 && sum[i] == sum[i - 1]) continue;  // moving in either copy is the same move
-    const Position p{sum[i].game(), sum[i].state()};
-    for (const Option& o : ev_.options(p)) {
-      SumKey next;
-      next.reserve(sum.size() + o.size());
-      for (std::size_t j = 0; j < sum.size(); ++j) {
-        if (j != i) next.push_back(sum[j]);
-      }
-      for (const Position& part : o) {
-        if (!terminal(part)) next.push_back(Value::position(part.game, part.state));
-      }
-      std::sort(next.begin(), next.end());
-      if (seen.insert(next).second) out.push_back(std::move(next));
-    }
+std::uint32_t SumSpace::grundy(const SumKey& key) {
+  std::uint32_t x = 0;
+  for (std::uint32_t id : key) {
+    if (components_[id].grundy < 0) components_[id].grundy = ev_.grundy(components_[id].position);
+    x ^= static_cast<std::uint32_t>(components_[id].grundy);
   }
-  return out;
+  return x;
 }
 
-void throw_sum_loop(const SumKey& again) {
+std::string SumSpace::describe(const SumKey& key) const {
   std::string s;
-  for (std::size_t i = 0; i < again.size(); ++i) s += (i ? " + " : "") + to_string(again[i]);
-  throw Error(ErrorKind::Runtime, "the rules loop: the sum " + s + " can be reached from itself",
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    s += (i ? " + " : "") + to_string(components_[key[i]].position);
+  }
+  return s.empty() ? "0" : s;
+}
+
+bool SumSpace::next_option(const SumKey& sum, std::size_t& component, std::size_t& option,
+                           SumKey& out) {
+  while (component < sum.size()) {
+    const std::size_t i = component;
+    if (i > 0 && sum[i] == sum[i - 1]) {  // moving in either copy is the same move
+      ++component;
+      continue;
+    }
+    const std::vector<SumKey>& opts = expand(sum[i]).options;
+    if (option >= opts.size()) {
+      ++component;
+      option = 0;
+      continue;
+    }
+    const SumKey& parts = opts[option++];
+    out.clear();
+    for (std::size_t j = 0; j < sum.size(); ++j) {
+      if (j != i) out.push_back(sum[j]);
+    }
+    out.insert(out.end(), parts.begin(), parts.end());
+    std::sort(out.begin(), out.end());
+    return true;
+  }
+  return false;
+}
+
+void throw_sum_loop(const std::string& sum) {
+  throw Error(ErrorKind::Runtime, "the rules loop: the sum " + sum + " can be reached from itself",
               "a game must end: every sequence of moves has to reach a position with no options");
 }
 
@@ -69,7 +114,7 @@ void check_sum_limits(const Limits& limits, std::uint64_t states, const char* wh
   if (states >= limits.max_states) {
     throw Error(ErrorKind::Limit,
                 std::string("too many states: the ") + what + " search holds " +
-                    std::to_string(states) + " sums and positions (the limit)",
+                    std::to_string(states) + " sums (the limit)",
                 "raise the limit with --max-states N");
   }
   if (limits.interrupt && limits.interrupt->load(std::memory_order_relaxed)) {

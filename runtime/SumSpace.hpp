@@ -1,7 +1,8 @@
 // Sums taken as one game, for the searches that cannot split a sum into its components'
-// values (misère play, Every-SG remoteness). A sum is keyed by its canonical multiset of
-// components: components without options are dropped (they can never be moved) and the
-// rest are sorted, so G + H and H + G, or G + H + K(0), are one state.
+// values (misère play, Every-SG remoteness). Each component position met is interned as a
+// small integer, and a sum is keyed by the sorted ids of its components that can still move
+// (a component without options can never be moved), so G + H and H + G, or G + H + K(0),
+// are one state, and keys hash and compare as plain integer arrays.
 #pragma once
 
 #include <vector>
@@ -12,27 +13,41 @@
 
 namespace grundy {
 
-using SumKey = std::vector<Value>;  // Value::position components, sorted, none terminal
+using SumKey = std::vector<std::uint32_t>;  // interned component ids, sorted, none terminal
 
 class SumSpace {
  public:
   explicit SumSpace(Evaluator& ev) : ev_(ev) {}
   bool terminal(const Position& p);
   SumKey key(const Option& sum);
-  // Every sum reachable in one move, deduplicated.
-  std::vector<SumKey> options(const SumKey& sum);
-  static Option parts(const SumKey& key);
+  Option parts(const SumKey& key) const;
+  // Steps through the sums reachable in one move: (component, option) is the cursor, and
+  // the next option's key is written to `out`. A sum reached by two moves comes twice:
+  // mex, min and max do not mind, and dropping duplicates costs more.
+  bool next_option(const SumKey& sum, std::size_t& component, std::size_t& option, SumKey& out);
+  // The normal-play value of a sum: the xor of its components' (cached) values.
+  std::uint32_t grundy(const SumKey& key);
+  std::string describe(const SumKey& key) const;
   Evaluator& evaluator() { return ev_; }
-  void clear() { terminal_.clear(); }
+  void clear();
 
  private:
+  struct Component {
+    Position position;
+    bool expanded = false;
+    std::vector<SumKey> options;  // each option's parts that can move, as ids (unsorted)
+    std::int64_t grundy = -1;
+  };
+  std::uint32_t intern(const Position& p);
+  Component& expand(std::uint32_t id);
+
   Evaluator& ev_;
-  absl::flat_hash_map<Value, bool> terminal_;
+  absl::flat_hash_map<Position, std::uint32_t> ids_;
+  std::vector<Component> components_;
+  absl::flat_hash_map<Position, bool> terminal_;
 };
 
-// Positions can be searched in a sum without recursion: the frames of this stack hold the
-// options still to be visited.
-[[noreturn]] void throw_sum_loop(const SumKey& again);
+[[noreturn]] void throw_sum_loop(const std::string& sum);
 void check_sum_limits(const Limits& limits, std::uint64_t states, const char* what);
 
 }  // namespace grundy
