@@ -1,9 +1,12 @@
 // The grundy command: wires the language to the terminal. Exit codes are a contract:
 // 0 ok, 1 failed assert, 64 usage, 65 compile error, 70 runtime error, 74 I/O error.
 #include <pthread.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <csignal>
+#include <cstdlib>
+#include <sstream>
 #include <functional>
 #include <iostream>
 #include <string>
@@ -11,7 +14,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/LineEditor.hpp"
+#include "cli/Repl.hpp"
 #include "lang/Session.hpp"
+#include "runtime/Progress.hpp"
 
 namespace {
 
@@ -19,6 +25,47 @@ std::atomic<bool> g_interrupt{false};
 
 extern "C" void on_sigint(int) {
   if (g_interrupt.exchange(true)) std::_Exit(130);  // a second Ctrl-C ends the process
+}
+
+// Without SA_RESTART, so that Ctrl-C at the REPL's prompt makes the pending read return.
+void install_sigint() {
+  struct sigaction sa {};
+  sa.sa_handler = on_sigint;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;
+  sigaction(SIGINT, &sa, nullptr);
+}
+
+// The REPL: files first, then -c text, standard input, or the terminal.
+int run_repl(grundy::Session& session, const std::vector<std::string>& files,
+             const std::vector<std::string>& commands, bool color, std::ostream& err) {
+  const bool terminal = commands.empty() && isatty(STDIN_FILENO);
+  std::istringstream command_text;
+  std::string text;
+  for (const std::string& c : commands) text += c + "\n";
+  command_text.str(text);
+  grundy::cli::StreamLines lines(commands.empty() ? std::cin : command_text);
+  std::unique_ptr<grundy::cli::LineEditor> editor;
+  if (terminal) {
+    const char* home = std::getenv("HOME");
+    editor = std::make_unique<grundy::cli::LineEditor>(
+        "grundy", home && *home ? std::string(home) + "/.grundy_history" : std::string());
+  }
+  grundy::cli::LineSource& input = editor ? static_cast<grundy::cli::LineSource&>(*editor) : lines;
+  grundy::cli::ReplOptions ro;
+  ro.color = terminal && color;
+  ro.source_name = terminal || !commands.empty() ? "<repl>" : "<stdin>";
+  ro.interrupt = &g_interrupt;
+  grundy::cli::Repl repl(session, input, std::cout, err, ro);
+  if (editor) editor->set_completer([&repl](std::string_view before) { return repl.complete(before); });
+  repl.banner();
+  int status = 0;
+  for (const std::string& f : files) {
+    const int code = repl.load(f);
+    if (code != 0 && status == 0) status = code;
+  }
+  const int code = repl.run();
+  return terminal ? 0 : (status != 0 ? status : code);
 }
 
 // Deeply recursive functions and nested queries run on a thread with a large stack, so
@@ -33,11 +80,24 @@ int run_with_big_stack(const std::function<int()>& work) {
   pthread_attr_setstacksize(&attr, std::size_t{1} << 30);
   pthread_t thread;
   auto entry = [](void* p) -> void* {
+    sigset_t sigint;
+    sigemptyset(&sigint);
+    sigaddset(&sigint, SIGINT);
+    pthread_sigmask(SIG_UNBLOCK, &sigint, nullptr);
     auto* j = static_cast<Job*>(p);
     j->result = (*j->work)();
     return nullptr;
   };
-  if (pthread_create(&thread, &attr, entry, &job) != 0) return work();
+  // Ctrl-C goes to the worker: a signal that lands on a thread blocked in read() makes the
+  // read return, which is how the REPL's prompt notices it.
+  sigset_t sigint, before;
+  sigemptyset(&sigint);
+  sigaddset(&sigint, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &sigint, &before);
+  if (pthread_create(&thread, &attr, entry, &job) != 0) {
+    pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    return work();
+  }
   pthread_join(thread, nullptr);
   pthread_attr_destroy(&attr);
   return job.result;
@@ -54,14 +114,19 @@ int main(int argc, char** argv) {
   grundy eval 'import octal' 'grundy(Kayles(10))'
   grundy eval 'game Nim { state n  move k for k in 0..n-1 }; wins(Nim(3) + Nim(5))'
   grundy check rules.game                  parse and resolve only
+  grundy                                   the REPL (same as grundy repl)
+  grundy repl examples/kayles.game         load a file, then the REPL
+  grundy repl -c 'import octal' -c ':games'           run statements and exit
 
 Exit codes: 0 ok, 1 failed assert, 64 usage, 65 compile error, 70 runtime error, 74 I/O error.
-Documentation: docs/language.md)");
-  app.require_subcommand(1);
+Documentation: docs/language.md, docs/repl.md)");
+  app.require_subcommand(0, 1);  // none: the REPL
 
   grundy::SessionOptions options;
   std::uint64_t max_states = options.limits.max_states;
   std::uint64_t max_rows = options.limits.max_rows;
+  std::uint64_t max_steps = options.limits.max_steps;
+  std::uint64_t max_memory_mb = options.limits.max_memory >> 20;
   int max_depth = options.max_depth;
   app.add_option("--max-states", max_states, "Memo entries before evaluation stops")
       ->capture_default_str()->check(CLI::PositiveNumber);
@@ -69,6 +134,20 @@ Documentation: docs/language.md)");
       ->capture_default_str()->check(CLI::PositiveNumber);
   app.add_option("--max-rows", max_rows, "Cells of one table(...)")
       ->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--max-steps", max_steps,
+                 "Steps per statement: iterations of 'for' clauses, options looked at by searches")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--max-memory", max_memory_mb,
+                 "Approximate memory (MB) for memo tables, searches and collections")
+      ->capture_default_str()->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+  bool explain = false;
+  app.add_flag("--explain", explain,
+               "Say on stderr how each game is evaluated (native kernel, dense table or search) "
+               "and which periods are proven");
+  int progress = -1;  // -1: when stderr is a terminal
+  app.add_flag("--progress{1},--no-progress{0}", progress,
+               "Show (or never show) a progress bar on stderr for computations that take over a "
+               "second; by default when stderr is a terminal");
 
   std::vector<std::string> run_files, check_files, eval_sources;
   CLI::App* run = app.add_subcommand("run", "Run .game files ('-' reads standard input)");
@@ -77,6 +156,14 @@ Documentation: docs/language.md)");
   eval->add_option("source", eval_sources, "Statements (each argument is one line)")->required();
   CLI::App* check = app.add_subcommand("check", "Parse and resolve files without running them");
   check->add_option("files", check_files, "Files to check")->required();
+  std::vector<std::string> repl_files, repl_commands;
+  CLI::App* repl = app.add_subcommand(
+      "repl", "Interactive session (the default); without a terminal, reads statements from stdin");
+  repl->add_option("files", repl_files, "Files to load first");
+  repl->add_option("-c,--command", repl_commands, "Run these statements and exit (may repeat)")
+      ->allow_extra_args(false);
+  bool no_color = false;
+  repl->add_flag("--no-color", no_color, "No colours at the terminal (also: NO_COLOR set)");
 
   // CLI11 reads an argument written "[a, b]" as a list and splits it at its commas; a
   // program like `[n for n in 0..9]` must reach the interpreter whole, so guard brackets.
@@ -95,10 +182,31 @@ Documentation: docs/language.md)");
 
   options.limits.max_states = max_states;
   options.limits.max_rows = max_rows;
+  options.limits.max_steps = max_steps;
+  options.limits.max_memory = max_memory_mb << 20;
   options.max_depth = max_depth;
   options.limits.interrupt = &g_interrupt;
+  if (explain) options.limits.explain = &std::cerr;
+  grundy::TerminalProgress bar(stderr);
+  if (progress == 1 || (progress == -1 && isatty(STDERR_FILENO))) options.limits.progress = &bar;
   options.check_only = check->parsed();
-  std::signal(SIGINT, on_sigint);
+  install_sigint();
+
+  if (!run->parsed() && !eval->parsed() && !check->parsed()) {
+    options.rethrow_interrupts = true;
+    const char* term = std::getenv("TERM");
+    const bool color = !no_color && !std::getenv("NO_COLOR") && isatty(STDOUT_FILENO) &&
+                       !(term && std::string(term) == "dumb");
+    return run_with_big_stack([&]() -> int {
+      grundy::cli::ColoredErrors colored(std::cerr.rdbuf());
+      std::ostream colored_err(&colored);
+      const bool paint = color && isatty(STDERR_FILENO) && isatty(STDIN_FILENO) && repl_commands.empty();
+      grundy::Session session(std::cout, paint ? colored_err : std::cerr, options);
+      const int code = run_repl(session, repl_files, repl_commands, color, paint ? colored_err : std::cerr);
+      colored_err.flush();
+      return code;
+    });
+  }
 
   return run_with_big_stack([&]() -> int {
     grundy::Session session(std::cout, std::cerr, options);

@@ -7,6 +7,8 @@
 #   stdout     with NAME.expected (must exist; compared byte for byte),
 #   stderr     with NAME.stderr   (when absent, stderr must be empty),
 #   exit code  with NAME.exit     (an integer; when absent, 0).
+# When NAME.flags exists, its words are options given before `run` (e.g. --max-states 100),
+# so that a test can hit a limit quickly.
 # On a mismatch it prints each difference (expected against actual, around the first line
 # that differs) and fails.
 #
@@ -40,8 +42,15 @@ if(NOT DEFINED TIMEOUT)
   set(TIMEOUT 100)
 endif()
 
+set(flags "")
+if(EXISTS "${base}.flags")
+  file(READ "${base}.flags" flags)
+  string(STRIP "${flags}" flags)
+  separate_arguments(flags UNIX_COMMAND "${flags}")
+endif()
+
 execute_process(
-  COMMAND "${EXE}" run "${file}"
+  COMMAND "${EXE}" ${flags} run "${file}"
   WORKING_DIRECTORY "${dir}"
   OUTPUT_VARIABLE actual_out
   ERROR_VARIABLE actual_err

@@ -67,7 +67,14 @@ struct Expr {
   std::vector<ExprPtr> args;
   std::vector<Clause> clauses;
   Binding binding;
+  // Written in parentheses: `every ((A + B) + C)` keeps A + B as one component.
+  bool grouped = false;
+  // Levels of this subtree; the parser keeps it under kMaxExprDepth, so that the recursive
+  // passes (resolver, evaluation, destruction) cannot exhaust the stack.
+  std::uint32_t depth = 1;
 };
+
+inline constexpr std::uint32_t kMaxExprDepth = 10000;
 
 // One item of a game's body, in written order.
 struct GameItem {
@@ -78,6 +85,7 @@ struct GameItem {
   std::vector<Where> name_wheres;
   std::vector<int> slots;          // filled by the resolver
   bool tuple_pattern = false;      // State: `(a, b)` rather than `n`
+  bool spread = false;             // Split: exprs[0] is a comprehension listing the parts
   std::vector<ExprPtr> exprs;      // Let/Move: one expression; Split: the parts
   std::vector<Clause> clauses;
 };

@@ -64,6 +64,7 @@ GRUNDY_MESSAGE(def_params, "expected '(' and the parameters of the function");
 GRUNDY_MESSAGE(def_equals, "expected '=' before the body of the function");
 GRUNDY_MESSAGE(def_body, "expected the function's body after '='");
 GRUNDY_MESSAGE(assert_cond, "expected a condition after 'assert'");
+GRUNDY_MESSAGE(too_deep, "nested too deeply: more than 256 levels of brackets and operators");
 GRUNDY_MESSAGE(import_target, "expected a module name or a \"path\" after 'import'");
 
 #undef GRUNDY_MESSAGE

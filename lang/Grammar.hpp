@@ -81,6 +81,29 @@ struct equals : tok<seq<one<'='>, not_at<one<'='>>>> {};
 // postfix_expr -> primary (call_suffix | index_suffix)*
 struct expr;
 
+// Nesting. Every level of brackets, prefix operators (- not misere every, and ^ on its right)
+// and if/then/else re-enters one of the rules wrapped in nest<>; past kMaxNesting levels the
+// parse stops with a compile error (too_deep) long before the C++ stack could overflow.
+inline constexpr std::size_t kMaxNesting = 256;
+struct too_deep : failure {};
+template <typename Rule>
+struct nest {
+  using rule_t = nest;
+  using subs_t = type_list<Rule>;
+  template <apply_mode A, rewind_mode M, template <typename...> class Action,
+            template <typename...> class Control, typename ParseInput, typename... States>
+  [[nodiscard]] static bool match(ParseInput& in, States&&... st) {
+    // The top-level expression is level 0, so 256 nested brackets are still accepted.
+    if (in.private_depth > kMaxNesting) Control<too_deep>::raise(in, st...);
+    ++in.private_depth;
+    struct Leave {
+      std::size_t& depth;
+      ~Leave() { --depth; }
+    } leave{in.private_depth};
+    return Control<Rule>::template match<A, M, Action, Control>(in, st...);
+  }
+};
+
 struct int_lit : seq<plus<digit>, not_at<ident_other>> {};
 struct str_char : sor<seq<one<'\\'>, one<'"', '\\', 'n', 't'>>, not_one<'"', '\\', '\n', '\r'>> {};
 struct str_close : one<'"'> {};
@@ -126,11 +149,11 @@ struct postfix_expr : seq<primary, star<sor<call_suffix, index_suffix>>> {};
 
 struct unary_expr;
 struct pow_op : tok<one<'^'>> {};
-struct pow_rhs : seq<unary_expr> {};
+struct pow_rhs : nest<unary_expr> {};
 struct power_expr : seq<postfix_expr, opt<if_must<pow_op, pow_rhs>>> {};
 
 struct neg_op : tok<one<'-'>> {};
-struct neg_operand : seq<unary_expr> {};
+struct neg_operand : nest<unary_expr> {};
 struct unary_expr : sor<if_must<neg_op, neg_operand>, power_expr> {};
 
 struct mul_op : tok<one<'*', '/', '%'>> {};
@@ -151,7 +174,7 @@ struct range_expr : seq<xor_expr, opt<if_must<range_op, range_rhs>>> {};
 
 struct mod_expr;
 struct mod_op : tok<sor<kw_misere, kw_every>> {};
-struct mod_operand : seq<mod_expr> {};
+struct mod_operand : nest<mod_expr> {};
 struct mod_expr : sor<if_must<mod_op, mod_operand>, range_expr> {};
 
 struct not_in : seq<kw_not, sp, kw_in> {};
@@ -162,7 +185,7 @@ struct cmp_expr : seq<mod_expr, opt<if_must<cmp_op, cmp_rhs>>> {};
 
 struct not_expr;
 struct not_op : tok<kw_not> {};
-struct not_operand : seq<not_expr> {};
+struct not_operand : nest<not_expr> {};
 struct not_expr : sor<if_must<not_op, not_operand>, cmp_expr> {};
 
 struct and_op : tok<kw_and> {};
@@ -173,7 +196,7 @@ struct or_op : tok<kw_or> {};
 struct or_rhs : seq<and_expr> {};
 struct or_expr : seq<and_expr, star<if_must<or_op, or_rhs>>> {};
 
-struct expr : seq<or_expr> {};
+struct expr : nest<or_expr> {};
 
 // ---- games ----
 // game -> 'game' NAME ( '=' shorthand | params? '{' item* '}' )
@@ -196,8 +219,8 @@ struct move_value : seq<expr> {};
 struct rule_clauses : opt<clauses> {};
 struct move_item : if_must<tok<kw_move>, move_value, rule_clauses> {};
 
-struct split_part : seq<expr> {};
-struct split_parts : seq<open_bracket, opt<list<split_part, comma>>, opt<comma>, must<close_bracket>> {};
+// split [a, n - a] lists its parts; split [e for x in xs] computes them (any number).
+struct split_parts : seq<open_bracket, elements, must<close_bracket>> {};
 struct split_item : if_must<tok<kw_split>, split_parts, rule_clauses> {};
 
 struct game_item : sor<state_item, let_item, move_item, split_item> {};

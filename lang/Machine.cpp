@@ -1,10 +1,15 @@
 #include "lang/Machine.hpp"
 
 #include <algorithm>
+#include <functional>
+
+#include <absl/container/flat_hash_set.h>
 
 #include "lang/Builtins.hpp"
 #include "lang/RuleGame.hpp"
 #include "lang/Table.hpp"
+#include "runtime/Period.hpp"
+#include "runtime/Progress.hpp"
 #include "runtime/Shorthands.hpp"
 #include "runtime/StackGuard.hpp"
 
@@ -27,11 +32,14 @@ std::int64_t need_int(const Value& v, Where where, const char* what) {
   return v.as_int();
 }
 
-[[noreturn]] void overflow(Where where, const char* op, std::int64_t a, std::int64_t b) {
-  fail_at(where,
-          "integer overflow: " + std::to_string(a) + " " + op + " " + std::to_string(b) +
-              " is outside the 64-bit range",
+// `what` is the operation written out, e.g. "2 ^ 63" or "abs(-9223372036854775808)".
+[[noreturn]] void overflow(Where where, const std::string& what) {
+  fail_at(where, "integer overflow: " + what + " is outside the 64-bit range",
           "integers are checked 64-bit values (-9223372036854775808 to 9223372036854775807)");
+}
+
+[[noreturn]] void overflow(Where where, const char* op, std::int64_t a, std::int64_t b) {
+  overflow(where, std::to_string(a) + " " + op + " " + std::to_string(b));
 }
 
 std::int64_t arith(const std::string& op, std::int64_t a, std::int64_t b, Where where) {
@@ -78,12 +86,15 @@ const std::vector<Value>& elements_of(const Value& v, Where where, const char* w
 }
 
 // Materializes any collection, ranges included.
-std::vector<Value> items_of(const Value& v, Where where, const char* what) {
+std::vector<Value> items_of(Machine& m, const Value& v, Where where, const char* what) {
   if (v.is(Kind::Range)) {
     std::vector<Value> out;
     const std::int64_t lo = v.range_lo(), hi = v.range_hi();
-    if (hi >= lo && static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) > 100'000'000) {
-      fail_at(where, std::string(what) + ": the range " + to_string(v) + " is too large to list");
+    if (hi >= lo) {
+      // Each element listed is a step; the count itself may not fit in an int64.
+      const std::uint64_t n = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
+      m.count_steps(n == UINT64_MAX ? n : n + 1, where);
+      m.check_size(n == UINT64_MAX ? n : n + 1, sizeof(Value), where);
     }
     for (std::int64_t i = lo; i <= hi; ++i) out.push_back(Value::integer(i));
     return out;
@@ -128,6 +139,39 @@ bool Iteration::next(Value& out) {
 
 // ---- machine ----
 
+void Machine::steps_exceeded(Where where) const {
+  throw Error(ErrorKind::Limit,
+              "more than " + std::to_string(w_.limits.max_steps) +
+                  " steps in one statement: a 'for' ran over too many values",
+              "raise the limit with --max-steps N; a range as large as 0..10^18 can never be "
+              "run through",
+              where);
+}
+
+void Machine::check_loop(const Value& collection, Where where) {
+  if (!collection.is(Kind::Range) || collection.range_hi() < collection.range_lo()) return;
+  const std::uint64_t n = static_cast<std::uint64_t>(collection.range_hi()) -
+                          static_cast<std::uint64_t>(collection.range_lo());  // count - 1
+  if (n < w_.limits.max_steps) return;  // shorter ones are counted as they run
+  throw Error(ErrorKind::Limit,
+              "the range " + to_string(collection) + " has " +
+                  (n == UINT64_MAX ? std::string("2^64") : std::to_string(n + 1)) +
+                  " values, more than the " + std::to_string(w_.limits.max_steps) +
+                  " steps a statement may take",
+              "raise the limit with --max-steps N, or bound the range by the state, e.g. "
+              "for k in 1..n",
+              where);
+}
+
+void Machine::check_size(std::uint64_t n, std::uint64_t bytes_each, Where where) const {
+  if (n > w_.limits.max_memory / bytes_each) {
+    throw Error(ErrorKind::Limit,
+                "out of memory: a value of " + std::to_string(n) + (bytes_each == 1 ? " characters" : " elements") +
+                    " passes the limit of " + std::to_string(w_.limits.max_memory >> 20) + " MB",
+                "raise the limit with --max-memory MB", where);
+  }
+}
+
 void Machine::check_interrupt() const {
   if (w_.limits.interrupt && w_.limits.interrupt->load(std::memory_order_relaxed)) {
     throw Error(ErrorKind::Interrupted, "interrupted");
@@ -169,10 +213,13 @@ void Machine::each(const std::vector<Clause>& cs, std::size_t i, Frame& frame,
     return;
   }
   Iteration it;
-  it.start(eval(*c.expr, frame), c.expr->where);
+  const Value collection = eval(*c.expr, frame);
+  check_loop(collection, c.expr->where);
+  it.start(collection, c.expr->where);
   Value v;
   while (it.next(v)) {
     check_interrupt();
+    count_steps(1, c.expr->where);
     bind(c, v, frame);
     each(cs, i + 1, frame, body);
   }
@@ -185,7 +232,7 @@ const std::shared_ptr<const Ruleset>& Machine::rules_of(GameEntry& g, Where wher
   if (d.form == GameDecl::Form::Subtraction) {
     Value set = eval(*d.expr, frame);
     std::vector<std::int64_t> moves;
-    for (const Value& v : items_of(set, d.expr->where, "subtraction")) {
+    for (const Value& v : items_of(*this, set, d.expr->where, "subtraction")) {
       const std::int64_t s = need_int(v, d.expr->where, "a subtraction amount");
       if (s <= 0) {
         fail_at(d.expr->where, "subtraction amounts must be positive, got " + std::to_string(s),
@@ -271,17 +318,18 @@ Value Machine::eval(const Expr& e, Frame& frame) {
         return Value::boolean(!v.as_bool());
       }
       const std::int64_t x = need_int(v, e.args[0]->where, "the operand of '-'");
-      if (x == INT64_MIN) overflow(e.where, "-", 0, x);
+      if (x == INT64_MIN) overflow(e.where, "-(" + std::to_string(x) + ")");
       return Value::integer(-x);
     }
     case ExprKind::Binary: return binary(e, frame);
     case ExprKind::Modifier: {
+      if (e.text == "every") return every_sum(*e.args[0], frame);
       Value v = eval(*e.args[0], frame);
       if (!is_gamey(v) || v.modifier() != Modifier::Normal) {
         fail_at(e.args[0]->where, "'" + e.text + "' applies to a position or sum, got " + describe(v));
       }
       std::vector<Value> parts = v.is(Kind::Sum) ? v.parts() : std::vector<Value>{v};
-      return Value::sum(std::move(parts), e.text == "misere" ? Modifier::Misere : Modifier::Every);
+      return Value::sum(std::move(parts), Modifier::Misere);
     }
     case ExprKind::Range: {
       const std::int64_t lo = need_int(eval(*e.args[0], frame), e.args[0]->where, "a range bound");
@@ -306,7 +354,10 @@ Value Machine::collection(const Expr& e, Frame& frame) {
     items.reserve(e.args.size());
     for (const auto& a : e.args) items.push_back(eval(*a, frame));
   } else {
-    each(e.clauses, 0, frame, [&] { items.push_back(eval(*e.args[0], frame)); });
+    each(e.clauses, 0, frame, [&] {
+      check_size(items.size() + 1, sizeof(Value), e.where);
+      items.push_back(eval(*e.args[0], frame));
+    });
   }
   if (e.kind == ExprKind::Tuple) return Value::tuple(std::move(items));
   if (e.kind == ExprKind::Set) return Value::set(std::move(items));
@@ -347,6 +398,9 @@ Value Machine::binary(const Expr& e, Frame& frame) {
     return Value::boolean(c >= 0);
   }
   if (op == "+") {
+    // 0 is the empty sum, as it prints: 0 + G is G.
+    if (a.is(Kind::Int) && a.as_int() == 0 && is_gamey(b) && b.modifier() == Modifier::Normal) return b;
+    if (b.is(Kind::Int) && b.as_int() == 0 && is_gamey(a) && a.modifier() == Modifier::Normal) return a;
     if (is_gamey(a) && is_gamey(b)) {
       if (a.modifier() != Modifier::Normal || b.modifier() != Modifier::Normal) {
         fail_at(e.where, "cannot add to a misere or every sum",
@@ -358,12 +412,17 @@ Value Machine::binary(const Expr& e, Frame& frame) {
       return Value::sum(std::move(parts));
     }
     if (a.is(Kind::List) && b.is(Kind::List)) {
+      check_size(a.items().size() + b.items().size(), sizeof(Value), e.where);
       std::vector<Value> items = a.items();
       items.insert(items.end(), b.items().begin(), b.items().end());
       return Value::list(std::move(items));
     }
-    if (a.is(Kind::Str) && b.is(Kind::Str)) return Value::string(a.as_str() + b.as_str());
+    if (a.is(Kind::Str) && b.is(Kind::Str)) {
+      check_size(a.as_str().size() + b.as_str().size(), 1, e.where);
+      return Value::string(a.as_str() + b.as_str());
+    }
     if (a.is(Kind::Set) && b.is(Kind::Set)) {
+      check_size(a.items().size() + b.items().size(), sizeof(Value), e.where);
       std::vector<Value> items = a.items();
       items.insert(items.end(), b.items().begin(), b.items().end());
       return Value::set(std::move(items));
@@ -397,11 +456,15 @@ Value Machine::index(const Expr& e, Frame& frame) {
   Value b = eval(base, frame);
   const std::int64_t i = need_int(eval(*e.args[1], frame), e.args[1]->where, "an index");
   if (b.is(Kind::Range)) {
-    const std::int64_t len = b.range_hi() < b.range_lo() ? 0 : b.range_hi() - b.range_lo() + 1;
-    if (i < 0 || (len > 0 && i >= len) || len == 0) {
-      fail_at(e.args[1]->where, "index " + std::to_string(i) + " is out of range " + to_string(b));
+    // Unsigned: the span of a range may not fit in an int64 (-2^63..2^63-1).
+    const bool empty = b.range_hi() < b.range_lo();
+    const std::uint64_t last = static_cast<std::uint64_t>(b.range_hi()) - static_cast<std::uint64_t>(b.range_lo());
+    if (i < 0 || empty || static_cast<std::uint64_t>(i) > last) {
+      fail_at(e.args[1]->where, "index " + std::to_string(i) + " is out of range " + to_string(b),
+              "indices run from 0 to len - 1; negative indices are not allowed");
     }
-    return Value::integer(b.range_lo() + i);
+    return Value::integer(static_cast<std::int64_t>(static_cast<std::uint64_t>(b.range_lo()) +
+                                                    static_cast<std::uint64_t>(i)));
   }
   if (b.is(Kind::Str)) {
     if (i < 0 || static_cast<std::size_t>(i) >= b.as_str().size()) {
@@ -460,10 +523,22 @@ Value Machine::call(const Expr& e, Frame& frame) {
     }
     --depth_;
     d.memo.emplace(std::move(key), result);
+    if ((d.memo.size() & 0x3FF) == 0) {  // now and then: the results of all functions
+      std::uint64_t results = 0;
+      for (const DefEntry& other : w_.defs) results += other.memo.size();
+      try {
+        check_memory(w_.limits, results * 2 * kBytesPerState, "the memoized results of functions");
+      } catch (Error& err) {
+        err.where = e.where;
+        throw;
+      }
+    }
     return result;
   }
   Value f = eval(callee, frame);
-  if (!f.is(Kind::Game)) fail_at(callee.where, "cannot call " + describe(f));
+  if (!f.is(Kind::Game)) {
+    fail_at(callee.where, "cannot call " + describe(f), "only functions, builtins and games take arguments");
+  }
   std::vector<Value> args;
   for (std::size_t i = 1; i < e.args.size(); ++i) args.push_back(eval(*e.args[i], frame));
   const GameInstance* g = f.game();
@@ -498,6 +573,7 @@ Option Machine::option_of(const Value& v, Where where, const char* query) {
     }
   }
   Option o;
+  if (v.is(Kind::Int) && v.as_int() == 0) return o;  // 0 is the empty sum, as it prints
   if (v.is(Kind::Position)) {
     o.push_back(Position{v.game(), v.state()});
   } else if (v.is(Kind::Sum)) {
@@ -549,28 +625,107 @@ std::vector<Value> Machine::every_options(const Value& x, bool winning_only, Whe
   }
   std::vector<Value> out;
   if (std::all_of(choices.begin(), choices.end(), [](const auto& c) { return c.empty(); })) return out;
+  absl::flat_hash_set<std::vector<Value>> seen;  // options equal as multisets are listed once
   std::vector<std::size_t> pick(comps.size(), 0);
   while (true) {
-    std::vector<Value> parts;
+    std::vector<Value> parts, key;
     for (std::size_t i = 0; i < comps.size(); ++i) {
       const Option& chosen = choices[i].empty() ? comps[i] : choices[i][pick[i]];
       std::vector<Value> ps;
       for (const Position& p : chosen) ps.push_back(Value::position(p.game, p.state));
-      parts.push_back(Value::sum(std::move(ps)));
+      parts.push_back(Value::sum(ps));
+      std::sort(ps.begin(), ps.end());
+      key.push_back(Value::sum(std::move(ps)));
     }
-    out.push_back(Value::sum(std::move(parts), Modifier::Every));
+    std::sort(key.begin(), key.end());
+    if (seen.insert(std::move(key)).second) out.push_back(Value::sum(std::move(parts), Modifier::Every));
     if (out.size() > w_.limits.max_rows) {
       throw Error(ErrorKind::Limit,
                   "more than " + std::to_string(w_.limits.max_rows) + " options of an every sum",
                   "raise the limit with --max-rows N, or ask outcome/winning instead", where);
     }
-    std::size_t i = 0;
-    for (; i < comps.size(); ++i) {
+    // The last component's choice varies fastest, as nested `for` clauses do.
+    std::size_t i = comps.size();
+    for (; i-- > 0;) {
       if (choices[i].empty()) continue;
       if (++pick[i] < choices[i].size()) break;
       pick[i] = 0;
     }
-    if (i == comps.size()) break;
+    if (i == static_cast<std::size_t>(-1)) break;
+  }
+  return out;
+}
+
+// every X: the components are the summands as written, so a parenthesised sum inside stays
+// one component (rule 12: a split component is a normal sum of its parts).
+Value Machine::every_sum(const Expr& operand, Frame& frame) {
+  std::vector<const Expr*> summands;
+  std::function<void(const Expr&, bool)> collect = [&](const Expr& x, bool top) {
+    if (x.kind == ExprKind::Binary && x.text == "+" && (top || !x.grouped)) {
+      collect(*x.args[0], false);
+      collect(*x.args[1], false);
+    } else {
+      summands.push_back(&x);
+    }
+  };
+  collect(operand, true);
+  std::vector<Value> components;
+  for (const Expr* s : summands) {
+    Value v = eval(*s, frame);
+    if (v.is(Kind::Int) && v.as_int() == 0) v = Value::sum({});
+    if (!is_gamey(v) || v.modifier() != Modifier::Normal) {
+      fail_at(s->where, "'every' applies to positions and sums, got " + describe(v));
+    }
+    components.push_back(std::move(v));
+  }
+  // `every s` with s a sum held in a name: its parts are the components.
+  if (components.size() == 1 && components[0].is(Kind::Sum)) {
+    std::vector<Value> parts = components[0].parts();
+    components = std::move(parts);
+  }
+  return Value::sum(std::move(components), Modifier::Every);
+}
+
+std::vector<Value> Machine::list_options(const Option& o, Modifier mod, bool winning_only) {
+  std::vector<Value> out;
+  absl::flat_hash_set<std::vector<Value>> seen;  // options equal as multisets are listed once
+  const bool normal = mod == Modifier::Normal;
+  const std::uint32_t total = normal && winning_only ? ev_.grundy(o) : 0;
+  auto consider = [&](const Option& next) {
+    if (winning_only && (normal ? ev_.grundy(next) != 0 : misere_.wins(next))) return;
+    std::vector<Value> key;
+    for (const Position& p : next) key.push_back(Value::position(p.game, p.state));
+    std::sort(key.begin(), key.end());
+    if (!seen.insert(std::move(key)).second) return;
+    out.push_back(option_value(next, mod));
+    if (out.size() > w_.limits.max_rows) {
+      throw Error(ErrorKind::Limit, "more than " + std::to_string(w_.limits.max_rows) + " options",
+                  "raise the limit with --max-rows N");
+    }
+  };
+  Option next;
+  for (std::size_t i = 0; i < o.size(); ++i) {
+    auto with = [&](const Option& x) {
+      next.assign(o.begin(), o.begin() + static_cast<std::ptrdiff_t>(i));
+      next.insert(next.end(), x.begin(), x.end());
+      next.insert(next.end(), o.begin() + static_cast<std::ptrdiff_t>(i) + 1, o.end());
+      consider(next);
+    };
+    if (normal && winning_only) {
+      // Under normal play a move in component i wins only if it leaves value total ^ g_i.
+      const std::uint32_t target = total ^ ev_.grundy(o[i]);
+      if (o[i].game->rules().is_nim()) {
+        if (target < static_cast<std::uint64_t>(o[i].state.as_int())) {
+          with(Option{Position{o[i].game, Value::integer(target)}});
+        }
+        continue;
+      }
+      for (const Option& x : ev_.options(o[i])) {
+        if (ev_.grundy(x) == target) with(x);
+      }
+      continue;
+    }
+    for (const Option& x : ev_.options(o[i])) with(x);
   }
   return out;
 }
@@ -591,13 +746,7 @@ Value Machine::modified_query(Builtin which, const Value& x, Where where) {
         if (winning && !every_.wins(every_components(x))) return Value::list({});
         return Value::list(every_options(x, winning, where));
       }
-      std::vector<Option> opts = all.size() == 1 ? ev_.options(all[0]) : sum_options(ev_, all);
-      std::vector<Value> out;
-      for (const Option& o : opts) {
-        if (winning && misere_.wins(o)) continue;
-        out.push_back(option_value(o, Modifier::Misere));
-      }
-      return Value::list(std::move(out));
+      return Value::list(list_options(all, Modifier::Misere, winning));
     }
     default: break;
   }
@@ -632,11 +781,14 @@ Value Machine::table(const Expr& e, Frame& frame) {
     return s + ")";
   };
   TableData data;
+  data.max_cells = w_.limits.max_rows;
   data.row_label = label_of(*fors[0]);
   if (fors.size() == 2) data.col_label = label_of(*fors[1]);
+  ProgressScope bar(w_.limits.progress, "table");  // a bar on a terminal after a second
   each(e.clauses, 0, frame, [&] {
     Value key2 = fors.size() == 2 ? key_of(*fors[1]) : Value();
     data.cells.push_back({key_of(*fors[0]), key2, eval(*e.args[1], frame)});
+    if (w_.limits.progress) w_.limits.progress->update(data.cells.size(), 0);
     if (data.cells.size() > w_.limits.max_rows) {
       throw Error(ErrorKind::Limit,
                   "the table has more than " + std::to_string(w_.limits.max_rows) + " cells",
@@ -652,7 +804,10 @@ Value Machine::builtin(const Expr& e, int which, Frame& frame) {
   std::vector<Value> args;
   if (!e.clauses.empty()) {
     std::vector<Value> items;
-    each(e.clauses, 0, frame, [&] { items.push_back(eval(*e.args[1], frame)); });
+    each(e.clauses, 0, frame, [&] {
+      check_size(items.size() + 1, sizeof(Value), e.where);
+      items.push_back(eval(*e.args[1], frame));
+    });
     args.push_back(Value::list(std::move(items)));
   } else {
     for (std::size_t i = 1; i < e.args.size(); ++i) args.push_back(eval(*e.args[i], frame));
@@ -669,15 +824,9 @@ Value Machine::builtin(const Expr& e, int which, Frame& frame) {
     case Builtin::Winning: {
       if (args[0].modifier() != Modifier::Normal) return modified_query(b, args[0], arg0);
       Option o = option_of(args[0], arg0, name);
-      if (b == Builtin::Outcome) return Value::outcome(ev_.grundy(o) ? 'N' : 'P');
-      if (b == Builtin::Wins) return Value::boolean(ev_.grundy(o) != 0);
-      std::vector<Option> opts = o.size() == 1 ? ev_.options(o[0]) : sum_options(ev_, o);
-      std::vector<Value> out;
-      for (const Option& x : opts) {
-        if (b == Builtin::Winning && ev_.grundy(x) != 0) continue;
-        out.push_back(option_value(x));
-      }
-      return Value::list(std::move(out));
+      if (b == Builtin::Outcome) return Value::outcome(ev_.wins(o) ? 'N' : 'P');
+      if (b == Builtin::Wins) return Value::boolean(ev_.wins(o));
+      return Value::list(list_options(o, Modifier::Normal, b == Builtin::Winning));
     }
     case Builtin::Steps: {
       const Value& x = args[0];
@@ -691,12 +840,23 @@ Value Machine::builtin(const Expr& e, int which, Frame& frame) {
     }
     case Builtin::Genus:
       return Value::string(misere_.genus(option_of(args[0], arg0, "genus")));
-    case Builtin::Period:
-      fail_at(at, std::string(name) + " is not implemented yet",
-              "tabulate instead, e.g. table(grundy(G(n)) for n in 0..100)");
+    case Builtin::Period: {
+      // period(G) / period(G, limit): (n0, p, proven) or (n0, p, observed); runtime/Period.hpp
+      if (!args[0].is(Kind::Game)) {
+        fail_at(arg0, "period needs a game, got " + describe(args[0]),
+                args[0].is(Kind::Position) ? "give the game without a state: period(" +
+                                                 args[0].game()->display_name() + ")"
+                                           : "e.g. period(Kayles) or period(SNim[{1, 3, 4}])");
+      }
+      std::optional<std::int64_t> limit;
+      if (args.size() > 1) limit = need_int(args[1], e.args[2]->where, "the limit of period");
+      const PeriodInfo r = find_period(ev_, *args[0].game(), limit);
+      return Value::tuple({Value::integer(r.n0), Value::integer(r.p),
+                           Value::word(r.proven ? "proven" : "observed")});
+    }
     case Builtin::Min:
     case Builtin::Max: {
-      std::vector<Value> xs = args.size() == 1 ? items_of(args[0], arg0, name) : args;
+      std::vector<Value> xs = args.size() == 1 ? items_of(*this, args[0], arg0, name) : args;
       if (xs.empty()) fail_at(arg0, std::string(name) + " of an empty collection");
       Value best = xs[0];
       for (const Value& x : xs) {
@@ -707,21 +867,25 @@ Value Machine::builtin(const Expr& e, int which, Frame& frame) {
     }
     case Builtin::Abs: {
       const std::int64_t x = need_int(args[0], arg0, "abs");
-      if (x == INT64_MIN) overflow(at, "abs", 0, x);
+      if (x == INT64_MIN) overflow(at, "abs(" + std::to_string(x) + ")");
       return Value::integer(x < 0 ? -x : x);
     }
     case Builtin::Len: {
       if (args[0].is(Kind::Range)) {
         const std::int64_t lo = args[0].range_lo(), hi = args[0].range_hi();
         if (hi < lo) return Value::integer(0);
-        return Value::integer(arith("+", arith("-", hi, lo, at), 1, at));
+        std::int64_t n = 0;
+        if (__builtin_sub_overflow(hi, lo, &n) || n == INT64_MAX) {
+          overflow(at, "len(" + to_string(args[0]) + ")");
+        }
+        return Value::integer(n + 1);
       }
       if (args[0].is(Kind::Str)) return Value::integer(static_cast<std::int64_t>(args[0].as_str().size()));
       if (args[0].is(Kind::Sum)) return Value::integer(static_cast<std::int64_t>(args[0].parts().size()));
       return Value::integer(static_cast<std::int64_t>(elements_of(args[0], arg0, "len").size()));
     }
     case Builtin::Sum: {
-      std::vector<Value> xs = items_of(args[0], arg0, "sum");
+      std::vector<Value> xs = items_of(*this, args[0], arg0, "sum");
       if (!xs.empty() && is_gamey(xs[0])) {
         std::vector<Value> parts;
         for (const Value& x : xs) {
@@ -738,13 +902,13 @@ Value Machine::builtin(const Expr& e, int which, Frame& frame) {
       return Value::integer(total);
     }
     case Builtin::Sorted: {
-      std::vector<Value> xs = items_of(args[0], arg0, "sorted");
+      std::vector<Value> xs = items_of(*this, args[0], arg0, "sorted");
       std::sort(xs.begin(), xs.end());
       return Value::list(std::move(xs));
     }
     case Builtin::Mex: {
       std::vector<bool> seen;
-      for (const Value& x : items_of(args[0], arg0, "mex")) {
+      for (const Value& x : items_of(*this, args[0], arg0, "mex")) {
         const std::int64_t v = need_int(x, arg0, "an element of mex");
         if (v >= 0 && v < (1 << 24)) {
           if (static_cast<std::size_t>(v) >= seen.size()) seen.resize(static_cast<std::size_t>(v) + 1);
@@ -782,8 +946,8 @@ Value Machine::builtin(const Expr& e, int which, Frame& frame) {
       xs.erase(xs.begin() + i);
       return Value::list(std::move(xs));
     }
-    case Builtin::List: return Value::list(items_of(args[0], arg0, "list"));
-    case Builtin::Set: return Value::set(items_of(args[0], arg0, "set"));
+    case Builtin::List: return Value::list(items_of(*this, args[0], arg0, "list"));
+    case Builtin::Set: return Value::set(items_of(*this, args[0], arg0, "set"));
     default: break;
   }
   fail_at(at, "unknown builtin");

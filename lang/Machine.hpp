@@ -55,7 +55,22 @@ class Machine {
   EverySolver& every() { return every_; }
   void check_interrupt() const;
 
+  // Iterations of `for` clauses (rules and comprehensions) and range elements listed in the
+  // current top-level statement; past --max-steps an error. Session calls begin_statement.
+  void begin_statement() { w_.limits.steps = 0; }
+  void count_steps(std::uint64_t n, Where where) {
+    w_.limits.steps += n;
+    if (w_.limits.steps > w_.limits.max_steps) steps_exceeded(where);
+  }
+  // A `for` about to run over `collection`: a range longer than the steps left is an error
+  // at once, rather than after max_steps iterations.
+  void check_loop(const Value& collection, Where where);
+  // A collection of n values (or a string of n bytes) about to be built: an error naming
+  // --max-memory when it alone would pass the memory limit.
+  void check_size(std::uint64_t n, std::uint64_t bytes_each, Where where) const;
+
  private:
+  [[noreturn]] void steps_exceeded(Where where) const;
   Value call(const Expr& e, Frame& frame);
   Value builtin(const Expr& e, int which, Frame& frame);
   Value index(const Expr& e, Frame& frame);
@@ -68,6 +83,10 @@ class Machine {
   Value option_value(const Option& o, Modifier mod = Modifier::Normal) const;
   Value modified_query(Builtin which, const Value& x, Where where);
   std::vector<Value> every_options(const Value& x, bool winning_only, Where where);
+  Value every_sum(const Expr& operand, Frame& frame);
+  // The options of a position or sum (winning ones only, if asked), streamed so that a large
+  // sum never holds all its options at once.
+  std::vector<Value> list_options(const Option& o, Modifier mod, bool winning_only);
 
   World& w_;
   Evaluator ev_;

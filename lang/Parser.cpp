@@ -31,7 +31,7 @@ using selector = pt::selector<
                      add_expr, mul_expr, unary_expr, power_expr, postfix_expr>,
     pt::remove_content::on<call_suffix, index_suffix, paren_expr, list_expr, set_expr, if_expr,
                            for_clause, if_clause, game_stmt, game_body, game_params, state_item,
-                           state_tuple, let_item, move_item, split_item, octal_form,
+                           state_tuple, let_item, move_item, split_item, split_parts, octal_form,
                            subtraction_form, graph_form, graph_entry, alias_form, def_stmt,
                            let_stmt, assert_stmt, import_stmt, expr_stmt>>;
 
@@ -174,6 +174,15 @@ class Builder {
       for (const auto& c : n.children) {
         if (c->is_type<for_clause>() || c->is_type<if_clause>()) {
           it.clauses.push_back(clause(*c));
+        } else if (c->is_type<split_parts>()) {
+          auto parts = make(ExprKind::List, *c);
+          elements(*parts, *c, 0);
+          if (parts->clauses.empty()) {
+            for (auto& a : parts->args) it.exprs.push_back(std::move(a));
+          } else {
+            it.spread = true;  // the parts are the elements of a comprehension
+            it.exprs.push_back(std::move(parts));
+          }
         } else {
           it.exprs.push_back(expr(*c));
         }
@@ -267,13 +276,37 @@ class Builder {
       if (op.is_type<cmp_op>() && e->text.rfind("not", 0) == 0) e->text = "not in";
       e->args.push_back(std::move(left));
       e->args.push_back(expr(*n.children[i + 1]));
+      deepen(*e);
       left = std::move(e);
     }
     return left;
   }
 
+  // Sets e.depth from its children's; a chain of operators a million long is a tree a
+  // million deep, which the recursive passes after the parser could not walk.
+  static void deepen(Expr& e) {
+    std::uint32_t d = 0;
+    for (const ExprPtr& a : e.args) d = std::max(d, a->depth);
+    for (const Clause& c : e.clauses) d = std::max(d, c.expr ? c.expr->depth : 0u);
+    e.depth = d + 1;
+    if (e.depth > kMaxExprDepth) {
+      throw BuildError{e.where,
+                       "expression too deep: more than " + std::to_string(kMaxExprDepth) +
+                           " operations inside each other",
+                       "split it up with let, or build it with a comprehension such as "
+                       "sum([...])"};
+    }
+  }
+
  public:
   ExprPtr expr(const Node& n) {
+    ExprPtr e = build(n);
+    deepen(*e);
+    return e;
+  }
+
+ private:
+  ExprPtr build(const Node& n) {
     if (n.is_type<int_lit>()) {
       auto e = make(ExprKind::Int, n);
       e->ival = integer(n, trimmed(n));
@@ -298,7 +331,10 @@ class Builder {
       bool comma = false;
       auto e = make(ExprKind::Tuple, n);
       elements(*e, n, 0, &comma);
-      if (e->args.size() == 1 && !comma && e->clauses.empty()) return std::move(e->args[0]);
+      if (e->args.size() == 1 && !comma && e->clauses.empty()) {
+        e->args[0]->grouped = true;
+        return std::move(e->args[0]);
+      }
       if (!e->clauses.empty()) {
         throw BuildError{e->where, "a comprehension needs [ ] or { }",
                          "write [e for x in xs] for a list or {e for x in xs} for a set"};
@@ -323,6 +359,7 @@ class Builder {
         e->where = base->where;
         e->args.push_back(std::move(base));
         elements(*e, s, 0);
+        deepen(*e);
         base = std::move(e);
       }
       return base;
@@ -375,6 +412,107 @@ std::string defined_name(std::string_view text) {
   return {};
 }
 
+bool is_keyword(std::string_view w) {
+  static constexpr std::string_view kWords[] = {
+      "game", "state", "let", "move", "split", "for", "in", "if", "then", "else", "def",
+      "and", "or", "not", "xor", "misere", "every", "assert", "import", "true", "false"};
+  for (std::string_view k : kWords) {
+    if (w == k) return true;
+  }
+  return false;
+}
+
+bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// A character no token starts with (after comments were blanked out).
+bool is_stray(char c) {
+  if (is_word_char(c) || c == ' ' || c == '\t' || c == '\r' || c == '\n') return false;
+  return std::string_view("()[]{},;=+-*/%^<>!.\"").find(c) == std::string_view::npos;
+}
+
+// How a stray byte is shown: itself when printable, a whole UTF-8 character, else \xNN.
+std::string show_char(std::string_view text, std::size_t at) {
+  const auto c = static_cast<unsigned char>(text[at]);
+  if (c >= 0x20 && c < 0x7F) return std::string(1, static_cast<char>(c));
+  std::size_t len = c >= 0xF0 && c < 0xF8 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+  if (c >= 0xF8) len = 0;
+  if (len > 0 && at + len <= text.size()) {
+    bool ok = true;
+    for (std::size_t i = 1; i < len; ++i) {
+      ok = ok && (static_cast<unsigned char>(text[at + i]) & 0xC0) == 0x80;
+    }
+    if (ok) return std::string(text.substr(at, len));
+  }
+  static const char* kHex = "0123456789abcdef";
+  return std::string("\\x") + kHex[c >> 4] + kHex[c & 15];
+}
+
+// A syntax error made more precise by looking at the token where the parse stopped: a
+// stray character, a keyword used as a name, a misspelt rule, a chained comparison, a
+// closing bracket with nothing to close. `keep` says the caret stays on that token.
+struct Refined {
+  std::string message;
+  std::string hint;
+  bool keep = false;
+};
+
+Refined refine(std::string_view stmt, std::size_t at, std::string_view message) {
+  Refined r{std::string(message), {}, false};
+  if (at >= stmt.size()) return r;
+  std::size_t end = at;
+  while (end < stmt.size() && is_word_char(stmt[end])) ++end;
+  const std::string_view word = stmt.substr(at, end - at);
+  auto is = [&](const char* rule_message) { return message == rule_message; };
+  if (is_stray(stmt[at])) {
+    r = {"unexpected character '" + show_char(stmt, at) + "'",
+         "names are letters, digits and _; see docs/language.md for the operators", true};
+    return r;
+  }
+  // A keyword that may come next anyway (`for in`, `state move`) means the name is missing.
+  const bool follows = (is(error_message<grammar::for_target>) && word == "in") ||
+                       (is(error_message<grammar::state_pattern>) &&
+                        (word == "let" || word == "move" || word == "split" || word == "state"));
+  if (!word.empty() && is_keyword(word) && !follows &&
+      (is(error_message<grammar::let_name>) || is(error_message<grammar::game_name>) ||
+       is(error_message<grammar::def_name>) || is(error_message<grammar::for_target>) ||
+       is(error_message<grammar::state_pattern>) || is(error_message<grammar::state_names>) ||
+       is(error_message<grammar::param_list>))) {
+    r = {"'" + std::string(word) + "' is a keyword, not a name", "pick another name, e.g. " +
+                                                                     std::string(word) + "_",
+         true};
+    return r;
+  }
+  if (!word.empty() && is(error_message<grammar::body_close>)) {
+    std::string hint = "a game's body holds rules that start with state, let, move or split";
+    for (std::string_view rule : {"state", "let", "move", "split"}) {
+      std::size_t diff = word.size() > rule.size() ? word.size() - rule.size() : rule.size() - word.size();
+      for (std::size_t i = 0; i < std::min(word.size(), rule.size()); ++i) diff += word[i] != rule[i];
+      if (diff <= 2 && word.size() > 1) hint = "did you mean '" + std::string(rule) + "'?";
+    }
+    r = {"unknown rule '" + std::string(word) + "' in a game's body", hint, true};
+    return r;
+  }
+  const bool closing = is(error_message<grammar::statement_end>) ||
+                       is(error_message<grammar::close_paren>) ||
+                       is(error_message<grammar::close_bracket>) ||
+                       is(error_message<grammar::close_brace>);
+  if (!closing) return r;
+  const std::string_view rest = stmt.substr(at);
+  for (std::string_view op : {"==", "!=", "<=", ">=", "<", ">"}) {
+    if (rest.substr(0, op.size()) != op) continue;
+    const std::string_view before = stmt.substr(0, at);
+    if (before.find_first_of("<>") != std::string_view::npos || before.find("==") != std::string_view::npos ||
+        before.find("!=") != std::string_view::npos) {
+      r = {"comparisons do not chain", "write a < b and b < c", true};
+    }
+    return r;
+  }
+  if (is(error_message<grammar::statement_end>) && (rest[0] == ')' || rest[0] == ']' || rest[0] == '}')) {
+    r = {std::string("unmatched '") + rest[0] + "'", "there is no bracket open for it to close", true};
+  }
+  return r;
+}
+
 }  // namespace
 
 Program parse_program(const Sources& sources, int file, Diagnostics& diags) {
@@ -401,17 +539,49 @@ Program parse_program(const Sources& sources, int file, Diagnostics& diags) {
         if (f.text[back - 1] == '\n') newline = true;
         --back;
       }
-      if (newline || at >= span.end) at = back;
+      const std::string_view stmt(split.text.data() + span.begin, span.end - span.begin);
+      Refined refined = refine(stmt, at - span.begin, e.message());
+      if (!refined.keep && (newline || at >= span.end)) at = back;
       Where w{file, at};
-      std::string hint;
-      if (!split.unclosed.empty() && span.end == f.text.size() &&
-          split.unclosed.back().offset >= span.begin) {
+      std::string hint = refined.hint;
+      // Which closer the parser wanted, when the message says so: a different bracket left
+      // open is not the one to blame.
+      char wanted = 0;
+      if (e.message() == error_message<grammar::close_paren>) wanted = '(';
+      if (e.message() == error_message<grammar::close_bracket>) wanted = '[';
+      if (e.message() == error_message<grammar::close_brace>) wanted = '{';
+      if (hint.empty() && !split.unclosed.empty() && span.end == f.text.size() &&
+          split.unclosed.back().offset >= span.begin &&
+          (wanted == 0 || wanted == split.unclosed.back().bracket)) {
         const OpenBracket& ob = split.unclosed.back();
         const LineCol lc = sources.locate(Where{file, ob.offset});
         hint = std::string("the '") + ob.bracket + "' opened at line " + std::to_string(lc.line) +
                ", column " + std::to_string(lc.column) + " is never closed";
+      } else if (hint.empty() && wanted != 0) {
+        // The innermost bracket still open where the parse stopped.
+        std::vector<std::uint32_t> open;
+        for (std::uint32_t i = span.begin; i < at && i < span.end; ++i) {
+          const char c = split.text[i];
+          if (c == '"') {
+            for (++i; i < span.end && split.text[i] != '"'; ++i) {
+              if (split.text[i] == '\\') ++i;
+            }
+          } else if (c == '(' || c == '[' || c == '{') {
+            open.push_back(i);
+          } else if ((c == ')' || c == ']' || c == '}') && !open.empty()) {
+            open.pop_back();
+          }
+        }
+        if (!open.empty() && split.text[open.back()] == wanted) {
+          const LineCol lc = sources.locate(Where{file, open.back()});
+          hint = std::string("to close the '") + wanted + "' at line " + std::to_string(lc.line) +
+                 ", column " + std::to_string(lc.column);
+        }
       }
-      diags.error(w, std::string(e.message()), hint);
+      if (e.message() == error_message<grammar::too_deep>) {
+        hint = "give a part of it a name with let, or write a function";
+      }
+      diags.error(w, refined.message, hint);
       std::string name = defined_name(std::string_view(begin, span.end - span.begin));
       if (!name.empty()) program.broken_names.push_back(name);
     } catch (const BuildError& e) {

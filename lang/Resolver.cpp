@@ -229,6 +229,7 @@ class Resolver {
   void call(Expr& e) {
     Expr& callee = *e.args[0];
     const GameEntry* game = nullptr;
+    bool params_missing = false;
     if (callee.kind == ExprKind::Name) {
       name(callee, nullptr, true);
       if (callee.binding.to == Binding::To::Game) {
@@ -238,6 +239,7 @@ class Resolver {
                    game->name + " takes " + plural(game->param_count, "parameter") +
                        " in brackets before its state",
                    "write " + game->name + "[...](...), e.g. Bash[3](10)");
+          params_missing = true;  // the count of values is then no news
         }
       } else if (callee.binding.to == Binding::To::Def) {
         const DefDecl& d = *w_.defs[static_cast<std::size_t>(callee.binding.index)].decl;
@@ -270,7 +272,7 @@ class Resolver {
     if (game && !e.clauses.empty()) {
       d_.error(e.where, "a position takes values, not a generator");
     }
-    if (game) check_arity(e, *game);
+    if (game && !params_missing) check_arity(e, *game);
     push_scope();
     clauses(e.clauses);
     for (std::size_t i = 1; i < e.args.size(); ++i) {
@@ -351,6 +353,60 @@ class Resolver {
     }
   }
 
+  // A move (or a split part) that is the state itself, or n - k / n + k with k starting
+  // from 0, leads back to the same position: the rules loop, and this can be seen now.
+  void check_loop(const GameItem& it, const GameItem& state) {
+    for (const Clause& c : it.clauses) {
+      if (c.kind == Clause::Kind::If) return;  // a condition may rule the binding out
+    }
+    auto is_state = [&](const Expr& x, std::size_t i) {
+      return i < state.slots.size() && x.kind == ExprKind::Name &&
+             x.binding.to == Binding::To::Local && x.binding.index == state.slots[i];
+    };
+    const char* what = it.kind == GameItem::Kind::Move ? "this move" : "this part of the split";
+    for (const ExprPtr& part : it.exprs) {
+      const Expr& e = *part;
+      bool same = false;
+      if (!state.tuple_pattern) {
+        same = is_state(e, 0);
+      } else if (e.kind == ExprKind::Tuple && e.args.size() == state.slots.size()) {
+        same = true;
+        for (std::size_t i = 0; i < e.args.size(); ++i) same = same && is_state(*e.args[i], i);
+      }
+      if (same) {
+        d_.error(e.where, std::string(what) + " is the state itself: the rules loop",
+                 "every move must change the state, e.g. move n - 1, or the game never ends");
+        continue;
+      }
+      // n - k or n + k, k bound by a `for` over 0..b or a literal collection holding 0.
+      if (state.tuple_pattern || e.kind != ExprKind::Binary || (e.text != "-" && e.text != "+") ||
+          !is_state(*e.args[0], 0) || e.args[1]->kind != ExprKind::Name ||
+          e.args[1]->binding.to != Binding::To::Local) {
+        continue;
+      }
+      for (const Clause& c : it.clauses) {
+        if (c.slots.size() != 1 || c.slots[0] != e.args[1]->binding.index) continue;
+        const Expr* zero = nullptr;
+        const Expr& coll = *c.expr;
+        if (coll.kind == ExprKind::Range && coll.args[0]->kind == ExprKind::Int && coll.args[0]->ival == 0) {
+          zero = coll.args[0].get();
+        } else if ((coll.kind == ExprKind::Set || coll.kind == ExprKind::List) && coll.clauses.empty()) {
+          for (const ExprPtr& x : coll.args) {
+            if (x->kind == ExprKind::Int && x->ival == 0) zero = x.get();
+          }
+        }
+        if (zero) {
+          const std::string k = c.names[0];
+          d_.error(zero->where,
+                   "with " + k + " = 0, " + what + " is " + state.names[0] + " " + e.text + " 0 = " +
+                       state.names[0] + ", the state itself: the rules loop",
+                   coll.kind == ExprKind::Range ? "start the range at 1: for " + k + " in 1..."
+                                                : "leave 0 out: every move must change the state");
+        }
+      }
+    }
+  }
+
   // ---- definitions ----
   void game(GameDecl& g) {
     begin_frame();
@@ -366,23 +422,35 @@ class Resolver {
       case GameDecl::Form::Graph:
         return;
     }
-    bool have_state = false;
-    const int arity = g.state_arity;
+    GameItem* state = nullptr;
     for (GameItem& it : g.items) {
       if (it.kind == GameItem::Kind::State) {
-        if (have_state) {
-          d_.error(it.where, "game " + g.name + " declares its state twice");
-          continue;
+        state = &it;
+        break;
+      }
+    }
+    const int arity = state && state->tuple_pattern ? static_cast<int>(state->names.size()) : 1;
+    g.state_arity = arity;
+    bool have_state = false;
+    auto declare_state = [&] {
+      have_state = true;
+      state->slots.clear();
+      for (const std::string& n : state->names) state->slots.push_back(declare_local(n));
+    };
+    for (GameItem& it : g.items) {
+      if (it.kind == GameItem::Kind::State) {
+        if (&it != state) {
+          d_.error(it.where, "game " + g.name + " declares its state twice",
+                   "a game has one state pattern; for several values write state (a, b)");
+        } else if (!have_state) {
+          declare_state();
         }
-        have_state = true;
-        it.slots.clear();
-        for (const std::string& n : it.names) it.slots.push_back(declare_local(n));
         continue;
       }
-      if (!have_state) {
+      if (!have_state && state) {
         d_.error(it.where, "the state must be declared before the rules",
                  "start the game with `state n` (or `state (a, b)`)");
-        have_state = true;  // report once
+        declare_state();  // the rules' names still resolve: one error, not a cascade
       }
       if (it.kind == GameItem::Kind::Let) {
         expr(*it.exprs[0]);
@@ -393,11 +461,12 @@ class Resolver {
       clauses(it.clauses);
       for (auto& e : it.exprs) {
         expr(*e);
-        check_shape(*e, arity);
+        if (!it.spread) check_shape(*e, arity);
       }
+      if (state) check_loop(it, *state);
       pop_scope();
     }
-    if (!have_state) {
+    if (!state) {
       d_.error(g.where, "game " + g.name + " has no state",
                "add `state n` (one value) or `state (a, b)` (a tuple) to its rules");
     }

@@ -1,5 +1,7 @@
 #include "lang/RuleGame.hpp"
 
+#include "lang/Compile.hpp"
+
 namespace grundy::lang {
 
 namespace {
@@ -7,7 +9,7 @@ namespace {
 class RuleCursor : public OptionCursor {
  public:
   RuleCursor(const GameDecl& decl, const GameInstance& game, const Value& state, Machine& m)
-      : decl_(decl), game_(game), m_(m), frame_(static_cast<std::size_t>(decl.frame_size)) {
+      : decl_(decl), game_(game), m_(m), state_(state), frame_(static_cast<std::size_t>(decl.frame_size)) {
     const auto& params = game.params().items();
     std::copy(params.begin(), params.end(), frame_.begin());
     for (const GameItem& it : decl.items) {
@@ -25,6 +27,20 @@ class RuleCursor : public OptionCursor {
   }
 
   bool next(Option& out) override {
+    try {
+      return next_option(out);
+    } catch (const Error& e) {
+      // Say which position's rules failed: the caret points into the rules, which every
+      // position shares. Only the innermost cursor adds it.
+      if (e.kind != ErrorKind::Runtime || e.context) throw;
+      Error with(e.kind, "in " + to_string(Position{&game_, state_}) + ": " + e.what(), e.hint, e.where);
+      with.context = true;
+      throw with;
+    }
+  }
+
+ private:
+  bool next_option(Option& out) {
     while (item_ < decl_.items.size()) {
       const GameItem& it = decl_.items[item_];
       if (it.kind == GameItem::Kind::State) {
@@ -38,7 +54,12 @@ class RuleCursor : public OptionCursor {
       }
       if (advance(it)) {
         out.clear();
-        for (const auto& e : it.exprs) m_.to_parts(m_.eval(*e, frame_), game_, out, e->where);
+        if (it.spread) {
+          const Value parts = m_.eval(*it.exprs[0], frame_);
+          for (const Value& p : parts.items()) m_.to_parts(p, game_, out, it.exprs[0]->where);
+        } else {
+          for (const auto& e : it.exprs) m_.to_parts(m_.eval(*e, frame_), game_, out, e->where);
+        }
         return true;
       }
       ++item_;
@@ -47,7 +68,6 @@ class RuleCursor : public OptionCursor {
     return false;
   }
 
- private:
   // Moves the clauses of `it` to their next binding; false when they are exhausted.
   bool advance(const GameItem& it) {
     const std::size_t n = it.clauses.size();
@@ -77,7 +97,9 @@ class RuleCursor : public OptionCursor {
       if (c.kind == Clause::Kind::If) {
         if (!m_.condition(*c.expr, frame_, "the condition of `if`")) return false;
       } else {
-        iters_[depth_].start(m_.eval(*c.expr, frame_), c.expr->where);
+        const Value collection = m_.eval(*c.expr, frame_);
+        m_.check_loop(collection, c.expr->where);
+        iters_[depth_].start(collection, c.expr->where);
         if (!step(c, depth_)) return false;
       }
       ++depth_;
@@ -89,6 +111,7 @@ class RuleCursor : public OptionCursor {
     Value v;
     if (!iters_[d].next(v)) return false;
     if ((++ticks_ & 0x3FF) == 0) m_.check_interrupt();
+    m_.count_steps(1, c.expr->where);
     m_.bind(c, v, frame_);
     return true;
   }
@@ -96,6 +119,7 @@ class RuleCursor : public OptionCursor {
   const GameDecl& decl_;
   const GameInstance& game_;
   Machine& m_;
+  Value state_;
   Frame frame_;
   std::size_t item_ = 0;
   bool fresh_ = true;
@@ -105,6 +129,20 @@ class RuleCursor : public OptionCursor {
 };
 
 }  // namespace
+
+RuleGame::RuleGame(const GameDecl& decl, Machine& machine)
+    : decl_(decl), machine_(machine), shape_(recognize_heap(decl)) {}
+
+RuleGame::~RuleGame() = default;
+
+std::optional<HeapSpec> RuleGame::heap_spec(const GameInstance& game) const {
+  if (!shape_) return std::nullopt;
+  return shape_->spec(game, machine_);
+}
+
+std::shared_ptr<const IntRules> RuleGame::int_rules(const GameInstance& game) const {
+  return compile_rules(decl_, game, machine_);
+}
 
 int RuleGame::state_arity() const {
   for (const GameItem& it : decl_.items) {

@@ -4,20 +4,29 @@
 #pragma once
 
 #include "lang/Machine.hpp"
+#include "lang/Recognize.hpp"
+#include "runtime/IntRules.hpp"
+#include "runtime/Kernels.hpp"
 
 namespace grundy::lang {
 
-class RuleGame : public Ruleset {
+class RuleGame : public Ruleset, public HeapSpecSource, public IntRulesSource {
  public:
-  RuleGame(const GameDecl& decl, Machine& machine) : decl_(decl), machine_(machine) {}
+  RuleGame(const GameDecl& decl, Machine& machine);
+  ~RuleGame() override;
   const std::string& name() const override { return decl_.name; }
   int state_arity() const override;
   int param_count() const override { return static_cast<int>(decl_.params.size()); }
   std::unique_ptr<OptionCursor> options(const GameInstance& game, const Value& state) const override;
+  // When the rules say exactly a subtraction or take-and-break game (lang/Recognize.hpp).
+  std::optional<HeapSpec> heap_spec(const GameInstance& game) const override;
+  // The rules compiled over unboxed integers (lang/Compile.hpp), or null.
+  std::shared_ptr<const IntRules> int_rules(const GameInstance& game) const override;
 
  private:
   const GameDecl& decl_;
   Machine& machine_;
+  std::unique_ptr<HeapShape> shape_;
 };
 
 }  // namespace grundy::lang

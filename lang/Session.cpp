@@ -3,6 +3,7 @@
 #include "lang/Session.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -10,12 +11,14 @@
 #include <iostream>
 #include <sstream>
 
+#include "lang/Builtins.hpp"
 #include "lang/Diagnostics.hpp"
 #include "lang/KnownGames.hpp"
 #include "lang/Machine.hpp"
 #include "lang/Parser.hpp"
 #include "lang/Resolver.hpp"
 #include "lang/RuleGame.hpp"
+#include "lang/Statements.hpp"
 #include "runtime/Shorthands.hpp"
 #include "stdlib/Stdlib.hpp"
 
@@ -23,6 +26,25 @@ namespace grundy {
 
 using namespace lang;
 namespace fs = std::filesystem;
+
+namespace {
+// At most two letters changed, added or removed (Levenshtein distance <= 2).
+bool near_miss(std::string_view a, std::string_view b) {
+  if (a.size() > b.size() + 2 || b.size() > a.size() + 2) return false;
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t prev = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t cur = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      prev = cur;
+    }
+  }
+  return row[b.size()] <= 2;
+}
+}  // namespace
 
 struct Session::Impl {
   Impl(std::ostream& o, std::ostream& e, SessionOptions opts)
@@ -57,8 +79,11 @@ struct Session::Impl {
         fs::path canon = fs::weakly_canonical(path, ec);
         key = (ec ? path : canon).string();
         if (already_loaded(key)) continue;
-        std::ifstream in(path, std::ios::binary);
-        if (!in || fs::is_directory(path, ec)) {
+        // Only regular files: a FIFO or a device (/dev/zero, /dev/stdin) would block or never end.
+        const bool regular = fs::is_regular_file(path, ec);
+        std::ifstream in;
+        if (regular) in.open(path, std::ios::binary);
+        if (!regular || !in) {
           diags.error(s.where, "cannot open '" + s.name + "'",
                       "imports are relative to the importing file: looked for " + path.string());
           continue;
@@ -71,11 +96,15 @@ struct Session::Impl {
       } else {
         const std::string_view* module = stdlib::find_module(s.name);
         if (!module) {
-          std::string names;
-          for (std::string_view m : stdlib::module_names()) names += (names.empty() ? "" : ", ") + std::string(m);
+          std::string names, close;
+          for (std::string_view m : stdlib::module_names()) {
+            names += (names.empty() ? "" : ", ") + std::string(m);
+            if (close.empty() && near_miss(s.name, m)) close = std::string(m);
+          }
           diags.error(s.where, "unknown module '" + s.name + "'",
-                      "the standard modules are " + names + "; for a file write import \"" +
-                          s.name + ".game\"");
+                      !close.empty() ? "did you mean '" + close + "'?"
+                                     : "the standard modules are " + names +
+                                           "; for a file write import \"" + s.name + ".game\"");
           continue;
         }
         key = "stdlib:" + s.name;
@@ -160,11 +189,18 @@ struct Session::Impl {
       if (!main && (s.kind == Stmt::Kind::Expr || s.kind == Stmt::Kind::Assert)) continue;
       try {
         Frame frame(static_cast<std::size_t>(s.frame_size));
+        machine.begin_statement();  // --max-steps counts per statement
         switch (s.kind) {
           case Stmt::Kind::Let: {
             GlobalEntry& g = world.globals[static_cast<std::size_t>(s.global)];
-            g.value = machine.eval(*s.expr, frame);
+            Value v = machine.eval(*s.expr, frame);
+            // Rules and functions read lets when they run: binding one again to a new value
+            // makes what they memoized stale.
+            const bool stale = g.assigned && v != g.value && rules_use(s.global);
+            g.value = std::move(v);
             g.assigned = true;
+            g.where = s.where;  // :def shows the latest binding
+            if (stale) forget_memos();
             break;
           }
           case Stmt::Kind::Assert:
@@ -182,7 +218,21 @@ struct Session::Impl {
         }
       } catch (const Error& e) {
         out.flush();
+        if (e.kind == ErrorKind::Interrupted && options.rethrow_interrupts) throw;
         report(e, s.where);
+        diags.flush();
+        return kExitRuntime;
+      } catch (const std::bad_alloc&) {
+        out.flush();
+        diags.error(s.where, "out of memory",
+                    "the computation needs more memory than there is; lower the limits, e.g. "
+                    "--max-memory MB or --max-states N, to stop earlier with a message");
+        diags.flush();
+        return kExitRuntime;
+      } catch (const std::exception& e) {
+        out.flush();
+        diags.error(s.where, std::string("internal error: ") + e.what(),
+                    "this is a bug in grundy; please report it with this program");
         diags.flush();
         return kExitRuntime;
       }
@@ -198,9 +248,13 @@ struct Session::Impl {
     if (e.kind == ExprKind::Binary &&
         (e.text == "==" || e.text == "!=" || e.text == "<" || e.text == "<=" || e.text == ">" ||
          e.text == ">=")) {
-      std::string left = to_string(machine.eval(*e.args[0], frame));
-      std::string right = to_string(machine.eval(*e.args[1], frame));
-      if (left.size() + right.size() < 400) detail = ": " + left + " " + e.text + " " + right + " is false";
+      try {
+        std::string left = to_string(machine.eval(*e.args[0], frame));
+        std::string right = to_string(machine.eval(*e.args[1], frame));
+        if (left.size() + right.size() < 400) detail = ": " + left + " " + e.text + " " + right + " is false";
+      } catch (const Error&) {
+        // Evaluating the sides again met a limit: report the failure without them.
+      }
     }
     diags.error(s.expr->where, "assertion failed" + detail);
     diags.flush();
@@ -210,19 +264,363 @@ struct Session::Impl {
     diags.reset();
     const int file = world.sources.add(name, dir, std::move(text));
     std::vector<Program*> batch;
-    Program& main = parse(file);
-    load_imports(main, batch);
-    batch.push_back(&main);
-    for (Program* p : batch) declare(world, *p, diags);
-    for (Program* p : batch) resolve(world, *p, diags);
-    compile_games();
+    Program* main = nullptr;
+    Snapshot before = snapshot();
+    bool redefined = false;
+    try {
+      main = &parse(file);
+      load_imports(*main, batch);
+      batch.push_back(main);
+      check_duplicates(batch);
+      for (Program* p : batch) declare(world, *p, diags, /*replace=*/true);
+      redefined = take_old_places(before);
+      for (Program* p : batch) resolve(world, *p, diags);
+      compile_games();
+    } catch (const std::exception& e) {
+      // A safety net: the front end reports problems as diagnostics and throws nothing else.
+      diags.error(Where{file, 0}, std::string("internal error: ") + e.what(),
+                  "this is a bug in grundy; please report it with this program");
+      diags.flush();
+      roll_back(before);
+      return kExitCompile;
+    }
     diags.flush();
-    if (diags.count() > 0) return kExitCompile;
+    if (diags.count() > 0) {
+      roll_back(before);
+      return kExitCompile;
+    }
+    if (redefined) forget_memos();
     if (options.check_only) return kExitOk;
     for (Program* p : batch) {
-      if (int code = run_program(*p, p == &main)) return code;
+      if (int code = run_program(*p, p == main)) return code;
     }
     return kExitOk;
+  }
+
+  // ---- redefinition (the REPL) ----
+  // A batch may define again a name that an earlier batch defined. The new definition moves
+  // into the slot of the one it replaces, so the rules and functions already resolved to
+  // that slot use it (late binding, as at a Python prompt), and the memo tables are dropped.
+  // A batch with a compile error is rolled back and changes nothing.
+
+  struct Snapshot {
+    absl::flat_hash_map<std::string, Binding> names;
+    std::size_t games = 0, defs = 0, globals = 0;
+    std::vector<std::string> loaded;
+    std::vector<std::pair<std::size_t, GameEntry>> old_games;  // slots a redefinition took
+    std::vector<std::pair<std::size_t, DefEntry>> old_defs;
+  };
+
+  Snapshot snapshot() const {
+    return Snapshot{world.names, world.games.size(), world.defs.size(), world.globals.size(),
+                    world.loaded, {}, {}};
+  }
+
+  // One batch may not define a name twice, as one file may not; a later batch may.
+  void check_duplicates(const std::vector<Program*>& batch) {
+    absl::flat_hash_map<std::string, Stmt::Kind> seen;
+    for (const Program* p : batch) {
+      for (const Stmt& s : p->stmts) {
+        const std::string* name = nullptr;
+        Where where = s.where;
+        if (s.kind == Stmt::Kind::Game) {
+          name = &s.game->name;
+          where = s.game->where;
+        } else if (s.kind == Stmt::Kind::Def) {
+          name = &s.def->name;
+          where = s.def->where;
+        } else if (s.kind == Stmt::Kind::Let) {
+          name = &s.name;
+        } else {
+          continue;
+        }
+        auto [it, fresh] = seen.emplace(*name, s.kind);
+        if (fresh) continue;
+        if (s.kind == Stmt::Kind::Let) {
+          if (it->second != Stmt::Kind::Let) {
+            diags.error(where, "'" + *name + "' is already defined", "pick another name for the let");
+          }
+        } else if (it->second == Stmt::Kind::Let) {
+          it->second = s.kind;  // a game or function may take a let's name
+        } else {
+          diags.error(where, "'" + *name + "' is already defined",
+                      "every game and function needs its own name");
+        }
+      }
+    }
+  }
+
+  // After declare(..., replace): moves each redefined game or function into its old slot.
+  // Returns true when the batch redefined anything.
+  bool take_old_places(Snapshot& before) {
+    bool redefined = false;
+    for (auto& [name, b] : world.names) {
+      auto it = before.names.find(name);
+      if (it == before.names.end()) continue;
+      const Binding& old = it->second;
+      if (b.to == old.to && b.index == old.index) continue;
+      redefined = true;
+      if (b.to != old.to) continue;  // a game that was a function: old uses keep the function
+      const auto from = static_cast<std::size_t>(b.index);
+      const auto to = static_cast<std::size_t>(old.index);
+      if (b.to == Binding::To::Game) {
+        before.old_games.emplace_back(to, std::move(world.games[to]));
+        world.games[to] = std::move(world.games[from]);
+        world.games[from] = GameEntry{};  // no decl: never compiled, never listed
+      } else if (b.to == Binding::To::Def) {
+        before.old_defs.emplace_back(to, std::move(world.defs[to]));
+        world.defs[to] = std::move(world.defs[from]);
+        world.defs[from] = DefEntry{};
+      } else {
+        continue;
+      }
+      b.index = old.index;
+    }
+    return redefined;
+  }
+
+  void roll_back(Snapshot& before) {
+    world.names = std::move(before.names);
+    for (auto& [slot, entry] : before.old_games) world.games[slot] = std::move(entry);
+    for (auto& [slot, entry] : before.old_defs) world.defs[slot] = std::move(entry);
+    world.games.resize(before.games);
+    world.defs.resize(before.defs);
+    world.globals.resize(before.globals);
+    world.loaded = std::move(before.loaded);
+  }
+
+  // Drops every memo table; returns how many positions they held.
+  std::uint64_t clear_memos() {
+    const std::uint64_t held = world.registry.states;
+    world.registry.clear_memos();
+    for (DefEntry& d : world.defs) d.memo.clear();
+    machine.misere().clear();
+    machine.every().clear();
+    return held;
+  }
+
+  // After a redefinition: the memos, and the shorthands whose set or instance is an
+  // expression (evaluated again on their next use).
+  void forget_memos() {
+    clear_memos();
+    for (GameEntry& g : world.games) {
+      if (!g.decl) continue;
+      if (g.decl->form == GameDecl::Form::Subtraction || g.decl->form == GameDecl::Form::Alias) {
+        g.rules.reset();
+        g.alias = nullptr;
+      }
+    }
+  }
+
+  static bool mentions(const Expr* e, int global) {
+    if (!e) return false;
+    if (e->kind == ExprKind::Name && e->binding.to == Binding::To::Global && e->binding.index == global) {
+      return true;
+    }
+    for (const ExprPtr& a : e->args) {
+      if (mentions(a.get(), global)) return true;
+    }
+    for (const Clause& c : e->clauses) {
+      if (mentions(c.expr.get(), global)) return true;
+    }
+    return false;
+  }
+
+  // True when a game's rules or a function's body reads the top-level let `global`.
+  bool rules_use(int global) const {
+    for (const GameEntry& g : world.games) {
+      if (!g.decl) continue;
+      if (mentions(g.decl->expr.get(), global)) return true;
+      for (const GameItem& it : g.decl->items) {
+        for (const ExprPtr& e : it.exprs) {
+          if (mentions(e.get(), global)) return true;
+        }
+        for (const Clause& c : it.clauses) {
+          if (mentions(c.expr.get(), global)) return true;
+        }
+      }
+    }
+    for (const DefEntry& d : world.defs) {
+      if (d.decl && mentions(d.decl->body.get(), global)) return true;
+    }
+    return false;
+  }
+
+  // ---- the REPL's commands and play mode ----
+
+  Where query_where;  // the expression play started from: errors of its queries point there
+
+  std::optional<Value> evaluate(std::string text, const std::string& name) {
+    diags.reset();
+    const int file = world.sources.add(name, fs::current_path().string(), std::move(text));
+    Program& p = parse(file);
+    if (diags.count() == 0 && (p.stmts.size() != 1 || p.stmts[0].kind != Stmt::Kind::Expr)) {
+      diags.error(p.stmts.size() > 1 ? p.stmts[1].where : p.stmts.empty() ? Where{file, 0} : p.stmts[0].where,
+                  "expected one expression here", "e.g. Nim(3) + Nim(5)");
+    }
+    if (diags.count() == 0) resolve(world, p, diags);
+    diags.flush();
+    if (diags.count() > 0) return std::nullopt;
+    const Stmt& s = p.stmts[0];
+    Frame frame(static_cast<std::size_t>(s.frame_size));
+    try {
+      machine.begin_statement();
+      Value v = machine.eval(*s.expr, frame);
+      query_where = s.expr->where;
+      return v;
+    } catch (const Error& e) {
+      if (e.kind == ErrorKind::Interrupted && options.rethrow_interrupts) throw;
+      report(e, s.where);
+      diags.flush();
+      return std::nullopt;
+    }
+  }
+
+  // Runs a query builtin on a value, as if `query(x)` had been written where play started.
+  Value query(Builtin which, const Value& x) {
+    Expr call;
+    call.kind = ExprKind::Call;
+    call.where = query_where;
+    auto callee = std::make_unique<Expr>();
+    callee->kind = ExprKind::Name;
+    callee->where = query_where;
+    callee->text = std::string(kBuiltins[static_cast<int>(which)].name);
+    callee->binding = Binding{Binding::To::Builtin, static_cast<int>(which), {}};
+    auto arg = std::make_unique<Expr>();
+    arg->kind = ExprKind::Name;
+    arg->where = query_where;
+    arg->binding = Binding{Binding::To::Constant, -1, x};
+    call.args.push_back(std::move(callee));
+    call.args.push_back(std::move(arg));
+    Frame frame;
+    machine.begin_statement();
+    return machine.eval(call, frame);
+  }
+
+  // The text of the statement at `w`, with the comment lines just above it.
+  std::string statement_text(Where w, bool comments = true) const {
+    const SourceFile& f = world.sources.file(w.file);
+    const std::string& t = f.text;
+    auto blank = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+    for (const StatementSpan& sp : split_statements(t).statements) {
+      if (w.offset < sp.begin || w.offset >= sp.end) continue;
+      std::size_t b = sp.begin, e = sp.end;
+      while (b < e && blank(t[b])) ++b;
+      while (e > b && blank(t[e - 1])) --e;
+      std::size_t line = b;
+      while (line > 0 && t[line - 1] != '\n') --line;
+      if (comments && std::all_of(t.begin() + static_cast<std::ptrdiff_t>(line), t.begin() + static_cast<std::ptrdiff_t>(b), blank)) {
+        b = line;
+        while (b > 0) {  // comment lines right above
+          std::size_t prev = b - 1;
+          while (prev > 0 && t[prev - 1] != '\n') --prev;
+          std::size_t first = prev;
+          while (first < b - 1 && (t[first] == ' ' || t[first] == '\t')) ++first;
+          if (first >= b - 1 || t[first] != '#') break;
+          b = prev;
+        }
+      }
+      return t.substr(b, e - b);
+    }
+    return {};
+  }
+
+  // What follows `=` in a shorthand, on one line: octal "0.07", subtraction {1, 3, 4}.
+  std::string shorthand_text(const GameDecl& d) const {
+    const std::string text = statement_text(d.where, /*comments=*/false);
+    const std::size_t eq = text.find('=', text.find(d.name));
+    std::string line;
+    for (std::size_t i = eq == std::string::npos ? text.size() : eq + 1; i < text.size(); ++i) {
+      const char c = text[i];
+      if (c == '#') {
+        while (i < text.size() && text[i] != '\n') ++i;
+        continue;
+      }
+      if (std::isspace(static_cast<unsigned char>(c))) {
+        if (!line.empty() && line.back() != ' ') line += ' ';
+      } else {
+        line += c;
+      }
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    return line;
+  }
+
+  // The names in a position of `g`: n, (a, b) -> "a, b".
+  std::string state_names(const GameEntry& g, int depth) const {
+    const GameDecl& d = *g.decl;
+    switch (d.form) {
+      case GameDecl::Form::Rules:
+        for (const GameItem& it : d.items) {
+          if (it.kind != GameItem::Kind::State) continue;
+          std::string s;
+          for (std::size_t i = 0; i < it.names.size(); ++i) s += (i ? ", " : "") + it.names[i];
+          return s;
+        }
+        return "state";
+      case GameDecl::Form::Octal:
+      case GameDecl::Form::Subtraction: return "n";
+      case GameDecl::Form::Graph: return "node";
+      case GameDecl::Form::Alias: {
+        const Expr* base = d.expr && d.expr->kind == ExprKind::Index ? d.expr->args[0].get() : d.expr.get();
+        if (base && base->kind == ExprKind::Name && base->binding.to == Binding::To::Game && depth < 16) {
+          const GameEntry& target = world.games[static_cast<std::size_t>(base->binding.index)];
+          if (target.decl) return state_names(target, depth + 1);
+        }
+        return "...";
+      }
+    }
+    return "...";
+  }
+
+  GameSummary summary(const GameEntry& g) const {
+    const GameDecl& d = *g.decl;
+    GameSummary s;
+    s.name = g.name;
+    s.signature = g.name;
+    if (!d.params.empty()) {
+      s.signature += '[';
+      for (std::size_t i = 0; i < d.params.size(); ++i) s.signature += (i ? ", " : "") + d.params[i];
+      s.signature += ']';
+    }
+    s.signature += "(" + state_names(g, 0) + ")";
+    switch (d.form) {
+      case GameDecl::Form::Rules: {
+        int moves = 0, splits = 0;
+        for (const GameItem& it : d.items) {
+          moves += it.kind == GameItem::Kind::Move;
+          splits += it.kind == GameItem::Kind::Split;
+        }
+        auto count = [](int n, const char* what) {
+          return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+        };
+        if (moves == 0 && splits == 0) s.form = "rules (no moves: every state is terminal)";
+        else if (splits == 0) s.form = "rules (" + count(moves, "move") + ")";
+        else if (moves == 0) s.form = "rules (" + count(splits, "split") + ")";
+        else s.form = "rules (" + count(moves, "move") + ", " + count(splits, "split") + ")";
+        break;
+      }
+      case GameDecl::Form::Graph:
+        s.form = "graph (" + std::to_string(g.labels.size()) + (g.labels.size() == 1 ? " node)" : " nodes)");
+        break;
+      case GameDecl::Form::Alias: s.form = "= " + shorthand_text(d); break;
+      default: s.form = shorthand_text(d); break;
+    }
+    const SourceFile& f = world.sources.file(d.where.file);
+    constexpr std::string_view kStdlib = "<stdlib>/";
+    if (f.name.rfind(kStdlib, 0) == 0) {
+      std::string module = f.name.substr(kStdlib.size());
+      if (module.size() > 5 && module.ends_with(".game")) module.resize(module.size() - 5);
+      s.origin = "import " + module;
+    } else if (!f.name.empty() && f.name[0] != '<') {
+      s.origin = f.name + ":" + std::to_string(world.sources.locate(d.where).line);
+    }
+    return s;
+  }
+
+  bool live(const std::string& name, Binding::To to, std::size_t index) const {
+    auto it = world.names.find(name);
+    return it != world.names.end() && it->second.to == to && static_cast<std::size_t>(it->second.index) == index;
   }
 };
 
@@ -255,6 +653,87 @@ int Session::run_file(const std::string& path) {
   buf << in.rdbuf();
   fs::path p(path);
   return impl_->run(buf.str(), path, p.parent_path().string());
+}
+
+// ---- for the REPL and play mode ----
+
+std::vector<GameSummary> Session::games() const {
+  std::vector<GameSummary> out;
+  const World& w = impl_->world;
+  for (std::size_t i = 0; i < w.games.size(); ++i) {
+    const GameEntry& g = w.games[i];
+    if (g.decl && impl_->live(g.name, Binding::To::Game, i)) out.push_back(impl_->summary(g));
+  }
+  return out;
+}
+
+std::optional<std::string> Session::definition(const std::string& name) const {
+  const World& w = impl_->world;
+  auto it = w.names.find(name);
+  if (it == w.names.end()) {
+    for (const BuiltinInfo& b : kBuiltins) {
+      if (b.name == name) return "builtin " + std::string(b.signature);
+    }
+    if (name == "N" || name == "P") return name + ": a predefined outcome (N: the player to move wins, P: loses)";
+    return std::nullopt;
+  }
+  const Binding& b = it->second;
+  const auto i = static_cast<std::size_t>(b.index);
+  switch (b.to) {
+    case Binding::To::Game:
+      if (w.games[i].decl) return impl_->statement_text(w.games[i].decl->where);
+      break;
+    case Binding::To::Def:
+      if (w.defs[i].decl) return impl_->statement_text(w.defs[i].decl->where);
+      break;
+    case Binding::To::Global: return impl_->statement_text(w.globals[i].where);
+    default: break;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> Session::defined_names() const {
+  std::vector<std::string> out;
+  for (const auto& [name, b] : impl_->world.names) {
+    if (b.to == Binding::To::Game || b.to == Binding::To::Def || b.to == Binding::To::Global) {
+      out.push_back(name);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::uint64_t Session::clear_memos() { return impl_->clear_memos(); }
+
+std::optional<Value> Session::evaluate(std::string_view text, const std::string& name) {
+  return impl_->evaluate(std::string(text), name);
+}
+
+std::vector<Value> Session::options(const Value& x) {
+  return impl_->query(Builtin::Options, x).items();
+}
+
+std::vector<Value> Session::winning(const Value& x) {
+  return impl_->query(Builtin::Winning, x).items();
+}
+
+bool Session::wins(const Value& x) { return impl_->query(Builtin::Wins, x).as_bool(); }
+
+std::string Session::value_note(const Value& x) {
+  switch (x.modifier()) {
+    case Modifier::Normal: return "nim-value " + to_string(impl_->query(Builtin::Grundy, x));
+    case Modifier::Misere: return "outcome " + to_string(impl_->query(Builtin::Outcome, x));
+    case Modifier::Every:
+      return "steps " + to_string(impl_->query(Builtin::Steps, x)) + ", outcome " +
+             to_string(impl_->query(Builtin::Outcome, x));
+  }
+  return {};
+}
+
+void Session::report(const Error& e) {
+  impl_->out.flush();
+  impl_->report(e, impl_->query_where);
+  impl_->diags.flush();
 }
 
 }  // namespace grundy

@@ -2,12 +2,17 @@
 // REPL runs one statement batch after another in one Session).
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "runtime/Error.hpp"
 #include "runtime/Evaluator.hpp"
+#include "runtime/Value.hpp"
 
 namespace grundy {
 
@@ -25,6 +30,17 @@ struct SessionOptions {
   Limits limits;
   bool check_only = false;  // parse and resolve, run nothing (grundy check)
   int max_depth = 10000;    // nesting of function calls (--max-depth)
+  // The REPL stops a statement at Ctrl-C and carries on: an interrupted statement throws
+  // its Error (kind Interrupted) out of run_source/run_file instead of reporting it.
+  bool rethrow_interrupts = false;
+};
+
+// A game as the REPL's :games lists it.
+struct GameSummary {
+  std::string name;
+  std::string signature;  // how a position is written: Bash[m](n), Wythoff(a, b)
+  std::string form;       // rules (1 move, 1 split), octal "0.07", = Bash[3], graph (4 nodes)
+  std::string origin;     // import octal, file.game:3, or empty when typed at the prompt
 };
 
 class Session {
@@ -38,6 +54,33 @@ class Session {
   int run_file(const std::string& path);
   // Runs source text; `name` is what diagnostics call it.
   int run_source(std::string_view text, const std::string& name);
+
+  // ---- for the REPL and play mode (cli/Repl.cpp, cli/Play.cpp) ----
+  // Each run_source/run_file is one batch. A batch may define again a name that an earlier
+  // batch defined: the new definition takes the old one's place, so the rules and functions
+  // that named it use the new one, and the memo tables are dropped (what they hold may
+  // depend on the old one). A batch with a compile error changes nothing.
+
+  // The games defined so far, in the order they were first defined.
+  std::vector<GameSummary> games() const;
+  // The source text of a game, function or let (with the comment lines just above it), or
+  // a builtin's signature; nothing for a name that is not defined.
+  std::optional<std::string> definition(const std::string& name) const;
+  // The names of the games, functions and lets defined so far, sorted.
+  std::vector<std::string> defined_names() const;
+  // Empties every memo table; returns how many positions they held.
+  std::uint64_t clear_memos();
+
+  // Evaluates one expression; on an error prints the diagnostic and returns nothing.
+  std::optional<Value> evaluate(std::string_view text, const std::string& name);
+  // The queries of the same names, on a position or sum (normal, misere or every). They
+  // throw Error; report() prints one with a caret under the expression last evaluated.
+  std::vector<Value> options(const Value& x);
+  std::vector<Value> winning(const Value& x);
+  bool wins(const Value& x);
+  // What decides x: "nim-value 3" (normal play), "outcome P" (misere), "steps 4" (every).
+  std::string value_note(const Value& x);
+  void report(const Error& e);
 
  private:
   struct Impl;

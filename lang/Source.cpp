@@ -5,6 +5,8 @@
 namespace grundy::lang {
 
 int Sources::add(std::string name, std::string dir, std::string text) {
+  // A UTF-8 byte order mark (some Windows editors write one) is not part of the program.
+  if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
   SourceFile f{std::move(name), std::move(dir), std::move(text), {0}};
   for (std::uint32_t i = 0; i < f.text.size(); ++i) {
     if (f.text[i] == '\n') f.line_starts.push_back(i + 1);

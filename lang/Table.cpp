@@ -2,16 +2,23 @@
 
 #include <algorithm>
 
+#include <absl/container/flat_hash_map.h>
 #include <fmt/format.h>
+
+#include "runtime/Error.hpp"
 
 namespace grundy::lang {
 
 namespace {
 
+// Indices far from the ends of the int64 range, so that the decade arithmetic cannot overflow.
 bool consecutive_ints(const std::vector<TableCell>& cells) {
+  constexpr std::int64_t kSafe = INT64_MAX / 2;
   for (std::size_t i = 0; i < cells.size(); ++i) {
     if (!cells[i].row.is(Kind::Int)) return false;
-    if (i && cells[i].row.as_int() != cells[i - 1].row.as_int() + 1) return false;
+    const std::int64_t n = cells[i].row.as_int();
+    if (n > kSafe || n < -kSafe) return false;
+    if (i && n != cells[i - 1].row.as_int() + 1) return false;
   }
   return !cells.empty();
 }
@@ -81,16 +88,20 @@ std::string render_sequence(const TableData& t) {
 
 std::string render_grid(const TableData& t) {
   std::vector<Value> rows, cols;
+  absl::flat_hash_map<Value, std::size_t> row_at, col_at;  // first-seen order, found in O(1)
   for (const TableCell& c : t.cells) {
-    if (std::find(rows.begin(), rows.end(), c.row) == rows.end()) rows.push_back(c.row);
-    if (std::find(cols.begin(), cols.end(), c.col) == cols.end()) cols.push_back(c.col);
+    if (row_at.emplace(c.row, rows.size()).second) rows.push_back(c.row);
+    if (col_at.emplace(c.col, cols.size()).second) cols.push_back(c.col);
+  }
+  if (!rows.empty() && cols.size() > t.max_cells / rows.size()) {
+    throw Error(ErrorKind::Limit,
+                "the grid would have " + std::to_string(rows.size()) + " rows and " +
+                    std::to_string(cols.size()) + " columns, more than " +
+                    std::to_string(t.max_cells) + " cells",
+                "raise the limit with --max-rows N, or filter less sparsely");
   }
   std::vector<std::vector<std::string>> grid(rows.size(), std::vector<std::string>(cols.size()));
-  for (const TableCell& c : t.cells) {
-    const auto r = static_cast<std::size_t>(std::find(rows.begin(), rows.end(), c.row) - rows.begin());
-    const auto k = static_cast<std::size_t>(std::find(cols.begin(), cols.end(), c.col) - cols.begin());
-    grid[r][k] = to_string(c.value);
-  }
+  for (const TableCell& c : t.cells) grid[row_at.at(c.row)][col_at.at(c.col)] = to_string(c.value);
   const std::string corner = t.row_label + "\\" + t.col_label;
   std::size_t label_w = corner.size();
   for (const Value& r : rows) label_w = std::max(label_w, to_string(r).size());

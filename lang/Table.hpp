@@ -1,6 +1,7 @@
 // Layout of table(...): a sequence with its indices, or a grid with row and column headers.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ struct TableData {
   std::string row_label;
   std::string col_label;
   std::vector<TableCell> cells;
+  // A grid prints rows x columns cells, more than `cells` when it is sparse; past this many
+  // render_grid throws an Error naming --max-rows.
+  std::uint64_t max_cells = UINT64_MAX;
 };
 
 // Consecutive integer indices print ten to a line, each line labelled by its first index's

@@ -1,6 +1,8 @@
 #include "runtime/Dense.hpp"
 
+#include "runtime/IntRules.hpp"
 #include "runtime/Kernels.hpp"
+#include "runtime/Tuples.hpp"
 
 namespace grundy {
 

@@ -65,12 +65,15 @@ class DenseTable {
 
 class HeapKernel;
 struct HeapSpec;
+class IntRules;
+class TupleMemo;
 
 // How one game instance's values are computed; owned by the instance (GameInstance::fast).
 struct FastPath {
   enum class Kind : std::uint8_t {
     Kernel,   // a native subtraction / take-and-break kernel fills `table`
     Dense,    // the rules, evaluated bottom-up for n = 0, 1, 2, ... into `table`
+    Box,      // compiled rules, top-down into `box` (integer or tuple-of-integer states)
     General,  // the general memoized search only
   };
   FastPath();
@@ -82,12 +85,16 @@ struct FastPath {
   DenseTable table;
   std::unique_ptr<HeapKernel> kernel;
   std::unique_ptr<HeapSpec> spec;  // Kernel: the rules as a code
+  std::shared_ptr<const IntRules> compiled;  // Box: the rules over unboxed integers
+  std::unique_ptr<TupleMemo> box;            // Box: the values
+  std::unique_ptr<TupleMemo> outcomes;       // Box: outcomes found by wins(), 0 P / 1 N
+  bool outcomes_broken = false;
   // A proven period: value(n) = value(n0 + (n - n0) % p) for n >= n0 (p == 0: none yet).
   std::int64_t n0 = 0;
   std::int64_t p = 0;
   std::size_t next_check = 256;  // table size at which to look for a proven period again
   bool busy = false;             // being filled (a rule's own query must not re-enter)
-  bool broken = false;           // Dense: an option broke the pattern; table stays valid
+  bool broken = false;           // Dense/Box: the rules broke the pattern; the table stays valid
   std::string how;               // one line for --explain
 
   // The value of heap n when it is already known (in the table, or by the period).

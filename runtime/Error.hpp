@@ -29,6 +29,7 @@ class Error : public std::runtime_error {
   ErrorKind kind;
   std::string hint;  // what would fix it, printed after the caret
   Where where;
+  bool context = false;  // the message already names the position whose rules failed
 };
 
 [[noreturn]] inline void fail(std::string message, std::string hint = {}) {

@@ -1,11 +1,19 @@
 #include "runtime/Evaluator.hpp"
 
 #include <algorithm>
+#include <ostream>
 
 #include <absl/container/flat_hash_set.h>
 
+#include "runtime/Cycle.hpp"
 #include "runtime/Error.hpp"
+#include "runtime/IntRules.hpp"
+#include "runtime/Kernels.hpp"
+#include "runtime/Period.hpp"
+#include "runtime/Progress.hpp"
+#include "runtime/Shorthands.hpp"
 #include "runtime/StackGuard.hpp"
+#include "runtime/Tuples.hpp"
 
 namespace grundy {
 
@@ -39,6 +47,10 @@ class SeenValues {
     }
     return m;
   }
+  void clear() {
+    std::fill(bits_.begin(), bits_.end(), false);
+    big_.clear();
+  }
 
  private:
   static constexpr std::uint32_t kDense = 1u << 16;
@@ -71,22 +83,348 @@ std::uint32_t nim_value(const Position& p) {
       break;
     }
   }
-  std::string path;
-  constexpr std::size_t kShown = 12;
-  const std::size_t len = stack.size() - from;
-  for (std::size_t i = from; i < stack.size(); ++i) {
-    if (len > kShown && i == from + kShown / 2) {
-      path += "... (" + std::to_string(len - kShown) + " more) -> ";
-      i = stack.size() - kShown / 2;
-    }
-    path += to_string(stack[i].pos) + " -> ";
-  }
-  path += to_string(again);
-  throw Error(ErrorKind::Runtime, "the rules loop: " + path,
+  // The path the search took is a cycle; a shorter one through the same position reads better.
+  std::vector<Position> cycle;
+  for (std::size_t i = from; i < stack.size(); ++i) cycle.push_back(stack[i].pos);
+  cycle.push_back(again);
+  std::vector<Position> shortest = shortest_cycle(again);
+  if (!shortest.empty() && shortest.size() < cycle.size()) cycle = std::move(shortest);
+  throw Error(ErrorKind::Runtime, "the rules loop: " + describe_cycle(cycle),
               "a game must end: every sequence of moves has to reach a position with no options");
 }
 
+[[noreturn]] void throw_too_many(std::uint64_t states) {
+  throw Error(ErrorKind::Limit,
+              "too many states: the memo holds " + std::to_string(states) +
+                  " positions (the limit)",
+              "raise the limit with --max-states N");
+}
+
+// Bottom-up tables count as states; a request this far past the table is left to the search
+// unless the rules really look at nearby states.
+constexpr std::int64_t kFarAhead = 1 << 16;
+
+// The smallest table for which proven periods are looked for, and the first step of growth
+// towards a far heap.
+constexpr std::size_t kFirstCheck = 256;
+
+// A state of `arity` integers as coordinates.
+bool coords_of(const Value& state, int arity, Coords& c) {
+  if (arity == 1) {
+    if (!state.is(Kind::Int)) return false;
+    c[0] = state.as_int();
+    return true;
+  }
+  if (!state.is(Kind::Tuple) || static_cast<int>(state.items().size()) != arity) return false;
+  for (int i = 0; i < arity; ++i) {
+    const Value& v = state.items()[static_cast<std::size_t>(i)];
+    if (!v.is(Kind::Int)) return false;
+    c[static_cast<std::size_t>(i)] = v.as_int();
+  }
+  return true;
+}
+
+// The value of a state when a fast path already has it.
+std::optional<std::uint32_t> known_value(const FastPath& f, const Value& state) {
+  if (f.kind == FastPath::Kind::Box) {
+    Coords c{};
+    if (!coords_of(state, f.box->arity(), c)) return std::nullopt;
+    return f.box->known(c.data());
+  }
+  if (state.is(Kind::Int)) return f.known(state.as_int());
+  return std::nullopt;
+}
+
+// Extends a table whose proven period is (n0, p) to `count` values.
+void extend_by_period(DenseTable& t, std::int64_t p, std::size_t count) {
+  t.visit([&](auto& v) {
+    v.reserve(count);
+    const auto step = static_cast<std::size_t>(p);
+    while (v.size() < count) v.push_back(v[v.size() - step]);
+  });
+}
+
 }  // namespace
+
+// ---- fast paths ----
+
+void Evaluator::explain(const GameInstance& g, const std::string& line) const {
+  if (limits_.explain) *limits_.explain << "explain: " << g.display_name() << ": " << line << '\n';
+}
+
+void Evaluator::reserve_states(std::uint64_t more) {
+  if (games_.states + more > limits_.max_states) throw_too_many(games_.states);
+}
+
+void Evaluator::poll(const GameInstance& g, std::uint64_t done, std::uint64_t total) {
+  if (limits_.interrupt && limits_.interrupt->load(std::memory_order_relaxed)) {
+    throw Error(ErrorKind::Interrupted, "interrupted");
+  }
+  (void)g;
+  if (limits_.progress) limits_.progress->update(done, total);
+}
+
+FastPath& Evaluator::fast_path(const GameInstance& g) {
+  if (!g.fast) {
+    g.fast = std::make_shared<FastPath>();
+    setup(g, *g.fast);
+  }
+  return *g.fast;
+}
+
+void Evaluator::setup(const GameInstance& g, FastPath& f) {
+  const Ruleset& rules = g.rules();
+  if (rules.is_nim()) {
+    f.kind = FastPath::Kind::General;
+    f.how = "a Nim heap: the value is the heap size";
+    explain(g, f.how);
+    return;
+  }
+  if (dynamic_cast<const GraphRuleset*>(&rules)) {
+    f.kind = FastPath::Kind::General;
+    f.how = "memoized search over a hash map";
+    explain(g, f.how);
+    return;
+  }
+  const auto* source = rules.state_arity() == 1 ? dynamic_cast<const HeapSpecSource*>(&rules) : nullptr;
+  if (source) {
+    std::optional<HeapSpec> spec;
+    try {
+      spec = source->heap_spec(g);
+    } catch (const Error& e) {
+      if (e.kind == ErrorKind::Interrupted) throw;
+      spec.reset();
+    }
+    if (spec) {
+      spec->normalize();
+      const auto upto = static_cast<std::int64_t>(std::min<std::size_t>(spec->K() + 40, 600));
+      const std::string why = verify_spec(*spec, g, upto);
+      if (why.empty()) {
+        f.kind = FastPath::Kind::Kernel;
+        f.kernel = std::make_unique<HeapKernel>(*spec);
+        f.spec = std::make_unique<HeapSpec>(*spec);
+        f.how = "native kernel for " + spec->describe();
+        explain(g, f.how + (spec->provable() ? "; its period is proven when it shows up"
+                                             : ""));
+        return;
+      }
+      explain(g, "not used as " + spec->describe() + ": " + why);
+    }
+  }
+  if (const auto* compiler = dynamic_cast<const IntRulesSource*>(&rules)) {
+    try {
+      f.compiled = compiler->int_rules(g);
+    } catch (const Error& e) {
+      if (e.kind == ErrorKind::Interrupted) throw;
+      f.compiled.reset();
+    }
+    if (f.compiled && f.compiled->arity() == rules.state_arity() && f.compiled->arity() <= kMaxBoxArity) {
+      f.kind = FastPath::Kind::Box;
+      f.box = std::make_unique<TupleMemo>(f.compiled->arity());
+      f.how = "compiled rules, values in a dense table over a box of states, filled top-down";
+      explain(g, f.how);
+      return;
+    }
+    f.compiled.reset();
+  }
+  if (rules.state_arity() != 1) {
+    f.kind = FastPath::Kind::General;
+    f.how = "memoized search over a hash map";
+    explain(g, f.how);
+    return;
+  }
+  f.kind = FastPath::Kind::Dense;
+  f.how = "dense table, the rules evaluated bottom-up for n = 0, 1, 2, ...";
+  explain(g, f.how);
+}
+
+std::optional<std::uint32_t> Evaluator::box_value(const GameInstance& g, FastPath& f, const Value& state) {
+  Coords c{};
+  if (!coords_of(state, f.box->arity(), c)) return std::nullopt;
+  if (auto v = f.box->known(c.data())) return v;
+  if (f.broken || f.busy) return std::nullopt;
+  std::uint64_t done = 0;
+  BoxHooks hooks;
+  hooks.poll = [&] { poll(g, done, 0); };
+  hooks.reserve = [&](std::uint64_t n) { reserve_states(n); };
+  hooks.room = limits_.max_states > games_.states ? limits_.max_states - games_.states : 0;
+  hooks.computed = [&](std::uint64_t n) {
+    done += n;
+    games_.states += n;
+    g.dense_states += n;
+  };
+  struct Busy {
+    FastPath& f;
+    explicit Busy(FastPath& fp) : f(fp) { f.busy = true; }
+    ~Busy() { f.busy = false; }
+  } busy(f);
+  ProgressScope bar(limits_.progress, g.display_name());
+  std::string why;
+  auto v = grundy::box_value(*f.box, *f.compiled, c.data(), hooks, why);
+  if (!v) {
+    f.broken = true;
+    explain(g, "the compiled rules stop: " + why + "; memoized search from there");
+  }
+  return v;
+}
+
+std::optional<std::uint32_t> Evaluator::fast_value(const Position& p) {
+  const GameInstance& g = *p.game;
+  FastPath& f = fast_path(g);
+  if (f.kind == FastPath::Kind::Box) return box_value(g, f, p.state);
+  if (f.kind == FastPath::Kind::General || !p.state.is(Kind::Int)) return std::nullopt;
+  const std::int64_t n = p.state.as_int();
+  if (auto v = f.known(n)) return v;
+  if (n < 0 || f.busy) return std::nullopt;
+  if (f.kind == FastPath::Kind::Kernel) return kernel_value(g, f, n);
+  if (f.broken) return std::nullopt;
+  return dense_value(g, f, n);
+}
+
+std::optional<std::uint32_t> Evaluator::kernel_value(const GameInstance& g, FastPath& f,
+                                                     std::int64_t n) {
+  const bool provable = f.spec->provable();
+  const auto target = static_cast<std::uint64_t>(n) + 1;
+  struct Busy {
+    FastPath& f;
+    explicit Busy(FastPath& fp) : f(fp) { f.busy = true; }
+    ~Busy() { f.busy = false; }
+  } busy(f);
+  ProgressScope bar(limits_.progress, g.display_name());
+  while (f.table.size() < target) {
+    const std::size_t size = f.table.size();
+    std::uint64_t step = target;
+    // On the way to a far heap, grow geometrically and look for a proven period.
+    if (provable) step = std::min<std::uint64_t>(target, std::max<std::uint64_t>(2 * size, kFirstCheck));
+    reserve_states(step - size);
+    const bool whole = f.kernel->extend(f.table, static_cast<std::size_t>(step),
+                                        [&](std::size_t done, std::size_t total) { poll(g, done, total); });
+    const std::size_t added = f.table.size() - size;
+    games_.states += added;
+    g.dense_states += added;
+    if (!whole) {
+      // The code's tail ends before this heap: the rules take over from here.
+      f.kind = FastPath::Kind::Dense;
+      explain(g, "the kernel stops at heap " + std::to_string(f.table.size()) +
+                     "; the rules are evaluated bottom-up from there");
+      f.busy = false;
+      return dense_value(g, f, n);
+    }
+    if (provable && f.table.size() >= f.next_check) {
+      f.next_check = 2 * f.table.size();
+      if (auto per = proven_period(f.table, *f.spec)) {
+        f.n0 = per->n0;
+        f.p = per->p;
+        explain(g, "period " + std::to_string(per->p) + " from heap " + std::to_string(per->n0) +
+                       ", proven by the periodicity theorem from " +
+                       std::to_string(f.table.size()) + " values (bound " +
+                       std::to_string(f.spec->proof_bound(per->n0, per->p)) + ")");
+        return f.known(n);
+      }
+    }
+  }
+  return f.table.get(static_cast<std::size_t>(n));
+}
+
+std::optional<std::uint32_t> Evaluator::dense_value(const GameInstance& g, FastPath& f,
+                                                    std::int64_t n) {
+  const auto size = static_cast<std::int64_t>(f.table.size());
+  const std::int64_t count = n + 1 - size;
+  if (static_cast<std::uint64_t>(count) + games_.states > limits_.max_states) return std::nullopt;
+  const Ruleset& rules = g.rules();
+  SeenValues seen;
+  // Options of heap m as values, or nothing when one of them is not made of smaller heaps
+  // of this game (or of other games, whose values come from the evaluator).
+  std::string why;
+  auto value_of = [&](std::int64_t m, bool probe) -> std::optional<std::uint32_t> {
+    auto cursor = rules.options(g, Value::integer(m));
+    Option o;
+    seen.clear();
+    std::int64_t highest = -1;
+    while (cursor->next(o)) {
+      std::uint32_t x = 0;
+      for (const Position& part : o) {
+        if (part.game == &g) {
+          if (!part.state.is(Kind::Int) || part.state.as_int() < 0 || part.state.as_int() >= m) {
+            why = "its option " + to_string(part) + " is not a smaller state";
+            return std::nullopt;
+          }
+          const std::int64_t s = part.state.as_int();
+          highest = std::max(highest, s);
+          if (!probe) x ^= f.table.get(static_cast<std::size_t>(s));
+        } else if (part.game->rules().is_nim()) {
+          x ^= nim_value(part);
+        } else if (!probe) {
+          x ^= grundy(part);
+        }
+      }
+      seen.add(x);
+    }
+    if (probe) return static_cast<std::uint32_t>(highest);
+    return seen.mex();
+  };
+  struct Busy {
+    FastPath& f;
+    explicit Busy(FastPath& fp) : f(fp) { f.busy = true; }
+    ~Busy() { f.busy = false; }
+  } busy(f);
+  ProgressScope bar(limits_.progress, g.display_name());
+  std::int64_t m = size;
+  try {
+    if (count > kFarAhead) {
+      // Far ahead: fill only when the options of n reach close to n (as in a subtraction
+      // game); `move n / 2` is better served by the search, which visits log n states.
+      auto top = value_of(n, true);
+      if (!top) return std::nullopt;
+      if (static_cast<std::int64_t>(*top) < n - std::max<std::int64_t>(64, count / 64)) return std::nullopt;
+    }
+    f.table.reserve(static_cast<std::size_t>(n + 1));
+    for (; m <= n; ++m) {
+      if ((m & 0xFF) == 0) poll(g, static_cast<std::uint64_t>(m - size), static_cast<std::uint64_t>(count));
+      auto v = value_of(m, false);
+      if (!v) break;
+      f.table.push(*v);
+      ++games_.states;
+      ++g.dense_states;
+    }
+  } catch (const Error& e) {
+    // Limits and interrupts stop the query, as they would stop the search.
+    if (e.kind != ErrorKind::Runtime) throw;
+    why = std::string("its options raise an error (") + e.what() + ")";
+  }
+  if (m <= n) {
+    // The table stays valid below m; from m on the general search takes over, and meets
+    // the same option (or error) only if the query needs it.
+    f.broken = true;
+    explain(g, "the dense table stops at state " + std::to_string(m) + ": " + why +
+                   "; memoized search from there");
+    return std::nullopt;
+  }
+  return f.table.get(static_cast<std::size_t>(n));
+}
+
+const DenseTable* Evaluator::dense_values(const GameInstance& g, std::uint64_t count) {
+  FastPath& f = fast_path(g);
+  if (f.kind == FastPath::Kind::General || f.kind == FastPath::Kind::Box) return nullptr;
+  if (count == 0 || f.table.size() >= count) return &f.table;
+  if (f.p == 0) {
+    if (f.busy) return nullptr;
+    const auto last = static_cast<std::int64_t>(count - 1);
+    std::optional<std::uint32_t> v = f.kind == FastPath::Kind::Kernel ? kernel_value(g, f, last)
+                                                                      : dense_value(g, f, last);
+    if (!v) return nullptr;
+  }
+  if (f.table.size() < count && f.p > 0) {
+    reserve_states(count - f.table.size());
+    const std::size_t before = f.table.size();
+    extend_by_period(f.table, f.p, static_cast<std::size_t>(count));
+    games_.states += f.table.size() - before;
+    g.dense_states += f.table.size() - before;
+  }
+  return f.table.size() >= count ? &f.table : nullptr;
+}
+
+// ---- the general search ----
 
 std::uint32_t Evaluator::grundy(const Position& root) {
   if (root.game->rules().is_nim()) return nim_value(root);
@@ -94,16 +432,22 @@ std::uint32_t Evaluator::grundy(const Position& root) {
   {
     auto it = root.game->memo.find(root.state);
     if (it != root.game->memo.end() && it->second != kInProgress) return it->second;
+    if (it != root.game->memo.end()) {
+      // A query inside the rules asks for a value still being computed further out.
+      throw Error(ErrorKind::Runtime,
+                  "the rules loop: computing " + to_string(root) + " needs the value of " +
+                      to_string(root) + " itself",
+                  "a rule may ask about other positions, not about the position it moves from "
+                  "or one that leads back to it");
+    }
   }
+  if (auto v = fast_value(root)) return *v;
   std::vector<Frame> stack;
   std::uint64_t ticks = 0;
   auto enter = [&](const Position& p) {
-    if (games_.states >= limits_.max_states) {
-      throw Error(ErrorKind::Limit,
-                  "too many states: the memo holds " + std::to_string(games_.states) +
-                      " positions (the limit)",
-                  "raise the limit with --max-states N");
-    }
+    if (games_.states >= limits_.max_states) throw_too_many(games_.states);
+    check_memory(limits_, games_.states * kBytesPerState + stack.size() * kBytesPerFrame,
+                 "the search");
     p.game->memo[p.state] = kInProgress;
     ++games_.states;
     stack.push_back(Frame{p, p.game->rules().options(*p.game, p.state), {}, false, {}});
@@ -131,8 +475,19 @@ std::uint32_t Evaluator::grundy(const Position& root) {
           x ^= nim_value(part);
           continue;
         }
+        if (part.game->fast) {
+          if (auto v = known_value(*part.game->fast, part.state)) {
+            x ^= *v;
+            continue;
+          }
+        }
         auto it = part.game->memo.find(part.state);
         if (it == part.game->memo.end()) {
+          // A kernel or a dense table may have it without a search.
+          if (auto v = fast_value(part)) {
+            x ^= *v;
+            continue;
+          }
           ready = false;
           enter(part);  // invalidates f
           break;
@@ -161,6 +516,45 @@ std::uint32_t Evaluator::grundy(const Option& parts) {
   return x;
 }
 
+bool Evaluator::wins(const Option& parts) {
+  if (parts.size() != 1 || parts[0].game->rules().is_nim()) return grundy(parts) != 0;
+  const Position& p = parts[0];
+  const GameInstance& g = *p.game;
+  FastPath& f = fast_path(g);
+  if (f.kind != FastPath::Kind::Box || f.broken || f.outcomes_broken || f.busy || f.compiled->max_parts() > 1) {
+    return grundy(parts) != 0;
+  }
+  Coords c{};
+  if (!coords_of(p.state, f.box->arity(), c)) return grundy(parts) != 0;
+  if (auto v = f.box->known(c.data())) return *v != 0;
+  if (!f.outcomes) f.outcomes = std::make_unique<TupleMemo>(f.box->arity());
+  std::uint64_t done = 0;
+  BoxHooks hooks;
+  hooks.poll = [&] { poll(g, done, 0); };
+  hooks.reserve = [&](std::uint64_t n) { reserve_states(n); };
+  hooks.room = limits_.max_states > games_.states ? limits_.max_states - games_.states : 0;
+  hooks.computed = [&](std::uint64_t n) {
+    done += n;
+    games_.states += n;
+    g.dense_states += n;
+  };
+  std::string why;
+  std::optional<bool> w;
+  {
+    struct Busy {
+      FastPath& f;
+      explicit Busy(FastPath& fp) : f(fp) { f.busy = true; }
+      ~Busy() { f.busy = false; }
+    } busy(f);
+    ProgressScope bar(limits_.progress, g.display_name());
+    w = box_outcome(*f.outcomes, *f.box, *f.compiled, c.data(), hooks, why);
+  }
+  if (w) return *w;
+  f.outcomes_broken = true;
+  explain(g, "the outcome search stops: " + why + "; nim-values from there");
+  return grundy(parts) != 0;
+}
+
 namespace {
 // Options equal as multisets are one option.
 class MultisetFilter {
@@ -184,6 +578,7 @@ std::vector<Option> Evaluator::options(const Position& p) {
   auto cursor = p.game->rules().options(*p.game, p.state);
   Option o;
   while (cursor->next(o)) {
+    limits_.charge(1);  // --max-steps: the searches of misere and every list options
     if (filter.first_time(o)) out.push_back(o);
   }
   return out;

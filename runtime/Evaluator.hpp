@@ -4,12 +4,19 @@
 #pragma once
 
 #include <atomic>
+#include <iosfwd>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "runtime/Dense.hpp"
+#include "runtime/Error.hpp"
 #include "runtime/Game.hpp"
 
 namespace grundy {
+
+class Progress;
 
 struct Limits {
   // Memo entries in all game instances together; past it evaluation stops with a message
@@ -17,9 +24,52 @@ struct Limits {
   std::uint64_t max_states = 20'000'000;
   // Cells of one table(...); a typo like 0..10^9 should not print for hours.
   std::uint64_t max_rows = 1'000'000;
+  // Iterations of `for` clauses (in rules and comprehensions) and elements listed from
+  // ranges, per top-level statement: `for k in 0..10^18` stops with a message naming
+  // --max-steps instead of running for centuries.
+  std::uint64_t max_steps = 100'000'000;
+  // Steps taken so far by the current statement; the session resets it before each one.
+  // Mutable: the evaluators hold the limits const and still count.
+  mutable std::uint64_t steps = 0;
+  // Counts n steps: a `for` iteration, or an option looked at by a search.
+  void charge(std::uint64_t n) const {
+    steps += n;
+    if (steps > max_steps) steps_exceeded();
+  }
+  [[noreturn]] void steps_exceeded() const {
+    throw Error(ErrorKind::Limit,
+                "more than " + std::to_string(max_steps) +
+                    " steps in one statement: too many loop iterations or options to look at",
+                "raise the limit with --max-steps N");
+  }
+  // Approximate bytes of memo tables, search stacks and collections (--max-memory, in MB
+  // on the command line); an estimate from entry counts, not a measurement.
+  std::uint64_t max_memory = std::uint64_t{4096} << 20;
   // Set from a signal handler; polled between positions.
   const std::atomic<bool>* interrupt = nullptr;
+  // Where `--explain` says how each game is evaluated (kernel, dense table, search) and
+  // which periods were proven; null: say nothing.
+  std::ostream* explain = nullptr;
+  // A progress bar for long computations (runtime/Progress.hpp); null: none.
+  Progress* progress = nullptr;
 };
+
+// The rough costs behind --max-memory: a memoized position (or sum), and a position whose
+// options are being searched (its frame and option cursor).
+inline constexpr std::uint64_t kBytesPerState = 64;
+inline constexpr std::uint64_t kBytesPerFrame = 512;
+
+// Throws a Limit error naming --max-memory when the estimate `bytes` passes the limit.
+inline void check_memory(const Limits& limits, std::uint64_t bytes, const char* what) {
+  if (bytes <= limits.max_memory) return;
+  throw Error(ErrorKind::Limit,
+              std::string("out of memory: ") + what + " would need about " +
+                  std::to_string(bytes >> 20) + " MB, more than the limit of " +
+                  std::to_string(limits.max_memory >> 20) + " MB",
+              "raise the limit with --max-memory MB (the estimate counts " +
+                  std::to_string(kBytesPerState) + " bytes per memoized position and " +
+                  std::to_string(kBytesPerFrame) + " per position being searched)");
+}
 
 class Evaluator {
  public:
@@ -30,12 +80,32 @@ class Evaluator {
   std::uint32_t grundy(const Position& p);
   // XOR of the parts' values: the Sprague-Grundy theorem.
   std::uint32_t grundy(const Option& parts);
+  // grundy(parts) != 0. For one position of a game whose moves lead to single positions,
+  // a search that stops at the first losing option, as a hand-written win() does.
+  bool wins(const Option& parts);
   // Every option of p, in rule order, duplicates (equal as multisets) removed.
   std::vector<Option> options(const Position& p);
 
   const Limits& limits() const { return limits_; }
 
+  // How the values of `g` are computed (runtime/Dense.hpp), decided on first use: a native
+  // kernel when the rules are a subtraction or take-and-break code, a dense table filled
+  // bottom-up when the state is one integer, else the general search.
+  FastPath& fast_path(const GameInstance& g);
+  // The values of heaps 0..count-1 of a one-integer game, in its dense table; null when the
+  // game has no dense table (ask grundy() for each state then). Uses a proven period.
+  const DenseTable* dense_values(const GameInstance& g, std::uint64_t count);
+
  private:
+  std::optional<std::uint32_t> fast_value(const Position& p);
+  std::optional<std::uint32_t> box_value(const GameInstance& g, FastPath& f, const Value& state);
+  std::optional<std::uint32_t> kernel_value(const GameInstance& g, FastPath& f, std::int64_t n);
+  std::optional<std::uint32_t> dense_value(const GameInstance& g, FastPath& f, std::int64_t n);
+  void setup(const GameInstance& g, FastPath& f);
+  void reserve_states(std::uint64_t more);
+  void poll(const GameInstance& g, std::uint64_t done, std::uint64_t total);
+  void explain(const GameInstance& g, const std::string& line) const;
+
   GameRegistry& games_;
   const Limits& limits_;
 };

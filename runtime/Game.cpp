@@ -18,8 +18,8 @@ std::string Ruleset::check_state(const Value& state) const {
   const int arity = state_arity();
   if (arity == 1) return {};
   if (!state.is(Kind::Tuple) || static_cast<int>(state.items().size()) != arity) {
-    return name() + " takes " + std::to_string(arity) + " values (state pattern of " +
-           std::to_string(arity) + "), got " + to_string(state);
+    return "a state of " + name() + " is a tuple of " + std::to_string(arity) + " values, not " +
+           to_string(state);
   }
   return {};
 }
@@ -51,7 +51,7 @@ const GameInstance* GameRegistry::instance(const std::shared_ptr<const Ruleset>&
 void GameRegistry::forget(const Ruleset* rules) {
   for (auto it = instances_.begin(); it != instances_.end();) {
     if (it->first.rules == rules) {
-      states -= it->second->memo.size();
+      states -= it->second->memo.size() + it->second->dense_states;
       instances_.erase(it++);
     } else {
       ++it;
@@ -60,7 +60,11 @@ void GameRegistry::forget(const Ruleset* rules) {
 }
 
 void GameRegistry::clear_memos() {
-  for (auto& [key, inst] : instances_) inst->memo.clear();
+  for (auto& [key, inst] : instances_) {
+    inst->memo.clear();
+    inst->fast.reset();
+    inst->dense_states = 0;
+  }
   states = 0;
 }
 

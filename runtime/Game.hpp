@@ -16,6 +16,8 @@
 
 namespace grundy {
 
+struct FastPath;
+
 struct Position {
   const GameInstance* game = nullptr;
   Value state;
@@ -92,6 +94,10 @@ class GameInstance {
   std::string display_name() const;
   // Nim-values under normal play, written only once complete (kInProgress before).
   mutable absl::flat_hash_map<Value, std::uint32_t> memo;
+  // Dense table or kernel for integer states (runtime/Dense.hpp), set up by the evaluator
+  // on first use; dense_states counts its entries, which count as states like memo's.
+  mutable std::shared_ptr<FastPath> fast;
+  mutable std::uint64_t dense_states = 0;
 
  private:
   std::shared_ptr<const Ruleset> rules_;

@@ -48,8 +48,9 @@ std::int64_t HeapSpec::proof_bound(std::int64_t n0, std::int64_t p) const {
 }
 
 void HeapSpec::normalize() {
+  if (tail != 0) return;  // the digits before the tail say where it starts
   while (!digits.empty() && digits.back() == 0) digits.pop_back();
-  if (tail == 0) tail_end = INT64_MAX;
+  tail_end = INT64_MAX;
 }
 
 std::string HeapSpec::describe() const {
@@ -98,28 +99,29 @@ std::string HeapSpec::describe() const {
 }
 
 std::vector<std::vector<std::int64_t>> spec_options(const HeapSpec& spec, std::int64_t n) {
-  std::set<std::vector<std::int64_t>> out;
+  using Heaps = std::vector<std::int64_t>;
+  std::set<Heaps> out;
   for (std::int64_t k = 0; k <= n; ++k) {
     std::uint8_t d = 0;
     if (k < static_cast<std::int64_t>(spec.K())) d = spec.digits[static_cast<std::size_t>(k)];
     else if (k <= spec.tail_end) d = spec.tail;
     if (!d) continue;
     const std::int64_t r = n - k;
-    if ((d & HeapSpec::kNone) && r == 0 && k >= 1) out.insert({});
-    if ((d & HeapSpec::kOne) && r >= 1 && k >= 1) out.insert({r});
+    if ((d & HeapSpec::kNone) && r == 0 && k >= 1) out.insert(Heaps{});
+    if ((d & HeapSpec::kOne) && r >= 1 && k >= 1) out.insert(Heaps{r});
     if (d & HeapSpec::kTwo) {
       for (std::int64_t a = 1; 2 * a <= r; ++a) {
         if ((d & HeapSpec::kUnequal) && 2 * a == r) continue;
-        out.insert({a, r - a});
+        out.insert(Heaps{a, r - a});
       }
     }
     if (d & HeapSpec::kThree) {
       for (std::int64_t a = 1; 3 * a <= r; ++a) {
-        for (std::int64_t b = a; a + 2 * b <= r; ++b) out.insert({a, b, r - a - b});
+        for (std::int64_t b = a; a + 2 * b <= r; ++b) out.insert(Heaps{a, b, r - a - b});
       }
     }
   }
-  return {out.begin(), out.end()};
+  return std::vector<Heaps>(out.begin(), out.end());
 }
 
 std::string verify_spec(const HeapSpec& spec, const GameInstance& game, std::int64_t upto) {
@@ -176,18 +178,44 @@ void HeapKernel::grow_stamps(std::uint32_t v) {
   stamp_.resize(n, 0);
 }
 
+void HeapKernel::note_max(std::uint32_t v) {
+  max_value_ = v;
+  // XORs of values up to v stay below bit_ceil(v + 1); a mex is at most one more.
+  const std::uint64_t need = 2 * std::bit_ceil(static_cast<std::uint64_t>(v) + 1) + 2;
+  if (stamp_.size() < need) stamp_.resize(need, 0);
+}
+
 void HeapKernel::next_gen() {
-  if (++gen_ == 0) {
+  if (++gen_ == 0) {  // byte marks: clear once every 255 heaps
     std::fill(stamp_.begin(), stamp_.end(), 0);
-    std::fill(pend_stamp_.begin(), pend_stamp_.end(), 0);
     gen_ = 1;
   }
 }
 
 void HeapKernel::add_prefix(std::uint32_t v) {
-  if (v >= prefix_.size()) prefix_.resize(std::max<std::size_t>(prefix_.size() * 2, v + 1), 0);
+  if (static_cast<std::size_t>(v) + 1 >= prefix_.size()) {  // the last entry stays out
+    const std::size_t old = prefix_.size();
+    const std::size_t size = std::max<std::size_t>(old * 2, static_cast<std::size_t>(v) + 2);
+    prefix_.resize(size, 0);
+    skip_.resize(size);
+    for (std::size_t i = old; i < size; ++i) skip_[i] = static_cast<std::uint32_t>(i);
+  }
+  if (prefix_[v]) return;
   prefix_[v] = 1;
+  skip_[v] = v + 1;
   while (prefix_mex_ < prefix_.size() && prefix_[prefix_mex_]) ++prefix_mex_;
+}
+
+std::uint32_t HeapKernel::not_in_prefix(std::uint32_t v) {
+  if (v >= skip_.size()) return v;
+  std::uint32_t root = v;
+  while (skip_[root] != root) root = skip_[root];
+  while (skip_[v] != root) {  // path compression
+    const std::uint32_t next = skip_[v];
+    skip_[v] = root;
+    v = next;
+  }
+  return root;
 }
 
 namespace {
@@ -198,19 +226,23 @@ inline bool even_parity(std::uint32_t v, std::uint32_t mask) {
 
 template <typename T>
 std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un) {
+  // Every option value is below stamp_.size(): run() keeps it above twice the largest value.
   const auto n = static_cast<std::int64_t>(un);
   next_gen();
+  std::uint8_t* const stamp = stamp_.data();
+  const std::uint8_t gen = gen_;
+  const T* const base = g.data();
   for (std::int64_t k : ones_) {
     if (k >= n) break;
-    mark(g[static_cast<std::size_t>(n - k)]);
+    stamp[base[n - k]] = gen;
   }
   for (std::int64_t k : nones_) {
-    if (k == n) mark(0);
+    if (k == n) stamp[0] = gen;
   }
   bool use_prefix = false;
   const auto K = static_cast<std::int64_t>(spec_.K());
   if (spec_.tail && n >= K) {
-    if ((spec_.tail & HeapSpec::kNone) && n <= spec_.tail_end) mark(0);
+    if ((spec_.tail & HeapSpec::kNone) && n <= spec_.tail_end) stamp[0] = gen;
     if (spec_.tail & HeapSpec::kOne) {
       while (static_cast<std::int64_t>(prefix_upto_) <= n - K) {
         add_prefix(g[prefix_upto_]);
@@ -222,77 +254,128 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un) {
   for (std::int64_t k : threes_) {
     const std::int64_t r = n - k;
     for (std::int64_t a = 1; 3 * a <= r; ++a) {
-      const std::uint32_t ga = g[static_cast<std::size_t>(a)];
-      for (std::int64_t b = a; a + 2 * b <= r; ++b) {
-        mark(ga ^ g[static_cast<std::size_t>(b)] ^ g[static_cast<std::size_t>(r - a - b)]);
-      }
+      const std::uint32_t ga = base[a];
+      for (std::int64_t b = a; a + 2 * b <= r; ++b) stamp[ga ^ base[b] ^ base[r - a - b]] = gen;
     }
   }
   const bool sparse = mode_ == Mode::Sparse;
+  // With large values, only split values below the number of options are marked (the mex
+  // is at most that), so that the marks touched stay in the cache.
+  std::uint64_t limit = 0;
+  if (!sparse && max_value_ >= 4096) {
+    limit = ones_.size() + nones_.size() + 2 + (use_prefix ? static_cast<std::uint64_t>(n) : 0);
+    for (std::int64_t k : twos_) limit += static_cast<std::uint64_t>(std::max<std::int64_t>(0, (n - k) / 2));
+  }
   for (std::size_t i = 0; i < twos_.size(); ++i) {
     const std::int64_t r = n - twos_[i];
     if (r < 2) continue;
-    const T* base = g.data();
-    if (sparse) {
+    if (limit) {
+      const std::int64_t hi = unequal_[i] ? (r - 1) / 2 : r / 2;
+      for (std::int64_t a = 1; a <= hi; ++a) {
+        const std::uint64_t x = base[a] ^ base[r - a];
+        if (x < limit) stamp[x] = gen;
+      }
+    } else if (sparse) {
+      // Splits with a rare part: all common values among the options, and some rare ones.
       const bool uneq = unequal_[i];
       for (std::uint32_t x : rare_) {
         if (x >= r) break;
         const std::int64_t y = r - x;
         if (uneq && y == x) continue;
-        mark(static_cast<std::uint32_t>(base[x] ^ base[y]));
+        stamp[base[x] ^ base[y]] = gen;
       }
     } else {
       const std::int64_t hi = unequal_[i] ? (r - 1) / 2 : r / 2;
-      for (std::int64_t a = 1; a <= hi; ++a) mark(static_cast<std::uint32_t>(base[a] ^ base[r - a]));
+      for (std::int64_t a = 1; a <= hi; ++a) stamp[base[a] ^ base[r - a]] = gen;
     }
   }
+  auto taken = [&](std::uint32_t v) { return stamp[v] == gen || (use_prefix && in_prefix(v)); };
   std::uint32_t v = use_prefix ? prefix_mex_ : 0;
   if (!sparse || twos_.empty()) {
-    while (marked(v) || (use_prefix && in_prefix(v))) ++v;
-    return v;
+    // Runs of values in the tail's prefix are jumped over.
+    while (true) {
+      if (stamp[v] == gen) ++v;
+      else if (use_prefix && in_prefix(v)) v = not_in_prefix(v);
+      else return v;
+    }
   }
-  // Sparse space: every common value among the options is marked; a rare value may
-  // still be an option through a split into two common heaps.
+  // Sparse space: every common value among the options is marked, so the first common
+  // value not marked bounds the mex. A rare value below it may still be an option through
+  // a split into two common heaps: look for a witness of each.
   pending_.clear();
   while (true) {
-    if (marked(v) || (use_prefix && in_prefix(v))) {
+    if (taken(v)) {
       ++v;
-      continue;
-    }
-    if (even_parity(v, mask_)) {
+    } else if (even_parity(v, mask_)) {
       pending_.push_back(v);
       ++v;
-      continue;
+    } else {
+      break;
     }
-    break;
   }
   const std::uint32_t first_common = v;
   if (pending_.empty()) return first_common;
-  if (pend_stamp_.size() < first_common) pend_stamp_.resize(std::max<std::size_t>(first_common, pend_stamp_.size() * 2), 0);
-  for (std::uint32_t x : pending_) pend_stamp_[x] = gen_;
-  std::size_t remaining = pending_.size();
-  const T* base = g.data();
-  for (std::size_t i = 0; i < twos_.size() && remaining; ++i) {
+  // The scan marks what it sees like the plain loop (only stores, no dependency between
+  // steps) and looks at the values still waiting after each block of splits; it runs
+  // through every split if need be, so that a value reported missing really is.
+  // (Targeting each waiting value through its most frequent partners was slower.)
+  std::vector<std::uint32_t>& waiting = waiting_;
+  waiting.assign(pending_.begin(), pending_.end());
+  // waiting[0] is a value not seen yet; the others are looked at only once it is seen.
+  auto settle = [&] {
+    if (stamp[waiting[0]] != gen) return false;
+    for (std::size_t w = 0; w < waiting.size();) {
+      if (stamp[waiting[w]] == gen) {
+        waiting[w] = waiting.back();
+        waiting.pop_back();
+      } else {
+        ++w;
+      }
+    }
+    return waiting.empty();
+  };
+  // First a few blocks spread over the range (the splits of one region give similar values),
+  // then every split in order.
+  constexpr std::int64_t kBlock = 16, kSamples = 64, kStride = 7919;
+  for (std::size_t i = 0; i < twos_.size() && !waiting.empty(); ++i) {
     const std::int64_t r = n - twos_[i];
     const std::int64_t hi = unequal_[i] ? (r - 1) / 2 : r / 2;
-    for (std::int64_t a = 1; a <= hi; ++a) {
-      const std::uint32_t x = static_cast<std::uint32_t>(base[a] ^ base[r - a]);
-      if (x < first_common && pend_stamp_[x] == gen_) {
-        pend_stamp_[x] = 0;
-        if (--remaining == 0) break;
-      }
+    const std::int64_t blocks = (hi + kBlock - 1) / kBlock;
+    const std::int64_t samples = std::min(blocks, kSamples);
+    for (std::int64_t b = 0; b < samples; ++b) {
+      const std::int64_t a0 = 1 + (b * kStride) % blocks * kBlock;
+      const std::int64_t end = std::min(hi, a0 + kBlock - 1);
+      for (std::int64_t a = a0; a <= end; ++a) stamp[base[a] ^ base[r - a]] = gen;
+      if (settle()) break;
+    }
+  }
+  for (std::size_t i = 0; i < twos_.size() && !waiting.empty(); ++i) {
+    const std::int64_t r = n - twos_[i];
+    const std::int64_t hi = unequal_[i] ? (r - 1) / 2 : r / 2;
+    for (std::int64_t a = 1; a <= hi;) {
+      const std::int64_t end = std::min(hi, a + 63);
+      for (; a <= end; ++a) stamp[base[a] ^ base[r - a]] = gen;
+      if (settle()) break;
     }
   }
   for (std::uint32_t x : pending_) {
-    if (pend_stamp_[x] == gen_) return x;
+    if (stamp[x] != gen) return x;
   }
   return first_common;
+}
+
+void HeapKernel::force_mask(std::uint32_t mask) {
+  if (twos_.empty() || mask == 0) return;
+  forced_mask_ = true;
+  mode_ = Mode::Sparse;
+  mask_ = mask;
+  rare_.clear();  // filled as heaps are computed (call before the first extend)
 }
 
 template <typename T>
 void HeapKernel::choose_mode(const std::vector<T>& g) {
   next_review_ = g.size() * 2;
-  if (force_plain_ || twos_.empty()) return;
+  if (force_plain_ || forced_mask_ || twos_.empty()) return;
   for (; hist_upto_ < g.size(); ++hist_upto_) {
     const std::uint32_t v = g[hist_upto_];
     if (v >= hist_.size()) hist_.resize(static_cast<std::size_t>(v) + 1, 0);
@@ -369,9 +452,16 @@ template <typename T>
 std::size_t HeapKernel::run(std::vector<T>& g, std::size_t upto, const Poll& poll) {
   if (mode_ == Mode::Subtraction) return run_subtraction(g, upto, poll);
   if (g.capacity() < upto) g.reserve(std::max(upto, g.capacity() + g.capacity() / 2));
+  std::uint64_t work = 0;  // options looked at since the last poll (an upper bound)
   while (g.size() < upto) {
     const std::size_t n = g.size();
-    if ((n & 0xFFF) == 0 && poll) poll(n, upto);
+    // Poll by work, not by heaps: with splits into three heaps one heap costs O(n^2), and
+    // Ctrl-C must still stop it within moments.
+    work += 1 + twos_.size() * n + threes_.size() * (static_cast<std::uint64_t>(n) * n / 12);
+    if (((n & 0xFFF) == 0 || work >= (std::uint64_t{1} << 22)) && poll) {
+      poll(n, upto);
+      work = 0;
+    }
     if (n >= next_review_) choose_mode(g);
     const std::uint32_t v = value_at(g, n);
     if (v > std::numeric_limits<T>::max()) {
@@ -379,6 +469,7 @@ std::size_t HeapKernel::run(std::vector<T>& g, std::size_t upto, const Poll& pol
       return n;
     }
     g.push_back(static_cast<T>(v));
+    if (v > max_value_) note_max(v);
     if (mode_ == Mode::Sparse && n >= 1 && even_parity(v, mask_)) rare_.push_back(static_cast<std::uint32_t>(n));
   }
   return g.size();
@@ -398,6 +489,7 @@ bool HeapKernel::extend(DenseTable& table, std::size_t upto, const Poll& poll) {
       table.widen_for(overflow_);
       const std::size_t n = table.size();
       table.push(overflow_);
+      if (overflow_ > max_value_) note_max(overflow_);
       if (mode_ == Mode::Sparse && n >= 1 && even_parity(overflow_, mask_)) {
         rare_.push_back(static_cast<std::uint32_t>(n));
       }

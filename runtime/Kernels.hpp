@@ -53,7 +53,7 @@ struct HeapSpec {
   std::int64_t proof_bound(std::int64_t n0, std::int64_t p) const;
   // "0.77", "4.333...", "subtraction {1, 3, 4}", "all but {2, 5}", "0.0 unequal 4" ...
   std::string describe() const;
-  // Drops trailing zero digits.
+  // Drops trailing zero digits of a finite code.
   void normalize();
   friend bool operator==(const HeapSpec&, const HeapSpec&) = default;
 };
@@ -92,8 +92,10 @@ class HeapKernel {
   Mode mode() const { return mode_; }
   std::uint32_t mask() const { return mask_; }
   std::size_t rare_count() const { return rare_.size(); }
-  // For tests and benchmarks: never use the sparse-space algorithm.
+  // For tests and benchmarks: never use the sparse-space algorithm, or use it from the
+  // start with a given mask (the values are the same for any mask; only speed differs).
   void force_plain(bool on) { force_plain_ = on; }
+  void force_mask(std::uint32_t mask);
   std::string describe() const;
 
  private:
@@ -105,19 +107,18 @@ class HeapKernel {
   std::uint32_t value_at(const std::vector<T>& g, std::size_t n);
   template <typename T>
   void choose_mode(const std::vector<T>& g);
-  void mark(std::uint32_t v) {
-    if (v >= stamp_.size()) grow_stamps(v);
-    stamp_[v] = gen_;
-  }
-  bool marked(std::uint32_t v) const { return v < stamp_.size() && stamp_[v] == gen_; }
   void grow_stamps(std::uint32_t v);
+  void note_max(std::uint32_t v);
+
   void next_gen();
   void add_prefix(std::uint32_t v);
   bool in_prefix(std::uint32_t v) const { return v < prefix_.size() && prefix_[v]; }
+  std::uint32_t not_in_prefix(std::uint32_t v);  // the smallest value >= v not in the prefix
 
   HeapSpec spec_;
   Mode mode_ = Mode::Plain;
   bool force_plain_ = false;
+  bool forced_mask_ = false;
   std::vector<std::int64_t> ones_;    // k with kOne (k >= 1)
   std::vector<std::int64_t> nones_;   // k with kNone
   std::vector<std::int64_t> twos_;    // k with kTwo
@@ -128,12 +129,14 @@ class HeapKernel {
   std::vector<std::uint32_t> rare_;   // heaps >= 1 whose value is rare, ascending
   std::size_t next_review_ = 2048;    // table size at which to reconsider the mode
   // Marks of the values seen among one heap's options.
-  std::vector<std::uint32_t> stamp_;
-  std::uint32_t gen_ = 1;
-  std::vector<std::uint32_t> pending_;
-  std::vector<std::uint32_t> pend_stamp_;
+  std::vector<std::uint8_t> stamp_;
+  std::uint8_t gen_ = 1;
+  std::vector<std::uint32_t> pending_;  // rare values below the first missing common one
+  std::vector<std::uint32_t> waiting_;  // those still without a witness
+  std::uint32_t max_value_ = 0;
   // The tail: the values of heaps 1..prefix_upto_-1, as a presence set with its mex.
   std::vector<std::uint8_t> prefix_;
+  std::vector<std::uint32_t> skip_;   // union-find: towards the next value not in the prefix
   std::size_t prefix_upto_ = 1;
   std::uint32_t prefix_mex_ = 0;
   std::uint32_t overflow_ = 0;        // a value that did not fit the table's width

@@ -56,11 +56,23 @@ bool MisereSolver::sj_applies(const Position& root) {
     bool ok = true;
   };
   std::vector<Frame> stack;
+  std::uint64_t held = 0;  // options held by the frames on the stack
   auto enter = [&](const Position& p, Value key) {
     check_sum_limits(limits_, sj_.size() + games_.states, "SJ-condition");
     Frame f{std::move(key), ev_.options(p), 0, true};
     // A follower with value 0 that can still move breaks "all values 0 = nobody can move".
     if (!f.options.empty() && ev_.grundy(p) == 0) f.ok = false;
+    // So does a real split (two parts that can move): look for one before descending, so
+    // that a game with splits is settled at its root, not after a chain of n frames each
+    // holding its O(n) options.
+    for (const Option& o : f.options) {
+      if (!f.ok) break;
+      int live = 0;
+      for (const Position& q : o) live += space_.terminal(q) ? 0 : 1;
+      if (live > 1) f.ok = false;
+    }
+    held += f.options.size();
+    check_memory(limits_, held * kBytesPerFrame / 4, "the SJ-condition search");
     stack.push_back(std::move(f));
   };
   enter(root, root_key);
@@ -69,6 +81,7 @@ bool MisereSolver::sj_applies(const Position& root) {
     if (!f.ok || f.next == f.options.size()) {
       const bool ok = f.ok;
       sj_[f.key] = ok;
+      held -= f.options.size();
       stack.pop_back();
       if (!stack.empty()) stack.back().ok = stack.back().ok && ok;
       continue;

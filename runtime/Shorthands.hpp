@@ -7,17 +7,19 @@
 #include <vector>
 
 #include "runtime/Game.hpp"
+#include "runtime/Kernels.hpp"
 
 namespace grundy {
 
 // One heap; remove s tokens for any s in the set.
-class SubtractionRuleset : public Ruleset {
+class SubtractionRuleset : public Ruleset, public HeapSpecSource {
  public:
   SubtractionRuleset(std::string name, std::vector<std::int64_t> set);
   const std::string& name() const override { return name_; }
   std::unique_ptr<OptionCursor> options(const GameInstance& g, const Value& state) const override;
   std::string check_state(const Value& state) const override;
   const std::vector<std::int64_t>& set() const { return set_; }
+  std::optional<HeapSpec> heap_spec(const GameInstance& game) const override;
 
  private:
   std::string name_;
@@ -26,7 +28,7 @@ class SubtractionRuleset : public Ruleset {
 
 // Conway's code d0.d1d2...: digit dk says what removing k tokens from a heap may leave
 // (bit 1: nothing; 2: one heap; 4: two heaps; 8: three heaps). Digits above 7 are hexadecimal.
-class TakeAndBreakRuleset : public Ruleset {
+class TakeAndBreakRuleset : public Ruleset, public HeapSpecSource {
  public:
   // Throws grundy::Error if the code is malformed.
   TakeAndBreakRuleset(std::string name, const std::string& code);
@@ -34,6 +36,7 @@ class TakeAndBreakRuleset : public Ruleset {
   std::unique_ptr<OptionCursor> options(const GameInstance& g, const Value& state) const override;
   std::string check_state(const Value& state) const override;
   const std::vector<int>& digits() const { return digits_; }
+  std::optional<HeapSpec> heap_spec(const GameInstance& game) const override;
 
  private:
   std::string name_;

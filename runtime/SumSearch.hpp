@@ -61,7 +61,7 @@ std::uint32_t search_sum(const SumKey& root, absl::flat_hash_map<SumKey, std::ui
         enter(next);  // invalidates f
         continue;
       }
-      if (it->second == kSumInProgress) throw_sum_loop(space.describe(f.pending));
+      if (it->second == kSumInProgress) throw_sum_loop(space, f.pending);
       rule.add(f.acc, f.pending, it->second);
       f.has_pending = false;
     }

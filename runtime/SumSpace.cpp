@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "runtime/Cycle.hpp"
 #include "runtime/Error.hpp"
 
 namespace grundy {
@@ -94,6 +95,7 @@ bool SumSpace::next_option(const SumKey& sum, std::size_t& component, std::size_
       continue;
     }
     const SumKey& parts = opts[option++];
+    ev_.limits().charge(1);  // --max-steps: each option of a sum looked at
     out.clear();
     for (std::size_t j = 0; j < sum.size(); ++j) {
       if (j != i) out.push_back(sum[j]);
@@ -105,8 +107,17 @@ bool SumSpace::next_option(const SumKey& sum, std::size_t& component, std::size_
   return false;
 }
 
-void throw_sum_loop(const std::string& sum) {
-  throw Error(ErrorKind::Runtime, "the rules loop: the sum " + sum + " can be reached from itself",
+void throw_sum_loop(const SumSpace& space, const SumKey& sum) {
+  // A cycle of sums moves some component round a cycle of its own game: name that one.
+  for (const Position& p : space.parts(sum)) {
+    std::vector<Position> cycle = shortest_cycle(p);
+    if (!cycle.empty()) {
+      throw Error(ErrorKind::Runtime, "the rules loop: " + describe_cycle(cycle),
+                  "a game must end: every sequence of moves has to reach a position with no options");
+    }
+  }
+  throw Error(ErrorKind::Runtime,
+              "the rules loop: the sum " + space.describe(sum) + " can be reached from itself",
               "a game must end: every sequence of moves has to reach a position with no options");
 }
 
@@ -117,6 +128,8 @@ void check_sum_limits(const Limits& limits, std::uint64_t states, const char* wh
                     std::to_string(states) + " sums (the limit)",
                 "raise the limit with --max-states N");
   }
+  // A sum is a sorted list of positions: a few times the cost of one memoized position.
+  check_memory(limits, states * 4 * kBytesPerState, (std::string("the ") + what + " search").c_str());
   if (limits.interrupt && limits.interrupt->load(std::memory_order_relaxed)) {
     throw Error(ErrorKind::Interrupted, "interrupted");
   }

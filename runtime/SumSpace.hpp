@@ -47,7 +47,7 @@ class SumSpace {
   absl::flat_hash_map<Position, bool> terminal_;
 };
 
-[[noreturn]] void throw_sum_loop(const std::string& sum);
+[[noreturn]] void throw_sum_loop(const SumSpace& space, const SumKey& sum);
 void check_sum_limits(const Limits& limits, std::uint64_t states, const char* what);
 
 }  // namespace grundy

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "runtime/Error.hpp"
 #include "runtime/Game.hpp"
 
 namespace grundy {
@@ -16,12 +17,36 @@ struct Obj {
   std::int64_t lo = 0, hi = -1;        // Range
   Modifier mod = Modifier::Normal;     // Sum
   std::size_t hash = 0;
+  std::uint32_t depth = 1;  // nesting of values inside this one
 };
+
+// Values nested deeper than this (a list in a list in a list ..., built by a recursive
+// function) are an error rather than a stack overflow when printed, compared or freed.
+constexpr std::uint32_t kMaxValueDepth = 10000;
+
+std::uint32_t Value::nest(const std::vector<Value>& items) {
+  std::uint32_t d = 0;
+  for (const Value& v : items) {
+    if (v.obj_ && v.obj_->depth > d) d = v.obj_->depth;
+  }
+  if (d + 1 > kMaxValueDepth) {
+    throw Error(ErrorKind::Limit,
+                "a value nested more than " + std::to_string(kMaxValueDepth) +
+                    " deep (a list inside a list inside ...)",
+                "build it flatter: a list of lists, not a list of a list of a list ...");
+  }
+  return d + 1;
+}
 
 namespace {
 
+// Multiply-xorshift mixing: boost's hash_combine collides heavily on small tuples like (v, i).
 std::size_t mix(std::size_t h, std::size_t v) {
-  return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+  std::uint64_t x = (static_cast<std::uint64_t>(h) ^ static_cast<std::uint64_t>(v)) * 0x9e3779b97f4a7c15ULL;
+  x ^= x >> 29;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 32;
+  return static_cast<std::size_t>(x + static_cast<std::uint64_t>(v));
 }
 
 std::size_t hash_items(std::size_t seed, const std::vector<Value>& items) {
@@ -43,9 +68,16 @@ Value Value::string(std::string s) {
   return Value(Kind::Str, std::move(o));
 }
 
+Value Value::word(std::string s) {
+  Value v = string(std::move(s));
+  v.i_ = 1;  // printed without quotes
+  return v;
+}
+
 Value Value::tuple(std::vector<Value> items) {
   auto o = std::make_shared<Obj>();
   o->hash = hash_items(0x7475706cULL, items);
+  o->depth = nest(items);
   o->items = std::move(items);
   return Value(Kind::Tuple, std::move(o));
 }
@@ -53,6 +85,7 @@ Value Value::tuple(std::vector<Value> items) {
 Value Value::list(std::vector<Value> items) {
   auto o = std::make_shared<Obj>();
   o->hash = hash_items(0x6c697374ULL, items);
+  o->depth = nest(items);
   o->items = std::move(items);
   return Value(Kind::List, std::move(o));
 }
@@ -62,6 +95,7 @@ Value Value::set(std::vector<Value> items) {
   items.erase(std::unique(items.begin(), items.end()), items.end());
   auto o = std::make_shared<Obj>();
   o->hash = hash_items(0x736574ULL, items);
+  o->depth = nest(items);
   o->items = std::move(items);
   return Value(Kind::Set, std::move(o));
 }
@@ -77,6 +111,7 @@ Value Value::range(std::int64_t lo, std::int64_t hi) {
 Value Value::position(const GameInstance* game, Value state) {
   auto o = std::make_shared<Obj>();
   o->hash = mix(std::hash<const void*>{}(game), state.hash());
+  o->depth = state.obj_ ? state.obj_->depth + 1 : 1;  // the state was checked when built
   o->game = game;
   o->state = std::move(state);
   return Value(Kind::Position, std::move(o));
@@ -86,6 +121,7 @@ Value Value::sum(std::vector<Value> parts, Modifier mod) {
   if (parts.size() == 1 && mod == Modifier::Normal) return parts[0];
   auto o = std::make_shared<Obj>();
   o->hash = hash_items(0x73756dULL + static_cast<std::size_t>(mod), parts);
+  o->depth = nest(parts);
   o->items = std::move(parts);
   o->mod = mod;
   return Value(Kind::Sum, std::move(o));
@@ -144,6 +180,7 @@ int cmp3(const T& a, const T& b) {
 
 int compare(const Value& a, const Value& b) {
   if (a.kind_ != b.kind_) return cmp3(a.kind_, b.kind_);
+  if (a.obj_ && a.obj_ == b.obj_) return 0;  // one shared body: a memo hit on a big list
   switch (a.kind_) {
     case Kind::Int:
     case Kind::Bool:
@@ -229,7 +266,10 @@ void append_value(std::string& out, const Value& v) {
     case Kind::Int: out += std::to_string(v.as_int()); break;
     case Kind::Bool: out += v.as_bool() ? "true" : "false"; break;
     case Kind::Outcome: out += v.as_outcome(); break;
-    case Kind::Str: append_quoted(out, v.as_str()); break;
+    case Kind::Str:
+      if (v.as_int() == 1) out += v.as_str();  // a word (Value::word)
+      else append_quoted(out, v.as_str());
+      break;
     case Kind::Table: out += v.as_str(); break;
     case Kind::Tuple:
       if (v.items().size() == 1) {
@@ -263,7 +303,7 @@ void append_value(std::string& out, const Value& v) {
       for (std::size_t i = 0; i < v.parts().size(); ++i) {
         if (i) out += " + ";
         // A component of an every sum may itself be a sum (after a split): keep it whole.
-        const bool nested = v.parts()[i].is(Kind::Sum);
+        const bool nested = v.parts()[i].is(Kind::Sum) && v.parts()[i].parts().size() > 1;
         if (nested) out += '(';
         append_value(out, v.parts()[i]);
         if (nested) out += ')';

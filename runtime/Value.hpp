@@ -39,6 +39,9 @@ class Value {
   static Value boolean(bool b) { return Value(Kind::Bool, b ? 1 : 0); }
   static Value outcome(char c) { return Value(Kind::Outcome, c); }
   static Value string(std::string s);
+  // A string that prints bare, even inside a collection: `proven` in (71, 12, proven).
+  // It equals the string of the same text.
+  static Value word(std::string s);
   static Value tuple(std::vector<Value> items);
   static Value list(std::vector<Value> items);
   static Value set(std::vector<Value> items);  // sorts and removes duplicates
@@ -77,6 +80,9 @@ class Value {
   }
 
  private:
+  // 1 + the deepest of `items`; past kMaxValueDepth an Error (printing, comparing and freeing
+  // a value recurse through it, and must not exhaust the stack).
+  static std::uint32_t nest(const std::vector<Value>& items);
   Value(Kind k, std::int64_t i) : kind_(k), i_(i) {}
   Value(Kind k, std::shared_ptr<const Obj> o) : kind_(k), obj_(std::move(o)) {}
   Kind kind_ = Kind::Int;

@@ -210,10 +210,13 @@ TEST_CASE("a chain a million positions deep answers", "[errors][deep]") {
 TEST_CASE("the state limit stops evaluation with a message naming --max-states", "[errors][limits]") {
   grundy::SessionOptions options;
   options.limits.max_states = 1000;
-  const RunResult small = run_source(std::string(kChain) + "grundy(Chain(500))\n", options);
+  // kChain is the subtraction game {1}: its period is proven from 256 heaps, so it answers
+  // any heap within the limit. The `let` hides the rule from the kernel recognizer.
+  const std::string chain = "game Chain { state n  let m = n  move m - 1 if m > 0 }\n";
+  const RunResult small = run_source(chain + "grundy(Chain(500))\n", options);
   CHECK(small.code == kExitOk);
   CHECK(small.out == "0\n");
-  const RunResult big = run_source(std::string(kChain) + "1\ngrundy(Chain(5000))\n", options);
+  const RunResult big = run_source(chain + "1\ngrundy(Chain(5000))\n", options);
   INFO(big);
   CHECK(big.code == kExitRuntime);
   CHECK(big.out == "1\n");

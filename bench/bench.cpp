@@ -1,0 +1,427 @@
+// grundy_bench: the same work through Grundy and through hand-written C++, in one run.
+//
+// Each case runs a Grundy program (through grundy::Session, as `grundy eval` would, with a
+// fresh session per run so that no memo carries over) or the runtime's table API, and a
+// hand-written baseline written the way the seed articles write it: a memo array and a mex
+// over a `seen` array, nothing clever. Both must produce the same answer (checked), and
+// the table prints the median time of each and the ratio Grundy / baseline (below 1:
+// Grundy is faster).
+//
+//   grundy_bench            every case (a few minutes)
+//   grundy_bench quick      the fast cases only
+//   grundy_bench long       adds Grundy's game to 2^24 with the sparse-space kernel
+//   grundy_bench NAME...    cases whose name contains NAME
+//
+// Not part of ctest. See README.md, "Benchmarks".
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "lang/Session.hpp"
+#include "runtime/Dense.hpp"
+#include "runtime/Evaluator.hpp"
+#include "runtime/Kernels.hpp"
+#include "runtime/Shorthands.hpp"
+
+extern char** environ;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_of(const std::function<void()>& f) {
+  const auto t0 = Clock::now();
+  f();
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+double median_of(int runs, const std::function<void()>& f) {
+  std::vector<double> t;
+  for (int i = 0; i < runs; ++i) t.push_back(seconds_of(f));
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// Runs a program in a fresh session; returns what it printed (or dies on an error).
+std::string run_grundy(const std::string& program) {
+  std::ostringstream out, err;
+  grundy::SessionOptions options;
+  options.limits.max_states = 200'000'000;
+  options.limits.max_memory = std::uint64_t{16} << 30;
+  options.limits.max_rows = 100'000'000;
+  options.limits.max_steps = std::uint64_t{1} << 62;
+  int code = 0;
+  {
+    grundy::Session s(out, err, options);
+    code = s.run_source(program, "<bench>");
+  }
+  if (code != 0) {
+    std::fprintf(stderr, "grundy failed (%d):\n%s\n%s\n", code, program.c_str(), err.str().c_str());
+    std::exit(2);
+  }
+  std::string text = out.str();
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+// Runs a program and waits for it, its output thrown away.
+std::string spawn(std::vector<const char*> argv) {
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, argv[0], &actions, nullptr, const_cast<char* const*>(argv.data()), environ) != 0) {
+    std::fprintf(stderr, "cannot run %s\n", argv[0]);
+    std::exit(2);
+  }
+  posix_spawn_file_actions_destroy(&actions);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return "-";
+}
+
+// ---- hand-written baselines ----
+
+using Table = std::vector<int>;
+
+std::int64_t checksum(const Table& g) {
+  std::int64_t s = 0;
+  for (int v : g) s += v;
+  return s;
+}
+
+Table subtraction_hand(const std::vector<int>& S, int N) {
+  Table g(static_cast<std::size_t>(N) + 1);
+  for (int n = 0; n <= N; ++n) {
+    bool seen[16] = {};
+    for (int s : S) {
+      if (s <= n) seen[g[static_cast<std::size_t>(n - s)]] = true;
+    }
+    int m = 0;
+    while (seen[m]) ++m;
+    g[static_cast<std::size_t>(n)] = m;
+  }
+  return g;
+}
+
+// Kayles / Dawson's Kayles as the seed articles write them: for each n, knock down t pins
+// at position a, leaving a and n - t - a.
+Table knock_down_hand(const std::vector<int>& ts, int N) {
+  Table g(static_cast<std::size_t>(N) + 1);
+  std::vector<char> seen;
+  for (int n = 0; n <= N; ++n) {
+    seen.assign(static_cast<std::size_t>(n) + 2, 0);
+    for (int t : ts) {
+      for (int a = 0; a <= n - t; ++a) {
+        const int x = g[static_cast<std::size_t>(a)] ^ g[static_cast<std::size_t>(n - t - a)];
+        if (x < static_cast<int>(seen.size())) seen[static_cast<std::size_t>(x)] = 1;
+      }
+    }
+    int m = 0;
+    while (seen[static_cast<std::size_t>(m)]) ++m;
+    g[static_cast<std::size_t>(n)] = m;
+  }
+  return g;
+}
+
+Table grundys_game_hand(int N) {
+  Table g(static_cast<std::size_t>(N) + 1);
+  std::vector<char> seen;
+  for (int n = 0; n <= N; ++n) {
+    seen.assign(static_cast<std::size_t>(n) + 2, 0);
+    for (int a = 1; 2 * a < n; ++a) {
+      const int x = g[static_cast<std::size_t>(a)] ^ g[static_cast<std::size_t>(n - a)];
+      if (x < static_cast<int>(seen.size())) seen[static_cast<std::size_t>(x)] = 1;
+    }
+    int m = 0;
+    while (seen[static_cast<std::size_t>(m)]) ++m;
+    g[static_cast<std::size_t>(n)] = m;
+  }
+  return g;
+}
+
+Table lasker_hand(int N) {
+  Table g(static_cast<std::size_t>(N) + 1);
+  std::vector<char> seen;
+  for (int n = 0; n <= N; ++n) {
+    seen.assign(static_cast<std::size_t>(n) + 3, 0);
+    for (int k = 0; k < n; ++k) seen[static_cast<std::size_t>(g[static_cast<std::size_t>(k)])] = 1;
+    for (int a = 1; 2 * a <= n; ++a) {
+      const int x = g[static_cast<std::size_t>(a)] ^ g[static_cast<std::size_t>(n - a)];
+      if (x < static_cast<int>(seen.size())) seen[static_cast<std::size_t>(x)] = 1;
+    }
+    int m = 0;
+    while (seen[static_cast<std::size_t>(m)]) ++m;
+    g[static_cast<std::size_t>(n)] = m;
+  }
+  return g;
+}
+
+std::int64_t cut_hand(int W) {
+  std::vector<std::vector<int>> g(static_cast<std::size_t>(W) + 1, std::vector<int>(static_cast<std::size_t>(W) + 1));
+  std::int64_t sum = 0;
+  std::vector<char> seen;
+  for (int w = 1; w <= W; ++w) {
+    for (int h = 1; h <= W; ++h) {
+      seen.assign(static_cast<std::size_t>(w + h) * 2 + 2, 0);
+      for (int i = 2; i <= w - 2; ++i) {
+        const int x = g[static_cast<std::size_t>(i)][static_cast<std::size_t>(h)] ^
+                      g[static_cast<std::size_t>(w - i)][static_cast<std::size_t>(h)];
+        if (x < static_cast<int>(seen.size())) seen[static_cast<std::size_t>(x)] = 1;
+      }
+      for (int j = 2; j <= h - 2; ++j) {
+        const int x = g[static_cast<std::size_t>(w)][static_cast<std::size_t>(j)] ^
+                      g[static_cast<std::size_t>(w)][static_cast<std::size_t>(h - j)];
+        if (x < static_cast<int>(seen.size())) seen[static_cast<std::size_t>(x)] = 1;
+      }
+      int m = 0;
+      while (seen[static_cast<std::size_t>(m)]) ++m;
+      g[static_cast<std::size_t>(w)][static_cast<std::size_t>(h)] = m;
+      sum += m;
+    }
+  }
+  return sum;
+}
+
+std::int64_t wythoff_hand(int A) {
+  const auto n = static_cast<std::size_t>(A) + 1;
+  std::vector<std::vector<int>> g(n, std::vector<int>(n));
+  std::int64_t sum = 0;
+  std::vector<char> seen;
+  for (int a = 0; a <= A; ++a) {
+    for (int b = 0; b <= A; ++b) {
+      seen.assign(static_cast<std::size_t>(a + b) * 2 + 2, 0);
+      for (int k = 1; k <= a; ++k) seen[static_cast<std::size_t>(g[static_cast<std::size_t>(a - k)][static_cast<std::size_t>(b)])] = 1;
+      for (int k = 1; k <= b; ++k) seen[static_cast<std::size_t>(g[static_cast<std::size_t>(a)][static_cast<std::size_t>(b - k)])] = 1;
+      for (int k = 1; k <= std::min(a, b); ++k) {
+        seen[static_cast<std::size_t>(g[static_cast<std::size_t>(a - k)][static_cast<std::size_t>(b - k)])] = 1;
+      }
+      int m = 0;
+      while (seen[static_cast<std::size_t>(m)]) ++m;
+      g[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] = m;
+      sum += m;
+    }
+  }
+  return sum;
+}
+
+// Fibonacci nim: win(n, limit) memoized, as the rules say (limit not clipped to n).
+struct FibHand {
+  int N;
+  std::vector<signed char> memo;  // -1 unknown
+  explicit FibHand(int n) : N(n), memo(static_cast<std::size_t>(n + 1) * static_cast<std::size_t>(2 * n + 2), -1) {}
+  bool win(int n, int limit) {
+    signed char& m = memo[static_cast<std::size_t>(n) * static_cast<std::size_t>(2 * N + 2) + static_cast<std::size_t>(limit)];
+    if (m >= 0) return m;
+    bool w = false;
+    for (int k = 1; k <= std::min(n, limit) && !w; ++k) w = !win(n - k, 2 * k);
+    m = w;
+    return w;
+  }
+};
+
+std::string fib_hand(int N) {
+  FibHand f(N);
+  std::string out = "[";
+  bool first = true;
+  for (int n = 2; n <= N; ++n) {
+    if (!f.win(n, n - 1)) {
+      out += (first ? "" : ", ") + std::to_string(n);
+      first = false;
+    }
+  }
+  return out + "]";
+}
+
+// ---- cases ----
+
+struct Case {
+  std::string name;
+  std::string note;
+  int runs;
+  std::function<std::string()> grundy;    // returns the answer, to compare
+  std::function<std::string()> baseline;  // same
+  double scale = 1;  // baseline time is multiplied by this (an O(n^2) loop run smaller)
+  bool quick = true;
+  bool long_only = false;
+  bool ratio = true;  // false: the time alone matters (no comparable hand-written work)
+};
+
+const char* kKayles = "game G { state n  split [a, n - t - a] for t in 1..2 for a in 0..n-t }\n";
+const char* kDawson = "game G { state n  split [a, n - 2 - a] for a in 0..n-2 }\n";
+const char* kGrundys = "game G { state n  split [a, n - a] for a in 1..(n - 1) / 2 }\n";
+const char* kLasker = "game G { state n  move k for k in 0..n-1  split [a, n - a] for a in 1..n/2 }\n";
+
+// All values 0..N of the hand-written game G, as a program would ask for them.
+std::string all_values(const char* game, int N) {
+  return std::string(game) + "sum([grundy(G(n)) for n in 0.." + std::to_string(N) + "])\n";
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> c;
+  c.push_back({"subtraction {1,3,4} to 10^7", "runtime table API; hand: mex over a seen array", 5,
+               [] {
+                 auto rules = std::make_shared<grundy::SubtractionRuleset>("S", std::vector<std::int64_t>{1, 3, 4});
+                 grundy::GameRegistry games;
+                 grundy::Limits limits;
+                 limits.max_states = 100'000'000;
+                 grundy::Evaluator ev(games, limits);
+                 const auto* g = games.instance(rules, grundy::Value::tuple({}));
+                 const grundy::DenseTable* t = ev.dense_values(*g, 10'000'001);
+                 std::int64_t s = 0;
+                 t->visit([&](const auto& v) {
+                   for (auto x : v) s += x;
+                 });
+                 return std::to_string(s) + " (" + std::to_string(t->width()) + " byte/state)";
+               },
+               [] { return std::to_string(checksum(subtraction_hand({1, 3, 4}, 10'000'000))) + " (1 byte/state)"; }});
+  c.push_back({"grundy(S(10^18)), S = {1,3,4}", "a whole program, `grundy eval`; hand: n % 7 lookup", 5,
+               [] { return run_grundy("game S = subtraction {1, 3, 4}\ngrundy(S(10^18))\n"); },
+               [] {
+                 const int p[7] = {0, 1, 0, 1, 2, 3, 2};
+                 return std::to_string(p[1000000000000000000LL % 7]);
+               }});
+  c.back().ratio = false;
+  const int N = 100000;
+  struct G {
+    const char* name;
+    const char* rules;
+    std::function<Table(int)> hand;
+  };
+  const std::vector<G> games = {
+      {"Kayles", kKayles, [](int n) { return knock_down_hand({1, 2}, n); }},
+      {"Dawson's Kayles", kDawson, [](int n) { return knock_down_hand({2}, n); }},
+      {"Grundy's game", kGrundys, [](int n) { return grundys_game_hand(n); }},
+      {"Lasker's Nim", kLasker, [](int n) { return lasker_hand(n); }},
+  };
+  for (const G& g : games) {
+    c.push_back({std::string(g.name) + " to 10^5, rules by hand", "all values; hand: naive O(n^2) loop", 1,
+                 [g, N] { return run_grundy(all_values(g.rules, N)); },
+                 [g, N] { return std::to_string(checksum(g.hand(N))); }, 1, false});
+  }
+  for (const G& g : games) {
+    if (std::string(g.name) == "Lasker's Nim") continue;  // not sparse: O(n^2) either way
+    c.push_back({std::string(g.name) + " to 10^6, rules by hand",
+                 "all values; hand: naive loop to 10^5, time x 100 (O(n^2))", 1,
+                 [g] { return run_grundy(all_values(g.rules, 1000000)); },
+                 [g] {
+                   const Table t = g.hand(N);
+                   (void)t;
+                   return std::string("-");
+                 },
+                 100, false});
+  }
+  c.push_back({"Cutting game 200x200", "all values; hand: 2-D memo array", 3,
+               [] {
+                 return run_grundy(
+                     "game Cut { state (w, h)  split [(i, h), (w - i, h)] for i in 2..w-2  "
+                     "split [(w, j), (w, h - j)] for j in 2..h-2 }\n"
+                     "sum([grundy(Cut(w, h)) for w in 1..200 for h in 1..200])\n");
+               },
+               [] { return std::to_string(cut_hand(200)); }});
+  c.push_back({"Wythoff 300x300", "all values; hand: 2-D memo array", 3,
+               [] {
+                 return run_grundy(
+                     "game W { state (a, b)  move (a - k, b) for k in 1..a  move (a, b - k) for k in 1..b  "
+                     "move (a - k, b - k) for k in 1..min(a, b) }\n"
+                     "sum([grundy(W(a, b)) for a in 0..300 for b in 0..300])\n");
+               },
+               [] { return std::to_string(wythoff_hand(300)); }});
+  c.push_back({"Cutting game 200x200, one query", "grundy(Cut(200, 200)) reaches every state; hand: as above", 3,
+               [] {
+                 return run_grundy(
+                     "game Cut { state (w, h)  split [(i, h), (w - i, h)] for i in 2..w-2  "
+                     "split [(w, j), (w, h - j)] for j in 2..h-2 }\n"
+                     "grundy(Cut(200, 200))\n");
+               },
+               [] { return std::string("-"); }});
+  c.back().baseline = [] {
+    cut_hand(200);
+    return std::string("-");
+  };
+  c.push_back({"Wythoff 300x300, one query", "grundy(W(300, 300)) reaches every state; hand: as above", 3,
+               [] {
+                 return run_grundy(
+                     "game W { state (a, b)  move (a - k, b) for k in 1..a  move (a, b - k) for k in 1..b  "
+                     "move (a - k, b - k) for k in 1..min(a, b) }\n"
+                     "grundy(W(300, 300))\n");
+               },
+               [] {
+                 wythoff_hand(300);
+                 return std::string("-");
+               }});
+  c.push_back({"Fibonacci nim to 2000", "losing n; hand: memoized win(n, limit)", 3,
+               [] {
+                 return run_grundy(
+                     "game F { state (n, limit)  move (n - k, 2 * k) for k in 1..min(n, limit) }\n"
+                     "[n for n in 2..2000 if not wins(F(n, n - 1))]\n");
+               },
+               [] { return fib_hand(2000); }});
+  c.push_back({"startup: a session that prints 1", "in process; hand: none", 9,
+               [] { return run_grundy("1\n"); }, [] { return std::string("-"); }});
+  c.back().ratio = false;
+  c.push_back({"startup: grundy eval 1", "the executable, spawned; hand: spawning /bin/true", 9,
+               [] { return spawn({GRUNDY_EXE, "eval", "1"}); }, [] { return spawn({"/bin/true"}); }});
+  Case big{"Grundy's game to 2^24, sparse kernel", "runtime table API; hand: not run (O(n^2))", 1,
+           [] {
+             grundy::HeapSpec spec;
+             spec.digits = {grundy::HeapSpec::kTwo | grundy::HeapSpec::kUnequal};
+             grundy::HeapKernel k(spec);
+             grundy::DenseTable t;
+             k.extend(t, std::size_t{1} << 24, nullptr);
+             return std::to_string(t.get(t.size() - 1)) + " (" + k.describe() + ")";
+           },
+           [] { return std::string("-"); }};
+  big.long_only = true;
+  big.quick = false;
+  big.ratio = false;
+  c.push_back(big);
+  return c;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false, long_too = false;
+  std::vector<std::string> only;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "quick")) quick = true;
+    else if (!std::strcmp(argv[i], "long")) long_too = true;
+    else only.push_back(argv[i]);
+  }
+  std::printf("%-42s %12s %12s %9s  %s\n", "case", "grundy (s)", "hand (s)", "ratio", "note");
+  for (const Case& c : cases()) {
+    if (!only.empty() && std::none_of(only.begin(), only.end(), [&](const std::string& o) {
+          return c.name.find(o) != std::string::npos;
+        })) {
+      continue;
+    }
+    if (only.empty() && ((quick && !c.quick) || (c.long_only && !long_too))) continue;
+    std::string got, want;
+    const double tg = median_of(c.runs, [&] { got = c.grundy(); });
+    const double th = c.scale * median_of(c.runs, [&] { want = c.baseline(); });
+    const bool compare = want != "-";
+    auto number = [](const std::string& s) { return s.substr(0, s.find(' ')); };
+    if (compare && number(got) != number(want)) {
+      std::fprintf(stderr, "MISMATCH in %s: grundy %s, hand %s\n", c.name.c_str(), got.c_str(), want.c_str());
+      return 1;
+    }
+    char ratio[32] = "-";
+    if (c.ratio && th > 0) std::snprintf(ratio, sizeof ratio, "%.3f", tg / th);
+    std::printf("%-42s %12.4f %12.4f %9s  %s%s\n", c.name.c_str(), tg, th, ratio, c.note.c_str(),
+                c.scale != 1 ? " (estimated)" : "");
+    std::fflush(stdout);
+  }
+  return 0;
+}

@@ -1,0 +1,175 @@
+#include "cli/LineEditor.hpp"
+
+#if GRUNDY_HAVE_LIBEDIT
+#include <histedit.h>
+#endif
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <iostream>
+
+namespace grundy::cli {
+
+namespace {
+
+void strip_newline(std::string& line) {
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+}
+
+#if GRUNDY_HAVE_LIBEDIT
+std::size_t terminal_width(FILE* out) {
+  winsize ws{};
+  if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  return 80;
+}
+#endif
+
+}  // namespace
+
+ReadStatus StreamLines::read(const std::string&, std::string& line) {
+  if (!std::getline(in_, line)) return ReadStatus::Eof;
+  strip_newline(line);
+  return ReadStatus::Line;
+}
+
+#if GRUNDY_HAVE_LIBEDIT
+
+struct LineEditor::Impl {
+  EditLine* el = nullptr;
+  History* hist = nullptr;
+  FILE* out = stdout;
+  std::string prompt;
+  std::string history_file;
+  Completer completer;
+
+  static Impl* self(EditLine* el) {
+    void* data = nullptr;
+    el_get(el, EL_CLIENTDATA, &data);
+    return static_cast<Impl*>(data);
+  }
+
+  static char* prompt_of(EditLine* el) { return self(el)->prompt.data(); }
+
+  // Bound to Tab: inserts what all candidates share, else lists them under the line.
+  static unsigned char complete(EditLine* el, int) {
+    Impl* d = self(el);
+    if (!d->completer) return CC_ERROR;
+    const LineInfo* li = el_line(el);
+    const std::string_view before(li->buffer, static_cast<std::size_t>(li->cursor - li->buffer));
+    const Completions c = d->completer(before);
+    if (c.words.empty()) return CC_REFRESH_BEEP;
+    const std::size_t typed = std::min(c.word_length, before.size());
+    std::string common = c.words[0];
+    for (const std::string& w : c.words) {
+      std::size_t k = 0;
+      while (k < common.size() && k < w.size() && common[k] == w[k]) ++k;
+      common.resize(k);
+    }
+    std::string insert = common.size() > typed ? common.substr(typed) : std::string();
+    if (c.words.size() == 1) insert += c.suffix;
+    if (!insert.empty()) {
+      if (el_insertstr(el, insert.c_str()) == -1) return CC_ERROR;
+      return CC_REFRESH;
+    }
+    if (c.words.size() == 1) return CC_REFRESH;
+    // Several candidates and nothing more in common: show them in columns.
+    std::size_t width = 0;
+    for (const std::string& w : c.words) width = std::max(width, w.size());
+    width += 2;
+    const std::size_t cols = std::max<std::size_t>(1, terminal_width(d->out) / width);
+    std::fputc('\n', d->out);
+    for (std::size_t i = 0; i < c.words.size(); ++i) {
+      if ((i + 1) % cols == 0 || i + 1 == c.words.size()) {
+        std::fprintf(d->out, "%s\n", c.words[i].c_str());
+      } else {
+        std::fprintf(d->out, "%-*s", static_cast<int>(width), c.words[i].c_str());
+      }
+    }
+    std::fflush(d->out);
+    return CC_REDISPLAY;
+  }
+};
+
+LineEditor::LineEditor(const char* program, std::string history_file)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& d = *impl_;
+  d.history_file = std::move(history_file);
+  d.el = el_init(program, stdin, stdout, stderr);
+  el_set(d.el, EL_CLIENTDATA, &d);
+  el_set(d.el, EL_EDITOR, "emacs");
+  el_set(d.el, EL_SIGNAL, 1);  // restore the terminal when a signal arrives mid-line
+  el_set(d.el, EL_PROMPT_ESC, &Impl::prompt_of, '\1');
+
+  HistEvent ev;
+  d.hist = history_init();
+  history(d.hist, &ev, H_SETSIZE, 1000);
+  history(d.hist, &ev, H_SETUNIQUE, 1);
+  el_set(d.el, EL_HIST, history, d.hist);
+  if (!d.history_file.empty()) history(d.hist, &ev, H_LOAD, d.history_file.c_str());
+
+  el_source(d.el, nullptr);  // the user's ~/.editrc
+  el_set(d.el, EL_ADDFN, "grundy-complete", "Complete a name or a command", &Impl::complete);
+  el_set(d.el, EL_BIND, "^I", "grundy-complete", nullptr);
+}
+
+LineEditor::~LineEditor() {
+  if (impl_->hist) history_end(impl_->hist);
+  if (impl_->el) el_end(impl_->el);
+}
+
+ReadStatus LineEditor::read(const std::string& prompt, std::string& line) {
+  impl_->prompt = prompt;
+  int count = 0;
+  errno = 0;
+  const char* s = el_gets(impl_->el, &count);
+  if (!s) {
+    // libedit tells Ctrl-C (the read was interrupted) from the end of input by errno.
+    if (count == -1 && errno == EINTR) return ReadStatus::Interrupted;
+    return ReadStatus::Eof;
+  }
+  line.assign(s, static_cast<std::size_t>(std::max(count, 0)));
+  strip_newline(line);
+  return ReadStatus::Line;
+}
+
+void LineEditor::add_history(const std::string& entry) {
+  if (entry.empty()) return;
+  HistEvent ev;
+  history(impl_->hist, &ev, H_ENTER, entry.c_str());
+  if (!impl_->history_file.empty()) history(impl_->hist, &ev, H_SAVE, impl_->history_file.c_str());
+}
+
+void LineEditor::set_completer(Completer completer) { impl_->completer = std::move(completer); }
+
+#else  // no libedit: plain lines after a prompt, no history file, no completion
+
+struct LineEditor::Impl {};
+
+LineEditor::LineEditor(const char*, std::string) : impl_(std::make_unique<Impl>()) {}
+LineEditor::~LineEditor() = default;
+
+ReadStatus LineEditor::read(const std::string& prompt, std::string& line) {
+  for (char c : prompt) {
+    if (c != '\1') std::cout << c;
+  }
+  std::cout.flush();
+  if (!std::getline(std::cin, line)) {
+    if (errno == EINTR) {
+      std::cin.clear();
+      return ReadStatus::Interrupted;
+    }
+    return ReadStatus::Eof;
+  }
+  strip_newline(line);
+  return ReadStatus::Line;
+}
+
+void LineEditor::add_history(const std::string&) {}
+void LineEditor::set_completer(Completer) {}
+
+#endif
+
+}  // namespace grundy::cli

@@ -1,0 +1,385 @@
+#include "cli/Play.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cstdint>
+#include <limits>
+#include <ostream>
+#include <unordered_map>
+
+#include "lang/Session.hpp"
+
+namespace grundy::cli {
+
+// ---- the engine of a Session ----
+
+std::vector<Value> SessionEngine::options(const Value& x) { return session_.options(x); }
+
+bool SessionEngine::wins(const Value& x) { return session_.wins(x); }
+
+std::optional<Value> SessionEngine::winning_option(const Value& x) {
+  std::vector<Value> w = session_.winning(x);
+  if (w.empty()) return std::nullopt;
+  return w.front();
+}
+
+std::string SessionEngine::note(const Value& x) { return session_.value_note(x); }
+
+std::optional<Value> SessionEngine::read_position(std::string_view text) {
+  return session_.evaluate(text, "<move>");
+}
+
+void SessionEngine::report(const Error& e) { session_.report(e); }
+
+namespace {
+
+// ---- positions as the person sees and writes them ----
+
+// The convention is said once, when the game starts, so options print without it.
+std::string show(const Value& x) {
+  if (x.is(Kind::Sum) && x.parts().empty()) return "0 (nothing left)";
+  if (x.is(Kind::Sum) && x.modifier() != Modifier::Normal) {
+    return to_string(Value::sum(x.parts(), Modifier::Normal));
+  }
+  return to_string(x);
+}
+
+// The components of a position or sum (`0` is the empty sum).
+std::vector<Value> parts_of(const Value& x) {
+  if (x.is(Kind::Sum)) return x.parts();
+  if (x.is(Kind::Int) && x.as_int() == 0) return {};
+  return {x};
+}
+
+std::string trim(std::string_view s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && s.size() < 10 &&
+         std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
+// ---- how long a game lasts ----
+
+// Remoteness (Steinhaus): the number of moves left when the winner hurries and the loser
+// stalls. 0 with no options; from a winning position 1 + the least remoteness of a losing
+// option; from a losing one 1 + the largest remoteness of any option. A losing computer
+// plays the option of largest remoteness. The search is bounded: past kBudget positions it
+// gives up and the computer falls back on the option that leaves the most options.
+class Lookahead {
+ public:
+  explicit Lookahead(PlayEngine& engine) : engine_(engine) {}
+
+  std::optional<std::uint32_t> remoteness(const Value& x) {
+    budget_ = kBudget;
+    try {
+      return search(x);
+    } catch (const OutOfBudget&) {
+      return std::nullopt;
+    }
+  }
+
+ private:
+  struct OutOfBudget {};
+  static constexpr int kBudget = 20000;
+
+  std::uint32_t search(const Value& x) {
+    if (auto it = memo_.find(x); it != memo_.end()) return it->second;
+    if (budget_-- <= 0) throw OutOfBudget{};
+    const std::vector<Value> opts = engine_.options(x);
+    std::uint32_t r = 0;
+    if (!opts.empty()) {
+      std::uint32_t fastest = std::numeric_limits<std::uint32_t>::max();
+      if (engine_.wins(x)) {
+        for (const Value& o : opts) {
+          if (!engine_.wins(o)) fastest = std::min(fastest, search(o));
+        }
+      }
+      if (fastest != std::numeric_limits<std::uint32_t>::max()) {
+        r = 1 + fastest;
+      } else {
+        std::uint32_t longest = 0;
+        for (const Value& o : opts) longest = std::max(longest, search(o));
+        r = 1 + longest;
+      }
+    }
+    memo_.emplace(x, r);
+    return r;
+  }
+
+  PlayEngine& engine_;
+  int budget_ = 0;
+  std::unordered_map<Value, std::uint32_t, ValueHash> memo_;
+};
+
+// ---- the game ----
+
+class Game {
+ public:
+  Game(PlayEngine& engine, LineSource& input, std::ostream& out, PlayStyle style)
+      : engine_(engine), input_(input), out_(out), style_(style), lookahead_(engine) {}
+
+  void run(const Value& start) {
+    mod_ = start.is(Kind::Sum) ? start.modifier() : Modifier::Normal;
+    out_ << "Playing " << show(start) << ", " << rule() << ".\n"
+         << "You move first. Pick an option by its number or write it out; "
+         << ":hint shows values and winning moves, :quit leaves.\n";
+    Value pos = simplify(start);
+    bool person = true;  // whose turn
+    while (true) {
+      std::vector<Value> opts = options(pos);
+      if (opts.empty()) {
+        finish(pos, person);
+        return;
+      }
+      std::optional<Value> next = person ? person_moves(pos, opts) : computer_moves(pos, opts);
+      if (!next) return;  // the person left
+      pos = *next;
+      person = !person;
+    }
+  }
+
+ private:
+  // A component that cannot move plays no part in any of the three conventions, so the
+  // positions shown leave such components out: Kayles(2), not Kayles(0) + Kayles(2).
+  bool terminal(const Value& part) {
+    auto it = terminal_.find(part);
+    if (it != terminal_.end()) return it->second;
+    const bool t = engine_.options(part).empty();
+    terminal_.emplace(part, t);
+    return t;
+  }
+
+  std::vector<Value> live_parts(const Value& x) {
+    std::vector<Value> live;
+    for (const Value& p : parts_of(x)) {
+      if (!terminal(p)) live.push_back(p);
+    }
+    return live;
+  }
+
+  // x without its components that cannot move (one is kept when none can move).
+  Value simplify(const Value& x) {
+    if (!x.is(Kind::Sum)) return x;
+    std::vector<Value> live = live_parts(x);
+    if (live.size() == x.parts().size()) return x;
+    if (live.empty() && !x.parts().empty()) live.push_back(x.parts().front());
+    return Value::sum(std::move(live), x.modifier());
+  }
+
+  // The options of pos, simplified; options that become the same are listed once.
+  std::vector<Value> options(const Value& pos) {
+    std::vector<Value> out;
+    std::vector<std::vector<Value>> seen;
+    for (const Value& o : engine_.options(pos)) {
+      std::vector<Value> key = live_parts(o);
+      std::sort(key.begin(), key.end());
+      if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+      seen.push_back(std::move(key));
+      out.push_back(simplify(o));
+    }
+    return out;
+  }
+
+  std::string paint(const char* code, const std::string& text) const {
+    return style_.color ? "\033[" + std::string(code) + "m" + text + "\033[0m" : text;
+  }
+
+  std::string rule() const {
+    switch (mod_) {
+      case Modifier::Misere: return "misere play: whoever makes the last move loses";
+      case Modifier::Every: return "every play: each turn moves in every component that can move, and whoever cannot move loses";
+      case Modifier::Normal: break;
+    }
+    return "normal play: whoever cannot move loses";
+  }
+
+  void list(const Value& pos, const std::vector<Value>& opts, const std::vector<std::string>& notes = {},
+            const std::vector<bool>& winning = {}) {
+    out_ << paint("1", "Position: " + show(pos)) << '\n';
+    const int digits = static_cast<int>(std::to_string(opts.size()).size());
+    std::size_t width = 0;
+    if (!notes.empty()) {
+      for (const Value& o : opts) width = std::max(width, show(o).size());
+    }
+    for (std::size_t i = 0; i < opts.size(); ++i) {
+      std::string num = std::to_string(i + 1);
+      std::string line = "  " + std::string(static_cast<std::size_t>(digits) - num.size(), ' ') + num + "  ";
+      std::string text = show(opts[i]);
+      if (notes.empty()) {
+        out_ << line << text << '\n';
+        continue;
+      }
+      text.resize(std::max(width, text.size()), ' ');
+      line += text + "  " + notes[i];
+      if (winning[i]) line += "  " + paint("32;1", "<- wins");
+      out_ << line << '\n';
+    }
+  }
+
+  void hint(const Value& pos, const std::vector<Value>& opts) {
+    std::vector<std::string> notes;
+    std::vector<bool> winning;
+    std::size_t wins = 0, first = 0;
+    for (std::size_t i = 0; i < opts.size(); ++i) {
+      notes.push_back(note(opts[i]));
+      winning.push_back(!engine_.wins(opts[i]));
+      if (winning.back() && wins++ == 0) first = i + 1;
+    }
+    list(pos, opts, notes, winning);
+    out_ << show(pos) << " has " << note(pos) << ": ";
+    if (wins == 0) {
+      out_ << "you are losing, every option leaves the computer a win.\n";
+    } else {
+      out_ << "you can win, e.g. with " << first << ".\n";
+    }
+  }
+
+  std::string note(const Value& x) {
+    try {
+      return engine_.note(x);
+    } catch (const Error& e) {
+      if (e.kind == ErrorKind::Interrupted) throw;
+      return "?";
+    }
+  }
+
+  void clear_interrupt() const {
+    if (style_.interrupt) style_.interrupt->store(false);
+  }
+
+  std::optional<Value> person_moves(const Value& pos, const std::vector<Value>& opts) {
+    out_ << '\n';
+    list(pos, opts);
+    while (true) {
+      std::string line;
+      out_.flush();
+      const ReadStatus st = input_.read(style_.color ? "\1\033[1;36m\1your move>\1\033[0m\1 " : "your move> ", line);
+      if (st == ReadStatus::Interrupted) {
+        clear_interrupt();
+        out_ << '\n';
+        continue;
+      }
+      if (st == ReadStatus::Eof) {
+        if (input_.interactive()) out_ << '\n';
+        out_ << "You left the game.\n";
+        return std::nullopt;
+      }
+      const std::string text = trim(line);
+      if (text.empty()) continue;
+      if (!input_.interactive()) out_ << "your move> " << text << '\n';  // a transcript
+      if (text == ":hint" || text == ":h") {
+        hint(pos, opts);
+        continue;
+      }
+      if (text == ":quit" || text == ":q") {
+        out_ << "You left the game.\n";
+        return std::nullopt;
+      }
+      if (text == ":options" || text == ":o") {
+        list(pos, opts);
+        continue;
+      }
+      if (text[0] == ':') {
+        out_ << "In a game: a number from 1 to " << opts.size()
+             << ", an option written out, :hint, :options or :quit.\n";
+        continue;
+      }
+      std::optional<std::size_t> pick;
+      if (all_digits(text)) {
+        const unsigned long n = std::stoul(text);
+        if (n >= 1 && n <= opts.size()) pick = n - 1;
+        else out_ << "Pick a number from 1 to " << opts.size() << ".\n";
+      } else if (std::optional<Value> v = engine_.read_position(text)) {
+        // In any order, with or without the modifier, with or without parts that cannot move.
+        std::vector<Value> want = live_parts(*v);
+        std::sort(want.begin(), want.end());
+        for (std::size_t i = 0; i < opts.size() && !pick; ++i) {
+          std::vector<Value> have = live_parts(opts[i]);
+          std::sort(have.begin(), have.end());
+          if (have == want) pick = i;
+        }
+        if (!pick) out_ << show(*v) << " is not an option of " << show(pos) << ".\n";
+      }
+      if (!pick) continue;
+      out_ << "You: " << show(opts[*pick]) << '\n';
+      return opts[*pick];
+    }
+  }
+
+  std::optional<Value> computer_moves(const Value& pos, const std::vector<Value>& opts) {
+    Value chosen;
+    if (std::optional<Value> w = engine_.winning_option(pos)) {
+      chosen = simplify(*w);
+      lost_ = false;
+    } else {
+      if (!lost_) {
+        out_ << "The computer is lost: whatever it plays, you can win. "
+                "It plays the move that lasts longest.\n";
+      }
+      lost_ = true;
+      chosen = longest(opts);
+    }
+    out_ << paint("1", "Computer: " + show(chosen)) << '\n';
+    return chosen;
+  }
+
+  Value longest(const std::vector<Value>& opts) {
+    std::size_t best = 0;
+    std::uint32_t best_r = 0;
+    bool known = true;
+    for (std::size_t i = 0; i < opts.size() && known; ++i) {
+      std::optional<std::uint32_t> r = lookahead_.remoteness(opts[i]);
+      if (!r) known = false;
+      else if (i == 0 || *r > best_r) best = i, best_r = *r;
+    }
+    if (known) return opts[best];
+    // Too big to look ahead: leave the person as many options as possible.
+    std::size_t most = 0;
+    best = 0;
+    for (std::size_t i = 0; i < opts.size(); ++i) {
+      const std::size_t n = engine_.options(opts[i]).size();
+      if (i == 0 || n > most) best = i, most = n;
+    }
+    return opts[best];
+  }
+
+  void finish(const Value& pos, bool person_to_move) {
+    const bool mover_wins = engine_.wins(pos);
+    const bool person_wins = mover_wins == person_to_move;
+    out_ << '\n' << (person_to_move ? "You cannot" : "The computer cannot") << " move from "
+         << show(pos) << ". "
+         << (person_wins ? paint("32;1", "You win!") : paint("31;1", "The computer wins."))
+         << " (" << rule() << ")\n";
+  }
+
+  PlayEngine& engine_;
+  LineSource& input_;
+  std::ostream& out_;
+  PlayStyle style_;
+  Lookahead lookahead_;
+  Modifier mod_ = Modifier::Normal;
+  bool lost_ = false;
+  std::unordered_map<Value, bool, ValueHash> terminal_;
+};
+
+}  // namespace
+
+void play(PlayEngine& engine, LineSource& input, std::ostream& out, const Value& start, PlayStyle style) {
+  Game game(engine, input, out, style);
+  try {
+    game.run(start);
+  } catch (const Error& e) {
+    if (e.kind == ErrorKind::Interrupted) throw;
+    out.flush();
+    engine.report(e);
+    out << "The game stopped.\n";
+  }
+}
+
+}  // namespace grundy::cli

@@ -1,0 +1,25 @@
+// Compiles the rules of a game instance to code over unboxed integers (runtime/IntRules.hpp):
+// parameters are folded in as constants, collections that do not depend on the state are
+// listed once, expressions become a flat array of nodes evaluated with checked arithmetic,
+// and the innermost `for k in lo..hi` of a rule whose parts are affine in k becomes one run
+// (first option, slope, count) that the evaluator reads as a strided loop over its table.
+//
+// Only integers and booleans are handled: states that are integers or tuples of integers,
+// parts that are bare states of the same game, ranges, int collections fixed by the
+// parameters, arithmetic, comparisons, and/or/not, min/max/abs, if-then-else, `in`. Anything
+// else (other games, functions, lists as values) leaves the game to the rules' cursor.
+#pragma once
+
+#include <memory>
+
+#include "lang/Ast.hpp"
+#include "runtime/IntRules.hpp"
+
+namespace grundy::lang {
+
+class Machine;
+
+// Null when the rules use something the compiler does not handle.
+std::shared_ptr<const IntRules> compile_rules(const GameDecl& decl, const GameInstance& game, Machine& m);
+
+}  // namespace grundy::lang

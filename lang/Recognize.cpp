@@ -1,0 +1,681 @@
+#include "lang/Recognize.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "lang/Builtins.hpp"
+#include "lang/Machine.hpp"
+
+namespace grundy::lang {
+
+namespace {
+
+constexpr std::int64_t kMaxDigit = std::int64_t{1} << 16;  // removals beyond: not a kernel
+constexpr std::size_t kMaxBindings = std::size_t{1} << 16;
+
+// ---- linear forms over slots ----
+
+// c + sum(coef * slot) + sum(coef * opaque), where an opaque term is an expression that
+// does not depend on the state or on the rule's range variable.
+struct Lin {
+  std::int64_t c = 0;
+  std::map<int, std::int64_t> slots;
+  std::vector<std::pair<const Expr*, std::int64_t>> opaque;
+
+  std::int64_t coef(int slot) const {
+    auto it = slots.find(slot);
+    return it == slots.end() ? 0 : it->second;
+  }
+  bool constant() const { return slots.empty() && opaque.empty(); }
+  // this += k * o; false on overflow.
+  bool add(const Lin& o, std::int64_t k) {
+    std::int64_t t = 0;
+    if (__builtin_mul_overflow(o.c, k, &t) || __builtin_add_overflow(c, t, &c)) return false;
+    for (const auto& [s, v] : o.slots) {
+      std::int64_t& mine = slots[s];
+      if (__builtin_mul_overflow(v, k, &t) || __builtin_add_overflow(mine, t, &mine)) return false;
+      if (mine == 0) slots.erase(s);
+    }
+    for (const auto& [e, v] : o.opaque) {
+      if (__builtin_mul_overflow(v, k, &t)) return false;
+      opaque.emplace_back(e, t);
+    }
+    return true;
+  }
+  Lin without(int slot) const {
+    Lin l = *this;
+    l.slots.erase(slot);
+    return l;
+  }
+};
+
+std::optional<Lin> minus(const Lin& a, const Lin& b) {
+  Lin r = a;
+  if (!r.add(b, -1)) return std::nullopt;
+  return r;
+}
+
+// True when `a - b` is the constant `d` (opaque terms must be the very same expressions).
+bool differ_by_constant(const Lin& a, const Lin& b, std::int64_t& d) {
+  if (a.slots != b.slots) return false;
+  auto key = [](const std::vector<std::pair<const Expr*, std::int64_t>>& v) {
+    std::map<const Expr*, std::int64_t> m;
+    for (const auto& [e, k] : v) m[e] += k;
+    for (auto it = m.begin(); it != m.end();) it = it->second == 0 ? m.erase(it) : std::next(it);
+    return m;
+  };
+  if (key(a.opaque) != key(b.opaque)) return false;
+  return !__builtin_sub_overflow(a.c, b.c, &d);
+}
+
+struct Ctx {
+  int n_slot = -1;
+  int params = 0;        // slots below are parameters
+  std::set<int> outer;   // clause variables enumerated when the spec is built
+  int inner = -1;        // the range variable that depends on n
+};
+
+bool is_query(int builtin) {
+  switch (static_cast<Builtin>(builtin)) {
+    case Builtin::Grundy:
+    case Builtin::Outcome:
+    case Builtin::Wins:
+    case Builtin::Options:
+    case Builtin::Winning:
+    case Builtin::Table:
+    case Builtin::Period:
+    case Builtin::Steps:
+    case Builtin::Genus:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Does not depend on the state, on the range variable, or on anything that is not a value.
+bool invariant(const Expr& e, const Ctx& ctx) {
+  switch (e.kind) {
+    case ExprKind::Int:
+    case ExprKind::Str:
+    case ExprKind::Bool:
+      return true;
+    case ExprKind::Name:
+      switch (e.binding.to) {
+        case Binding::To::Local:
+          return e.binding.index < ctx.params || ctx.outer.count(e.binding.index) > 0;
+        case Binding::To::Global:
+        case Binding::To::Constant:
+          return true;
+        default:
+          return false;
+      }
+    case ExprKind::Modifier:
+      return false;
+    case ExprKind::Call: {
+      const Expr& callee = *e.args[0];
+      if (callee.kind != ExprKind::Name) return false;
+      if (callee.binding.to == Binding::To::Builtin) {
+        if (is_query(callee.binding.index)) return false;
+      } else if (callee.binding.to != Binding::To::Def) {
+        return false;
+      }
+      if (!e.clauses.empty()) return false;
+      for (std::size_t i = 1; i < e.args.size(); ++i) {
+        if (!invariant(*e.args[i], ctx)) return false;
+      }
+      return true;
+    }
+    default:
+      if (!e.clauses.empty()) return false;  // comprehensions bind their own names
+      for (const auto& a : e.args) {
+        if (!invariant(*a, ctx)) return false;
+      }
+      return true;
+  }
+}
+
+std::optional<Lin> lin(const Expr& e, const Ctx& ctx) {
+  Lin out;
+  switch (e.kind) {
+    case ExprKind::Int:
+      out.c = e.ival;
+      return out;
+    case ExprKind::Name:
+      if (e.binding.to == Binding::To::Local &&
+          (e.binding.index == ctx.n_slot || e.binding.index == ctx.inner ||
+           e.binding.index < ctx.params || ctx.outer.count(e.binding.index))) {
+        out.slots[e.binding.index] = 1;
+        return out;
+      }
+      break;
+    case ExprKind::Unary:
+      if (e.text == "-") {
+        auto a = lin(*e.args[0], ctx);
+        if (!a || !out.add(*a, -1)) return std::nullopt;
+        return out;
+      }
+      break;
+    case ExprKind::Binary:
+      if (e.text == "+" || e.text == "-") {
+        auto a = lin(*e.args[0], ctx);
+        auto b = lin(*e.args[1], ctx);
+        if (!a || !b) return std::nullopt;
+        if (!a->add(*b, e.text == "+" ? 1 : -1)) return std::nullopt;
+        return a;
+      }
+      if (e.text == "*") {
+        for (int i = 0; i < 2; ++i) {
+          if (e.args[i]->kind != ExprKind::Int) continue;
+          auto o = lin(*e.args[1 - i], ctx);
+          if (!o || !out.add(*o, e.args[i]->ival)) return std::nullopt;
+          return out;
+        }
+      }
+      break;
+    default:
+      break;
+  }
+  if (invariant(e, ctx)) {
+    out.opaque.emplace_back(&e, 1);
+    return out;
+  }
+  return std::nullopt;
+}
+
+// `L op R` with op one of < <= > >= as F >= 0.
+std::optional<Lin> as_ge0(const Expr& e, const Ctx& ctx) {
+  if (e.kind != ExprKind::Binary) return std::nullopt;
+  const std::string& op = e.text;
+  if (op != "<" && op != "<=" && op != ">" && op != ">=") return std::nullopt;
+  auto l = lin(*e.args[0], ctx);
+  auto r = lin(*e.args[1], ctx);
+  if (!l || !r) return std::nullopt;
+  const bool right_bigger = op[0] == '<';
+  auto f = right_bigger ? minus(*r, *l) : minus(*l, *r);
+  if (!f) return std::nullopt;
+  if (op.size() == 1 && __builtin_sub_overflow(f->c, 1, &f->c)) return std::nullopt;
+  return f;
+}
+
+bool mentions(const Expr& e, int slot) {
+  if (e.kind == ExprKind::Name) return e.binding.to == Binding::To::Local && e.binding.index == slot;
+  for (const auto& a : e.args) {
+    if (mentions(*a, slot)) return true;
+  }
+  for (const Clause& c : e.clauses) {
+    if (c.expr && mentions(*c.expr, slot)) return true;
+  }
+  return false;
+}
+
+// `k != E`, `k not in E`, `not (k in E)`: the excluded value or set, or null.
+const Expr* exclusion_of(const Expr& e, int k, const Ctx& ctx, bool& is_set) {
+  auto is_k = [&](const Expr& x) {
+    return x.kind == ExprKind::Name && x.binding.to == Binding::To::Local && x.binding.index == k;
+  };
+  if (e.kind == ExprKind::Unary && e.text == "not") {
+    const Expr& in = *e.args[0];
+    if (in.kind == ExprKind::Binary && in.text == "in" && is_k(*in.args[0]) && invariant(*in.args[1], ctx)) {
+      is_set = true;
+      return in.args[1].get();
+    }
+    return nullptr;
+  }
+  if (e.kind != ExprKind::Binary) return nullptr;
+  if (e.text == "not in" && is_k(*e.args[0]) && invariant(*e.args[1], ctx)) {
+    is_set = true;
+    return e.args[1].get();
+  }
+  if (e.text == "!=") {
+    for (int i = 0; i < 2; ++i) {
+      if (is_k(*e.args[i]) && invariant(*e.args[1 - i], ctx)) {
+        is_set = false;
+        return e.args[1 - i].get();
+      }
+    }
+  }
+  return nullptr;
+}
+
+// ---- the plan of one rule ----
+
+struct KPred {
+  const Expr* expr;
+  const Expr* excluded = nullptr;  // set when the predicate only excludes values
+  bool excluded_set = false;
+};
+
+struct RulePlan {
+  enum class Kind : std::uint8_t {
+    Take,       // one heap n - j, j from the enumerated bindings
+    TakeRange,  // one heap n - j, j = k + c0 for k in lo..hi
+    HeapRange,  // one heap k for k in lo..n-d: removals d, d+1, ... (a tail)
+    Split,      // two heaps a, n - c - a for a in lo..hi
+  };
+  Kind kind = Kind::Take;
+  std::vector<const Clause*> outer;        // enumerated when building, in order
+  std::vector<const Expr*> filters;        // conditions over parameters and outer variables
+  Lin j;                                   // Take: the removal; Split: c
+  std::int64_t e = 0;                      // Take(Range): the heap left has at least e tokens
+  int k_slot = -1;                         // TakeRange / HeapRange / Split: the range variable
+  const Expr* lo = nullptr;
+  const Expr* hi = nullptr;                // TakeRange: invariant upper bound or null
+  std::vector<KPred> preds;                // TakeRange: predicates over k alone
+  Lin d;                                   // HeapRange: k <= n - d
+  bool halved = false;                     // Split: a <= (m + delta) / 2 rather than m + delta
+  std::int64_t delta = 0;
+  bool unequal = false;                    // Split: `a != n - c - a`
+};
+
+std::optional<RulePlan> analyze(const GameItem& it, const Ctx& base) {
+  if (it.exprs.empty() || it.exprs.size() > 2) return std::nullopt;
+  RulePlan plan;
+  Ctx ctx = base;
+  const Clause* range = nullptr;
+  for (const Clause& c : it.clauses) {
+    if (c.kind != Clause::Kind::For) continue;
+    if (c.slots.size() != 1 || range) return std::nullopt;  // the range variable comes last
+    if (invariant(*c.expr, ctx)) {
+      ctx.outer.insert(c.slots[0]);
+      plan.outer.push_back(&c);
+    } else if (c.expr->kind == ExprKind::Range) {
+      range = &c;
+      ctx.inner = c.slots[0];
+    } else {
+      return std::nullopt;
+    }
+  }
+  std::vector<const Expr*> rest;  // conditions that depend on n or on the range variable
+  for (const Clause& c : it.clauses) {
+    if (c.kind != Clause::Kind::If) continue;
+    if (invariant(*c.expr, ctx)) plan.filters.push_back(c.expr.get());
+    else rest.push_back(c.expr.get());
+  }
+  const int n = ctx.n_slot;
+
+  // The heap left must have at least e tokens, by conditions F >= 0 with F = P + const.
+  auto lower_bound = [&](const Lin& part, const Lin& f, std::optional<std::int64_t>& e) {
+    std::int64_t d = 0;
+    if (!differ_by_constant(f, part, d)) return false;
+    if (d == INT64_MIN) return false;
+    const std::int64_t need = -d;  // F = P + d >= 0  <=>  P >= -d
+    e = e ? std::max(*e, need) : need;
+    return true;
+  };
+
+  if (it.exprs.size() == 1) {
+    auto part = lin(*it.exprs[0], ctx);
+    if (!part) return std::nullopt;
+    if (!range) {
+      // move n - j: j over the enumerated bindings.
+      if (part->coef(n) != 1) return std::nullopt;
+      Lin rest_of = part->without(n);
+      plan.kind = RulePlan::Kind::Take;
+      if (!plan.j.add(rest_of, -1)) return std::nullopt;
+      std::optional<std::int64_t> e;
+      for (const Expr* c : rest) {
+        auto f = as_ge0(*c, ctx);
+        if (!f || !lower_bound(*part, *f, e)) return std::nullopt;
+      }
+      if (!e || *e < 0 || *e > 1) return std::nullopt;
+      plan.e = *e;
+      return plan;
+    }
+    if (!plan.outer.empty()) return std::nullopt;
+    const int k = ctx.inner;
+    plan.k_slot = k;
+    plan.lo = range->expr->args[0].get();
+    if (!invariant(*plan.lo, ctx)) return std::nullopt;
+    const Expr& hi = *range->expr->args[1];
+    if (part->coef(k) == 1 && part->coef(n) == 0) {
+      // move k for k in lo..n-d: the heap k, removals n - k >= d.
+      if (!part->without(k).constant() || part->c != 0 || !rest.empty()) return std::nullopt;
+      auto h = lin(hi, ctx);
+      if (!h || h->coef(n) != 1 || h->coef(k) != 0) return std::nullopt;
+      plan.kind = RulePlan::Kind::HeapRange;
+      if (!plan.d.add(h->without(n), -1)) return std::nullopt;
+      return plan;
+    }
+    if (part->coef(n) != 1 || part->coef(k) != -1) return std::nullopt;
+    // move n - k - c0 for k in lo..hi: the removal is k + c0.
+    plan.kind = RulePlan::Kind::TakeRange;
+    if (!plan.j.add(part->without(n).without(k), -1)) return std::nullopt;  // c0
+    Lin k_lin;
+    k_lin.slots[k] = 1;
+    std::optional<std::int64_t> e;
+    std::vector<const Expr*> bounds;
+    if (hi.kind == ExprKind::Call && hi.args[0]->kind == ExprKind::Name &&
+        hi.args[0]->binding.to == Binding::To::Builtin &&
+        static_cast<Builtin>(hi.args[0]->binding.index) == Builtin::Min && hi.args.size() == 3 &&
+        hi.clauses.empty()) {
+      bounds = {hi.args[1].get(), hi.args[2].get()};
+    } else {
+      bounds = {&hi};
+    }
+    for (const Expr* b : bounds) {
+      if (invariant(*b, ctx)) {
+        if (plan.hi) return std::nullopt;
+        plan.hi = b;
+        continue;
+      }
+      auto bl = lin(*b, ctx);  // k <= b  <=>  b - k >= 0
+      if (!bl) return std::nullopt;
+      auto f = minus(*bl, k_lin);
+      if (!f || !lower_bound(*part, *f, e)) return std::nullopt;
+    }
+    for (const Expr* c : rest) {
+      if (!mentions(*c, n)) {
+        KPred p{c};
+        p.excluded = exclusion_of(*c, k, ctx, p.excluded_set);
+        plan.preds.push_back(p);
+        continue;
+      }
+      auto f = as_ge0(*c, ctx);
+      if (!f || !lower_bound(*part, *f, e)) return std::nullopt;
+    }
+    if (!e || *e < 0 || *e > 1) return std::nullopt;
+    plan.e = *e;
+    return plan;
+  }
+
+  // split [a, n - c - a] for ... for a in lo..hi
+  if (!range || it.kind != GameItem::Kind::Split) return std::nullopt;
+  const int a = ctx.inner;
+  auto p0 = lin(*it.exprs[0], ctx);
+  auto p1 = lin(*it.exprs[1], ctx);
+  if (!p0 || !p1) return std::nullopt;
+  auto is_a = [&](const Lin& l) { return l.c == 0 && l.opaque.empty() && l.slots.size() == 1 && l.coef(a) == 1; };
+  const Lin* other = is_a(*p0) ? &*p1 : is_a(*p1) ? &*p0 : nullptr;
+  if (!other || other->coef(n) != 1 || other->coef(a) != -1) return std::nullopt;
+  Lin m = other->without(a);  // n - c
+  plan.kind = RulePlan::Kind::Split;
+  plan.k_slot = a;
+  if (!plan.j.add(m.without(n), -1)) return std::nullopt;  // c
+  plan.lo = range->expr->args[0].get();
+  if (!invariant(*plan.lo, ctx)) return std::nullopt;
+  const Expr* hi = range->expr->args[1].get();
+  if (hi->kind == ExprKind::Binary && hi->text == "/" && hi->args[1]->kind == ExprKind::Int &&
+      hi->args[1]->ival == 2) {
+    plan.halved = true;
+    hi = hi->args[0].get();
+  }
+  auto hl = lin(*hi, ctx);
+  if (!hl || !differ_by_constant(*hl, m, plan.delta) || plan.delta < -1 || plan.delta > 0) {
+    return std::nullopt;
+  }
+  for (const Expr* c : rest) {
+    // a != n - c - a, in either order
+    if (c->kind != ExprKind::Binary || c->text != "!=") return std::nullopt;
+    auto l = lin(*c->args[0], ctx);
+    auto r = lin(*c->args[1], ctx);
+    if (!l || !r) return std::nullopt;
+    auto diff = minus(*l, *r);
+    Lin two_a_minus_m;
+    two_a_minus_m.slots[a] = 2;
+    if (!diff || !two_a_minus_m.add(m, -1)) return std::nullopt;
+    std::int64_t d1 = 0, d2 = 0;
+    Lin neg;
+    if (!neg.add(two_a_minus_m, -1)) return std::nullopt;
+    if (!(differ_by_constant(*diff, two_a_minus_m, d1) && d1 == 0) &&
+        !(differ_by_constant(*diff, neg, d2) && d2 == 0)) {
+      return std::nullopt;
+    }
+    plan.unequal = true;
+  }
+  return plan;
+}
+
+// ---- building a spec ----
+
+class Builder {
+ public:
+  Builder(Machine& m, Frame& frame) : m_(m), frame_(frame) {}
+
+  std::optional<std::int64_t> int_of(const Expr& e) {
+    Value v = m_.eval(e, frame_);
+    if (!v.is(Kind::Int)) return std::nullopt;
+    return v.as_int();
+  }
+  std::optional<std::int64_t> eval(const Lin& l) {
+    std::int64_t r = l.c;
+    for (const auto& [s, k] : l.slots) {
+      const Value& v = frame_[static_cast<std::size_t>(s)];
+      if (!v.is(Kind::Int)) return std::nullopt;
+      std::int64_t t = 0;
+      if (__builtin_mul_overflow(v.as_int(), k, &t) || __builtin_add_overflow(r, t, &r)) return std::nullopt;
+    }
+    for (const auto& [e, k] : l.opaque) {
+      auto v = int_of(*e);
+      std::int64_t t = 0;
+      if (!v || __builtin_mul_overflow(*v, k, &t) || __builtin_add_overflow(r, t, &r)) return std::nullopt;
+    }
+    return r;
+  }
+  // Every binding of the plan's outer variables that passes its filters; false to give up.
+  bool each_binding(const RulePlan& plan, const std::function<bool()>& body) {
+    return bind(plan, 0, body);
+  }
+  bool add_digit(std::int64_t j, std::uint8_t bits) {
+    if (j < 0 || j >= kMaxDigit) return false;
+    digits_[j] |= bits;
+    return true;
+  }
+  void add_tail(std::int64_t from, std::uint8_t bits, std::int64_t end) {
+    tails_.push_back({from, bits, end});
+  }
+  std::optional<HeapSpec> finish() {
+    HeapSpec spec;
+    std::int64_t K = digits_.empty() ? 0 : digits_.rbegin()->first + 1;
+    std::int64_t end = INT64_MAX;
+    std::uint8_t tail = 0;
+    for (const Tail& t : tails_) {
+      K = std::max(K, t.from);
+      if (tail && t.end != end) return std::nullopt;
+      end = t.end;
+      tail |= t.bits;
+    }
+    if (K > kMaxDigit) return std::nullopt;
+    spec.digits.assign(static_cast<std::size_t>(K), 0);
+    for (const auto& [j, bits] : digits_) spec.digits[static_cast<std::size_t>(j)] |= bits;
+    for (const Tail& t : tails_) {
+      for (std::int64_t j = t.from; j < K && j <= t.end; ++j) spec.digits[static_cast<std::size_t>(j)] |= t.bits;
+    }
+    if (!spec.digits.empty() && (spec.digits[0] & (HeapSpec::kNone | HeapSpec::kOne))) return std::nullopt;
+    spec.tail = tail;
+    spec.tail_end = tail ? end : INT64_MAX;
+    if (tail && end < K) {
+      spec.tail = 0;
+      spec.tail_end = INT64_MAX;
+    }
+    spec.normalize();
+    return spec;
+  }
+
+ private:
+  struct Tail {
+    std::int64_t from;
+    std::uint8_t bits;
+    std::int64_t end;
+  };
+
+  bool bind(const RulePlan& plan, std::size_t i, const std::function<bool()>& body) {
+    if (i == plan.outer.size()) {
+      for (const Expr* f : plan.filters) {
+        if (!m_.condition(*f, frame_, "the condition of `if`")) return true;
+      }
+      if (++bindings_ > kMaxBindings) return false;
+      return body();
+    }
+    const Clause& c = *plan.outer[i];
+    Iteration iter;
+    iter.start(m_.eval(*c.expr, frame_), c.expr->where);
+    Value v;
+    while (iter.next(v)) {
+      if (++bindings_ > kMaxBindings) return false;
+      frame_[static_cast<std::size_t>(c.slots[0])] = v;
+      if (!bind(plan, i + 1, body)) return false;
+    }
+    return true;
+  }
+
+  Machine& m_;
+  Frame& frame_;
+  std::size_t bindings_ = 0;
+  std::map<std::int64_t, std::uint8_t> digits_;
+  std::vector<Tail> tails_;
+};
+
+constexpr std::uint8_t kLeave = HeapSpec::kNone | HeapSpec::kOne;
+
+bool build_rule(const RulePlan& plan, Builder& b, Frame& frame, Machine& m) {
+  switch (plan.kind) {
+    case RulePlan::Kind::Take:
+      return b.each_binding(plan, [&] {
+        auto j = b.eval(plan.j);
+        if (!j || *j < 1) return false;  // j = 0 loops; j < 0 grows
+        return b.add_digit(*j, plan.e == 0 ? kLeave : HeapSpec::kOne);
+      });
+    case RulePlan::Kind::HeapRange: {
+      auto lo = b.int_of(*plan.lo);
+      auto d = b.eval(plan.d);
+      if (!lo || !d || *lo < 0 || *lo > 1 || *d < 1) return false;
+      b.add_tail(*d, *lo == 0 ? kLeave : HeapSpec::kOne, INT64_MAX);
+      return true;
+    }
+    case RulePlan::Kind::TakeRange: {
+      auto lo = b.int_of(*plan.lo);
+      auto c0 = b.eval(plan.j);
+      if (!lo || !c0) return false;
+      std::int64_t first = 0;  // the smallest removal; 0 would loop, below 0 grow
+      if (__builtin_add_overflow(*lo, *c0, &first) || first < 1) return false;
+      std::optional<std::int64_t> hi;
+      if (plan.hi) {
+        hi = b.int_of(*plan.hi);
+        if (!hi) return false;
+      }
+      std::int64_t last = INT64_MAX;  // the largest removal
+      if (hi && __builtin_add_overflow(*hi, *c0, &last)) return false;
+      if (hi && last < first) return true;  // no removal at all
+      const std::uint8_t bits = plan.e == 0 ? kLeave : HeapSpec::kOne;
+      auto passes = [&](std::int64_t k) {
+        frame[static_cast<std::size_t>(plan.k_slot)] = Value::integer(k);
+        for (const KPred& p : plan.preds) {
+          if (!m.condition(*p.expr, frame, "the condition of `if`")) return false;
+        }
+        return true;
+      };
+      if (hi && last - first < kMaxDigit) {
+        for (std::int64_t j = first; j <= last; ++j) {
+          if (passes(j - *c0) && !b.add_digit(j, bits)) return false;
+        }
+        return true;
+      }
+      // A tail: only exclusions are understood, listed up to the largest excluded value.
+      std::int64_t explicit_to = first;  // digits below this are explicit
+      for (const KPred& p : plan.preds) {
+        if (!p.excluded) return false;
+        Value x = m.eval(*p.excluded, frame);
+        std::vector<Value> xs;
+        if (p.excluded_set) {
+          if (x.is(Kind::Range)) {
+            if (x.range_hi() - x.range_lo() > kMaxDigit) return false;
+            for (std::int64_t v = x.range_lo(); v <= x.range_hi(); ++v) xs.push_back(Value::integer(v));
+          } else if (x.is(Kind::List) || x.is(Kind::Set) || x.is(Kind::Tuple)) {
+            xs = x.items();
+          } else {
+            return false;
+          }
+        } else {
+          xs.push_back(x);
+        }
+        for (const Value& v : xs) {
+          if (!v.is(Kind::Int)) continue;  // never equal to an int k
+          std::int64_t j = 0;
+          if (__builtin_add_overflow(v.as_int(), *c0, &j)) continue;
+          if (j >= first && j < kMaxDigit) explicit_to = std::max(explicit_to, j + 1);
+          else if (j >= kMaxDigit && j <= last) return false;
+        }
+      }
+      for (std::int64_t j = first; j < explicit_to && j <= last; ++j) {
+        if (passes(j - *c0) && !b.add_digit(j, bits)) return false;
+      }
+      if (explicit_to <= last) b.add_tail(explicit_to, bits, last);
+      return true;
+    }
+    case RulePlan::Kind::Split:
+      return b.each_binding(plan, [&] {
+        auto lo = b.int_of(*plan.lo);
+        auto c = b.eval(plan.j);
+        if (!lo || !c || *lo < 0 || *lo > 1 || *c < 0) return false;
+        if (*c == 0 && *lo == 0) return false;  // [0, n]: the heap itself, a loop
+        // a in [0, (m + 0) / 2] reaches a = 0, m - a = m < 0 when m == -1.
+        if (plan.halved && plan.delta == 0 && *lo == 0 && *c >= 1) return false;
+        std::uint8_t bits = HeapSpec::kTwo;
+        if (plan.unequal || (plan.halved && plan.delta == -1)) bits |= HeapSpec::kUnequal;
+        if (*lo == 0) {
+          bits |= HeapSpec::kOne;
+          if (!plan.unequal && !(!plan.halved && plan.delta == -1)) bits |= HeapSpec::kNone;
+        }
+        return b.add_digit(*c, bits);
+      });
+  }
+  return false;
+}
+
+class Shape : public HeapShape {
+ public:
+  Shape(const GameDecl& decl, std::vector<RulePlan> plans) : decl_(decl), plans_(std::move(plans)) {}
+
+  std::optional<HeapSpec> spec(const GameInstance& game, Machine& m) const override {
+    Frame frame(static_cast<std::size_t>(decl_.frame_size));
+    const auto& params = game.params().items();
+    std::copy(params.begin(), params.end(), frame.begin());
+    Builder b(m, frame);
+    try {
+      for (const RulePlan& p : plans_) {
+        if (!build_rule(p, b, frame, m)) return std::nullopt;
+      }
+    } catch (const Error& e) {
+      if (e.kind == ErrorKind::Interrupted) throw;
+      return std::nullopt;  // the general evaluation meets the error where it applies
+    }
+    return b.finish();
+  }
+
+ private:
+  const GameDecl& decl_;
+  std::vector<RulePlan> plans_;
+};
+
+}  // namespace
+
+std::unique_ptr<HeapShape> recognize_heap(const GameDecl& decl) {
+  if (decl.form != GameDecl::Form::Rules) return nullptr;
+  Ctx ctx;
+  ctx.params = static_cast<int>(decl.params.size());
+  std::vector<RulePlan> plans;
+  for (const GameItem& it : decl.items) {
+    switch (it.kind) {
+      case GameItem::Kind::State:
+        if (it.tuple_pattern || it.slots.size() != 1 || ctx.n_slot >= 0) return nullptr;
+        ctx.n_slot = it.slots[0];
+        break;
+      case GameItem::Kind::Let:
+        return nullptr;
+      case GameItem::Kind::Move:
+      case GameItem::Kind::Split: {
+        if (ctx.n_slot < 0) return nullptr;
+        auto plan = analyze(it, ctx);
+        if (!plan) return nullptr;
+        plans.push_back(std::move(*plan));
+        break;
+      }
+    }
+  }
+  if (ctx.n_slot < 0 || plans.empty()) return nullptr;
+  return std::make_unique<Shape>(decl, std::move(plans));
+}
+
+}  // namespace grundy::lang

@@ -1,0 +1,88 @@
+// Dense memo tables over a box of integer states (one integer or a tuple of up to four),
+// filled top-down by compiled rules (runtime/IntRules.hpp): only the states a query needs
+// are computed, but each is one array cell of 1, 2 or 4 bytes (all ones = not known yet)
+// instead of a hash map entry, and the options of a state are read straight from the array,
+// a run of options (a, b - k) for k in 1..b being one strided loop.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/IntRules.hpp"
+
+namespace grundy {
+
+constexpr int kMaxBoxArity = 4;
+using Coords = std::array<std::int64_t, kMaxBoxArity>;
+
+class TupleMemo {
+ public:
+  explicit TupleMemo(int arity) : arity_(arity) {}
+  int arity() const { return arity_; }
+  std::uint64_t cells() const { return cells_; }
+  int width() const { return width_; }
+  // The value of a state when it is known.
+  std::optional<std::uint32_t> known(const std::int64_t* c) const;
+  std::string describe() const;
+
+  // Internals of the search (Tuples.cpp).
+  bool inside(const std::int64_t* c) const;
+  std::int64_t index(const std::int64_t* c) const;
+  std::uint32_t get(std::int64_t i) const {
+    const auto u = static_cast<std::size_t>(i);
+    return width_ == 1 ? b1_[u] : width_ == 2 ? b2_[u] : b4_[u];
+  }
+  std::uint32_t unknown() const { return width_ == 1 ? 0xFFu : width_ == 2 ? 0xFFFFu : 0xFFFFFFFFu; }
+  void set(std::int64_t i, std::uint32_t v);
+  // Makes the box hold c (and twice the old size in each growing dimension); false when
+  // it would pass max_cells.
+  bool grow(const std::int64_t* c, std::uint64_t max_cells);
+  const std::array<std::int64_t, kMaxBoxArity>& strides() const { return strides_; }
+  template <typename F>
+  decltype(auto) visit(F&& f) const {
+    if (width_ == 1) return f(b1_);
+    if (width_ == 2) return f(b2_);
+    return f(b4_);
+  }
+
+ private:
+  void widen(std::uint32_t v);
+  int arity_;
+  int width_ = 1;
+  std::uint64_t cells_ = 0;
+  std::array<std::int64_t, kMaxBoxArity> dims_{};
+  std::array<std::int64_t, kMaxBoxArity> strides_{};
+  std::vector<std::uint8_t> b1_;
+  std::vector<std::uint16_t> b2_;
+  std::vector<std::uint32_t> b4_;
+};
+
+// What the search needs from the evaluator.
+struct BoxHooks {
+  std::function<void()> poll;                    // every few thousand states; may throw
+  std::function<void(std::uint64_t)> reserve;    // before computing more states; may throw
+  std::function<void(std::uint64_t)> computed;   // states computed
+  std::uint64_t max_cells = std::uint64_t{1} << 26;
+  // States that may still be added, those being searched included; past it the search
+  // gives up and the general search reports the limit.
+  std::uint64_t room = UINT64_MAX;
+};
+
+// The value of `c`, computed top-down with `rules` into `memo`; nothing when the compiled
+// rules cannot decide (an error, a state outside what a box can hold, a loop): the general
+// search takes over and meets the same thing if the query needs it. `why` says what.
+std::optional<std::uint32_t> box_value(TupleMemo& memo, const IntRules& rules, const std::int64_t* c,
+                                       const BoxHooks& hooks, std::string& why);
+
+// Whether the player to move wins at `c`, for rules whose options are single states: N as
+// soon as one option is P, searched depth first in rule order like a hand-written win()
+// (so most options are never looked at). `outcomes` holds 0 (P) and 1 (N); values already
+// in `values` are used too. Nothing when the compiled rules cannot decide (see box_value).
+std::optional<bool> box_outcome(TupleMemo& outcomes, const TupleMemo& values, const IntRules& rules,
+                                const std::int64_t* c, const BoxHooks& hooks, std::string& why);
+
+}  // namespace grundy

@@ -1,0 +1,128 @@
+// Rules compiled over unboxed integers, with values in a dense box filled top-down and
+// outcomes found by a search that stops at the first losing option, must agree with the
+// rules evaluated as written. The same rules wrapped in a function call (`def id`), which
+// the compiler does not take, give the reference values.
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "tests/unit/brute_force.hpp"
+#include "tests/unit/support.hpp"
+
+namespace {
+
+using grundy::SessionOptions;
+using grundy::test::contains;
+using grundy::test::run_source;
+
+struct Ran {
+  std::string out, explain;
+};
+
+Ran run_explained(const std::string& source) {
+  std::ostringstream why;
+  SessionOptions options;
+  options.limits.explain = &why;
+  const auto r = run_source(source, options);
+  INFO(source << "\n" << r);
+  REQUIRE(r.code == 0);
+  return {r.out, why.str()};
+}
+
+// `text` with every "ID(" written as `by` followed by "(".
+std::string substitute(const std::string& text, const std::string& by) {
+  std::string out;
+  std::size_t from = 0;
+  for (std::size_t at; (at = text.find("ID(", from)) != std::string::npos; from = at + 3) {
+    out.append(text, from, at - from);
+    out.append(by);
+    out.push_back('(');
+  }
+  out.append(text, from, std::string::npos);
+  return out;
+}
+
+// `rules` uses ID(...) where the reference wraps a value in id(); compiled, ID(x) is x.
+void agree(const std::string& state, const std::string& rules, const std::string& queries) {
+  const std::string plain = substitute(rules, "");
+  const Ran fast = run_explained("def id(x) = x\ngame G { state " + state + " " + plain + " }\n" + queries);
+  const Ran slow =
+      run_explained("def id(x) = x\ngame G { state " + state + " " + substitute(rules, "id") + " }\n" + queries);
+  INFO(plain << "\n" << fast.explain << slow.explain);
+  CHECK(contains(fast.explain, "G: compiled rules"));
+  CHECK_FALSE(contains(slow.explain, "G: compiled rules"));
+  CHECK(fast.out == slow.out);
+}
+
+}  // namespace
+
+TEST_CASE("compiled tuple rules agree with the rules as written", "[perf][compile]") {
+  const std::string grid =
+      "[grundy(G(a, b)) for a in 0..14 for b in 0..14]\n[wins(G(a, b)) for a in 0..14 for b in 0..14]\n";
+  agree("(a, b)",
+        "move (a - k, ID(b)) for k in 1..a  move (a, b - k) for k in 1..b  move (a - k, b - k) for k in 1..min(a, b)",
+        grid);
+  agree("(w, h)", "split [(i, h), (ID(w) - i, h)] for i in 2..w-2  split [(w, j), (w, h - j)] for j in 2..h-2", grid);
+  agree("(n, limit)", "move (n - k, ID(2) * k) for k in 1..min(n, limit)",
+        "[n for n in 2..60 if not wins(G(n, n - 1))]\n[grundy(G(n, n)) for n in 0..40]\n");
+  agree("(a, b)", "let s = a + b  move (a - 1, ID(b)) if a > 0 and s % 3 != 0  move (a, b - 2) if b >= 2 "
+                  "split [(a - 1, 0), (0, b - 1)] if a >= 1 and b >= 1",
+        grid);
+  agree("(a, b)", "move (a - s, ID(b)) for s in {1, 3, 4} if s <= a  move (b % (a + 1), a / 2) if a > b",
+        grid);
+  agree("(x, y, z)", "move (x - 1, ID(y), z) if x > 0  move (x, y - 1, z + 1) if y > 0  "
+                     "move (x, y, z - k) for k in 1..z if k in 1..2 or k == z",
+        "[grundy(G(x, y, z)) for x in 0..4 for y in 0..4 for z in 0..6]\n"
+        "[wins(G(x, y, z)) for x in 0..4 for y in 0..4 for z in 0..6]\n");
+  // One integer: coin turning (Mock Turtles) and a game whose moves are not affine.
+  agree("k", "split []  split [a] for a in 1..ID(k)-1  split [a, b] for a in 1..k-1 for b in a+1..k-1",
+        "[grundy(G(k)) for k in 1..40]\n");
+  agree("n", "move n / 2 if ID(n) > 0  move n - 3 if n >= 3 and n % 2 == 1",
+        "[grundy(G(n)) for n in 0..300]\n[wins(G(n)) for n in 0..300]\ngrundy(G(10^12))\n");
+}
+
+TEST_CASE("compiled rules meet the errors of the rules only where the query goes", "[perf][compile]") {
+  // A move to a negative state is a state like any other for rules; the box hands over.
+  const auto neg = run_source("game G { state (a, b)  move (a - 1, b) if a > -2  move (a, b - 1) if b > 0 }\n"
+                              "grundy(G(2, 2))\nwins(G(1, 3))\n");
+  CHECK(neg.code == 0);
+  const auto ref = run_source("def id(x) = x\ngame G { state (a, b)  move (id(a) - 1, b) if a > -2  "
+                              "move (a, b - 1) if b > 0 }\ngrundy(G(2, 2))\nwins(G(1, 3))\n");
+  CHECK(neg.out == ref.out);
+  // A loop is named by the search.
+  const auto loop = run_source("game L { state (a, b)  move (b, a) }\ngrundy(L(1, 2))\n");
+  CHECK(loop.code == grundy::kExitRuntime);
+  CHECK(contains(loop.err, "the rules loop"));
+  const auto loop2 = run_source("game L { state (a, b)  move (b, a) }\nwins(L(1, 2))\n");
+  CHECK(loop2.code == grundy::kExitRuntime);
+  CHECK(contains(loop2.err, "the rules loop"));
+  // Overflow in a rule is reported as the rules report it.
+  const auto over = run_source("game O { state (a, b)  move (a - 1, b * 4611686018427387904) if a > 0 }\n"
+                               "grundy(O(3, 3))\n");
+  CHECK(over.code == grundy::kExitRuntime);
+  CHECK(contains(over.err, "overflow"));
+}
+
+TEST_CASE("Fibonacci nim and Wythoff against brute force", "[perf][compile][known]") {
+  const auto r = run_source(
+      "game FibNim { state (n, limit)  move (n - k, 2 * k) for k in 1..min(n, limit) }\n"
+      "game W { state (a, b)  move (a - k, b) for k in 1..a  move (a, b - k) for k in 1..b  "
+      "move (a - k, b - k) for k in 1..min(a, b) }\n"
+      "[n for n in 2..3000 if not wins(FibNim(n, n - 1))]\n"
+      "[grundy(W(a, b)) for a in 0..40 for b in 0..40]\n");
+  REQUIRE(r.code == 0);
+  std::string fib = "[";
+  for (auto f : grundy::brute::fibonacci_upto(3000)) fib += (fib.size() > 1 ? ", " : "") + std::to_string(f);
+  fib += "]\n";
+  CHECK(r.out.substr(0, fib.size()) == fib);
+  const auto w = grundy::brute::wythoff(40);
+  std::string grid = "[";
+  for (int a = 0; a <= 40; ++a) {
+    for (int b = 0; b <= 40; ++b) {
+      grid += (grid.size() > 1 ? ", " : "") + std::to_string(w[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)]);
+    }
+  }
+  CHECK(r.out.substr(fib.size()) == grid + "]\n");
+}

@@ -1,0 +1,206 @@
+// The fast paths must not change a single value. Native kernels (subtraction, take-and-break
+// with the plain loop and with the sparse-space algorithm under any mask) are checked against
+// the general memoized search on the same games and against independent brute force, and
+// against published sequences (Kayles, Dawson's Kayles, Grundy's game).
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "runtime/Dense.hpp"
+#include "runtime/Evaluator.hpp"
+#include "runtime/Kernels.hpp"
+#include "runtime/Shorthands.hpp"
+#include "tests/unit/brute_force.hpp"
+#include "tests/unit/support.hpp"
+
+namespace {
+
+using grundy::DenseTable;
+using grundy::Evaluator;
+using grundy::FastPath;
+using grundy::GameInstance;
+using grundy::GameRegistry;
+using grundy::HeapKernel;
+using grundy::HeapSpec;
+using grundy::Limits;
+using grundy::Position;
+using grundy::Ruleset;
+using grundy::Value;
+using grundy::brute::Values;
+using grundy::test::check_same;
+
+// Values of heaps 0..max through the evaluator: with its fast paths (kernel, dense table),
+// or with them turned off, so that every value comes from the general memoized search.
+Values evaluate(const std::shared_ptr<const Ruleset>& rules, int max, bool general) {
+  GameRegistry games;
+  const Limits limits;
+  Evaluator ev(games, limits);
+  const GameInstance* g = games.instance(rules, Value::tuple({}));
+  if (general) g->fast = std::make_shared<FastPath>();  // Kind::General: search only
+  Values out;
+  for (int n = 0; n <= max; ++n) out.push_back(ev.grundy(Position{g, Value::integer(n)}));
+  if (!general) {
+    INFO(rules->name());
+    CHECK(g->fast->kind == FastPath::Kind::Kernel);
+  }
+  return out;
+}
+
+Values kernel_values(const HeapSpec& spec, std::size_t count, std::uint32_t mask, bool plain) {
+  HeapKernel k(spec);
+  if (plain) k.force_plain(true);
+  if (mask) k.force_mask(mask);
+  DenseTable t;
+  k.extend(t, count, nullptr);
+  Values out;
+  for (std::size_t i = 0; i < t.size(); ++i) out.push_back(t.get(i));
+  return out;
+}
+
+HeapSpec spec_of(const std::string& code) {
+  auto rules = std::make_shared<grundy::TakeAndBreakRuleset>("G", code);
+  GameRegistry games;
+  return *rules->heap_spec(*games.instance(rules, Value::tuple({})));
+}
+
+std::vector<std::string> some_codes() {
+  std::vector<std::string> codes = {"0.77", "0.07", "0.137", "0.6",  "0.16", "4.7",  "0.51",
+                                    "0.333", "0.7777", "0.8", "0.f", "0.48", "4.0",  "8.0",
+                                    "c.1",  "0.1",  "0.2",  "0.3",  "0.4",  "0.04", "0.056",
+                                    "0.165", "0.35", "4.333", "0.106", "0.644", "0.454", "0.9"};
+  std::mt19937 rng(20240607);
+  const char* hex = "0123456789abcdef";
+  for (int i = 0; i < 40; ++i) {
+    char c[8] = {"048c"[rng() % 4], '.', 0, 0, 0, 0, 0, 0};
+    const int len = 1 + static_cast<int>(rng() % 4);
+    for (int j = 0; j < len; ++j) {
+      c[2 + j] = j + 1 == len ? hex[1 + rng() % 15] : hex[rng() % 16];  // last digit non-zero
+    }
+    codes.emplace_back(c);
+  }
+  return codes;
+}
+
+}  // namespace
+
+TEST_CASE("take-and-break kernels give the general search's values", "[perf][kernels]") {
+  for (const std::string& code : some_codes()) {
+    INFO("code " << code);
+    auto rules = std::make_shared<grundy::TakeAndBreakRuleset>("G", code);
+    const bool three = code.find_first_of("89abcdef") != std::string::npos;
+    const int max = three ? 70 : 160;
+    const Values fast = evaluate(rules, max, false);
+    check_same(fast, evaluate(rules, max, true), "kernel against the general search");
+    check_same(fast, grundy::brute::octal(code, max), "kernel against brute force");
+  }
+}
+
+TEST_CASE("subtraction kernels give the general search's values", "[perf][kernels]") {
+  std::mt19937 rng(7);
+  std::vector<std::vector<int>> sets = {{1}, {2}, {1, 2}, {1, 3, 4}, {2, 5}, {3, 7, 8}, {1, 2, 4, 8, 16}};
+  for (int i = 0; i < 30; ++i) {
+    std::vector<int> s;
+    const int size = 1 + static_cast<int>(rng() % 6);
+    for (int j = 0; j < size; ++j) s.push_back(1 + static_cast<int>(rng() % 20));
+    sets.push_back(s);
+  }
+  for (const auto& set : sets) {
+    std::vector<std::int64_t> s64(set.begin(), set.end());
+    auto rules = std::make_shared<grundy::SubtractionRuleset>("S", s64);
+    INFO("subtraction set of size " << set.size() << ", first " << set.front());
+    const Values fast = evaluate(rules, 400, false);
+    check_same(fast, evaluate(rules, 400, true), "kernel against the general search");
+    check_same(fast, grundy::brute::subtraction(set, 400), "kernel against brute force");
+  }
+}
+
+TEST_CASE("the sparse-space algorithm gives the plain loop's values under any mask",
+          "[perf][kernels][sparse]") {
+  HeapSpec grundys;
+  grundys.digits = {HeapSpec::kTwo | HeapSpec::kUnequal};
+  std::vector<std::pair<std::string, HeapSpec>> specs = {
+      {"Grundy's game", grundys}, {"0.6", spec_of("0.6")},     {"0.16", spec_of("0.16")},
+      {"0.77", spec_of("0.77")},  {"4.7", spec_of("4.7")},     {"0.106", spec_of("0.106")},
+      {"0.644", spec_of("0.644")}, {"4.333", spec_of("4.333")}};
+  for (const auto& [name, spec] : specs) {
+    INFO(name);
+    const Values plain = kernel_values(spec, 4000, 0, true);
+    for (std::uint32_t mask : {1u, 2u, 3u, 6u, 0xfeu, 0x55u, 0xffu, 0x13u}) {
+      INFO("mask " << mask);
+      check_same(kernel_values(spec, 4000, mask, false), plain, "sparse against plain");
+    }
+  }
+  // Long enough for the automatic choice to switch to the sparse space.
+  HeapKernel automatic(grundys);
+  DenseTable t;
+  automatic.extend(t, 40000, nullptr);
+  CHECK(automatic.mode() == HeapKernel::Mode::Sparse);
+  const Values plain = kernel_values(grundys, 40000, 0, true);
+  Values got;
+  for (std::size_t i = 0; i < t.size(); ++i) got.push_back(t.get(i));
+  check_same(got, plain, "Grundy's game, automatic mode against plain, to 40000");
+  check_same(Values(got.begin(), got.begin() + 1001), grundy::brute::grundys_game(1000),
+             "Grundy's game against brute force");
+}
+
+TEST_CASE("tables widen past 255 and 65535 without changing values", "[perf][dense]") {
+  // Lasker's Nim: value n or n +- 1, so the table needs 2 and then 4 bytes.
+  HeapSpec lasker;
+  lasker.digits = {HeapSpec::kTwo};
+  lasker.tail = HeapSpec::kNone | HeapSpec::kOne;
+  HeapKernel k(lasker);
+  DenseTable t;
+  k.extend(t, 70000, nullptr);
+  CHECK(t.width() == 4);
+  for (std::int64_t n = 1; n < 70000; ++n) {
+    const std::int64_t want = n % 4 == 3 ? n + 1 : n % 4 == 0 ? n - 1 : n;
+    if (static_cast<std::int64_t>(t.get(static_cast<std::size_t>(n))) != want) {
+      FAIL("Lasker's Nim at " << n << ": " << t.get(static_cast<std::size_t>(n)) << ", want " << want);
+    }
+  }
+  check_same(kernel_values(lasker, 301, 0, true), grundy::brute::lasker(300), "Lasker against brute force");
+}
+
+TEST_CASE("published values: Kayles, Dawson's Kayles, Grundy's game", "[perf][kernels][known]") {
+  // OEIS A002186 (Kayles), A002187 (Dawson's Kayles, as 0.07 from heap 1), A002188.
+  const Values kayles = {0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7,
+                         4, 1, 2, 8, 5, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 3, 1, 4, 7, 2, 1, 8, 2, 7,
+                         4, 1, 2, 8, 1, 4, 7, 2, 1, 4, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 6, 7,
+                         4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7};
+  const Values dawson = {0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1,
+                         3, 0, 2, 1, 1, 0, 4, 5, 2, 7, 4, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2,
+                         4, 4, 5, 5, 2};
+  const Values grundys = {0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0,
+                          4, 3, 0, 4, 1, 2, 3, 1, 2, 4, 1, 2, 4, 1, 2, 4, 1, 5, 4, 1, 5, 4, 1, 5,
+                          4, 1, 0, 2, 1, 0, 2, 1, 5, 2, 1, 3, 2, 1, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3,
+                          2, 4, 3, 2, 4, 3, 2, 4, 5, 2, 4, 5, 2, 4, 3, 7, 4, 3, 7, 4, 3, 7, 4, 3,
+                          5, 2, 3, 5, 2, 3, 5, 2, 3};
+  const auto k = kernel_values(spec_of("0.77"), kayles.size(), 0, false);
+  check_same(k, kayles, "Kayles");
+  const auto d = kernel_values(spec_of("0.07"), dawson.size(), 0, false);
+  check_same(d, dawson, "Dawson's Kayles");
+  HeapSpec gg;
+  gg.digits = {HeapSpec::kTwo | HeapSpec::kUnequal};
+  check_same(kernel_values(gg, grundys.size(), 0, true), grundys, "Grundy's game, plain");
+  check_same(kernel_values(gg, grundys.size(), 0xfe, false), grundys, "Grundy's game, sparse");
+  // Flammenkamp's list of the rare values of Grundy's game (mask ...11110) up to 231: the
+  // heaps whose value has an even number of 1s above the lowest bit, and those values.
+  const std::vector<std::pair<int, int>> rare = {
+      {0, 0},    {1, 0},    {2, 0},    {3, 1},    {4, 0},    {6, 1},    {7, 0},    {9, 1},
+      {10, 0},   {12, 1},   {15, 1},   {20, 0},   {23, 0},   {26, 0},   {28, 1},   {31, 1},
+      {34, 1},   {37, 1},   {40, 1},   {43, 1},   {46, 1},   {49, 1},   {50, 0},   {52, 1},
+      {53, 0},   {55, 1},   {58, 1},   {61, 1},   {87, 7},   {90, 7},   {93, 7},   {146, 6},
+      {149, 6},  {152, 6},  {158, 11}, {161, 11}, {164, 11}, {167, 11}, {176, 7},  {179, 7},
+      {181, 12}, {182, 7},  {185, 7},  {188, 7},  {190, 12}, {193, 12}, {196, 10}, {231, 10}};
+  const auto g = kernel_values(gg, 232, 0xfe, false);
+  std::vector<std::pair<int, int>> seen;
+  for (int n = 0; n <= 231; ++n) {
+    const auto v = static_cast<std::uint32_t>(g[static_cast<std::size_t>(n)]);
+    if (__builtin_popcount(v & 0xfeu) % 2 == 0) seen.push_back({n, static_cast<int>(v)});
+  }
+  CHECK(seen == rare);
+}

@@ -1,0 +1,211 @@
+// Fast paths seen from the language: hand-written rules recognised as kernels (checked with
+// --explain's report and against the same rules written so that they are not recognised),
+// dense tables and where they hand over to the search, proven periods and huge heaps.
+#include <chrono>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "tests/unit/brute_force.hpp"
+#include "tests/unit/support.hpp"
+
+namespace {
+
+using grundy::SessionOptions;
+using grundy::test::contains;
+using grundy::test::list_ints;
+using grundy::test::run_line;
+using grundy::test::run_lines;
+using grundy::test::run_source;
+
+// Runs a program with --explain; returns stdout and the explanations.
+struct Explained {
+  std::string out;
+  std::string explain;
+};
+Explained explained(const std::string& source) {
+  std::ostringstream why;
+  SessionOptions options;
+  options.limits.explain = &why;
+  const auto r = run_source(source, options);
+  INFO(source << "\n" << r);
+  REQUIRE(r.code == 0);
+  return {r.out, why.str()};
+}
+
+// The values 0..max of `game` (a rule body after `state n`), written as given and written
+// with a `let`, which the recognizer does not look through: the general evaluation.
+void same_values(const std::string& body, const std::string& general_body, int max,
+                 const std::string& kernel) {
+  const std::string upto = std::to_string(max);
+  const auto fast = explained("game G { state n " + body + " }\n[grundy(G(n)) for n in 0.." + upto + "]\n");
+  INFO(body << "\n" << fast.explain);
+  CHECK(contains(fast.explain, "G: native kernel for " + kernel));
+  const auto slow = explained("game H { state n  let z = 0 " + general_body + " }\n[grundy(H(n)) for n in 0.." +
+                              upto + "]\n");
+  CHECK_FALSE(contains(slow.explain, "native kernel"));
+  CHECK(list_ints(fast.out.substr(0, fast.out.size() - 1)) == list_ints(slow.out.substr(0, slow.out.size() - 1)));
+}
+
+}  // namespace
+
+TEST_CASE("hand-written rules are recognised as kernels with the same values", "[perf][recognize]") {
+  same_values("split [a, n - t - a] for t in 1..2 for a in 0..n-t",
+              "split [a, n - t - a + z] for t in 1..2 for a in 0..n-t", 120, "0.77");
+  same_values("split [a, n - 2 - a] for a in 0..n-2", "split [a, n - 2 - a + z] for a in 0..n-2", 120, "0.07");
+  same_values("split [n - a - t, a] for t in {2} for a in 0..(n - t - 1) / 2",
+              "split [n - a - t + z, a] for t in {2} for a in 0..(n - t - 1) / 2", 120,
+              "0.07 (splits into unequal heaps)");
+  same_values("split [a, n - a] for a in 1..(n - 1) / 2", "split [a, n - a + z] for a in 1..(n - 1) / 2",
+              150, "4. (splits into unequal heaps)");
+  same_values("split [a, n - a] for a in 1..n-1 if a != n - a",
+              "split [a, n - a + z] for a in 1..n-1 if a != n - a", 150, "4. (splits into unequal heaps)");
+  same_values("move k for k in 0..n-1  split [a, n - a] for a in 1..n/2",
+              "move k + z for k in 0..n-1  split [a, n - a] for a in 1..n/2", 150, "4.(3 from 1)");
+  same_values("move n - s for s in {1, 3, 4} if s <= n", "move n - s + z for s in {1, 3, 4} if s <= n", 200,
+              "subtraction {1, 3, 4}");
+  same_values("move n - s for s in [2, 5, 9] if n >= s", "move n - s + z for s in [2, 5, 9] if n >= s", 200,
+              "subtraction {2, 5, 9}");
+  same_values("move n - k for k in 1..min(5, n)", "move n - k + z for k in 1..min(5, n)", 200,
+              "subtraction {1, 2, 3, 4, 5}");
+  same_values("move n - k for k in 1..n if k != 2", "move n - k + z for k in 1..n if k != 2", 300,
+              "subtraction, all but {2}");
+  same_values("move n - k for k in 1..n if k not in {2, 5}", "move n - k + z for k in 1..n if k not in {2, 5}",
+              300, "subtraction, all but {2, 5}");
+  same_values("move n - k for k in 1..n-1", "move n - k + z for k in 1..n-1", 100, "0.(2 from 1)");
+  same_values("move n - 1 if n >= 1  split [a, n - 1 - a] for a in 1..n-2",
+              "move n - 1 + z if n >= 1  split [a, n - 1 - a] for a in 1..n-2", 150, "0.7");
+  same_values("move n - 2 if n > 2  split [a, n - 2 - a] for a in 1..n-3",
+              "move n - 2 + z if n > 2  split [a, n - 2 - a] for a in 1..n-3", 150, "0.06");
+}
+
+TEST_CASE("recognised parameters are evaluated per instance", "[perf][recognize]") {
+  const auto r = explained(
+      "game SNim(S) { state n  move n - s for s in S if s <= n }\n"
+      "game Bash(m) { state n  move n - k for k in 1..min(m, n) }\n"
+      "[grundy(SNim[{1, 3, 4}](n)) for n in 0..13]\n"
+      "[grundy(Bash[3](n)) for n in 0..9]\n"
+      "grundy(SNim[{2, 5}](10^18))\n"
+      "grundy(Bash[1000](10^12))\n");
+  const auto g25 = grundy::brute::subtraction({2, 5}, 1000);
+  const auto [n0, p] = grundy::brute::period(g25, 100);
+  const long long far = 1000000000000000000LL;
+  CHECK(r.out == "[0, 1, 0, 1, 2, 3, 2, 0, 1, 0, 1, 2, 3, 2]\n[0, 1, 2, 3, 0, 1, 2, 3, 0, 1]\n" +
+                     std::to_string(g25[static_cast<std::size_t>(n0 + (far - n0) % p)]) + "\n" +
+                     std::to_string(1000000000000LL % 1001) + "\n");
+  CHECK(contains(r.explain, "SNim[{1, 3, 4}]: native kernel for subtraction {1, 3, 4}"));
+  CHECK(contains(r.explain, "Bash[3]: native kernel for subtraction {1, 2, 3}"));
+}
+
+TEST_CASE("rules that are not a heap game stay with the general evaluation", "[perf][recognize]") {
+  const auto r = explained(
+      "game Mock { state k  split []  split [a] for a in 1..k-1  split [a, b] for a in 1..k-1 for b in a+1..k-1 }\n"
+      "game Half { state n  move n / 2 if n > 0 }\n"
+      "game Fib { state n  move n - f for f in [1, 2, 3, 5, 8, 13] if f <= n and f > 0 }\n"
+      "[grundy(Mock(k)) for k in 1..12]\n"
+      "grundy(Half(10^15))\n"
+      "grundy(Fib(40))\n");
+  // Half(10^15): 50 halvings to 0, so the value is 0 (odd bit length gives 1).
+  CHECK(r.out == "[1, 2, 4, 7, 8, 11, 13, 14, 16, 19, 21, 22]\n0\n" +
+                     std::to_string(grundy::brute::subtraction({1, 2, 3, 5, 8, 13}, 40)[40]) + "\n");
+  CHECK_FALSE(contains(r.explain, "Mock: native kernel"));
+  CHECK_FALSE(contains(r.explain, "Half: native kernel"));
+  CHECK(contains(r.explain, "Mock: compiled rules"));
+}
+
+TEST_CASE("a recognised game keeps the errors of its rules", "[perf][recognize]") {
+  // A removal of 0 is a loop, found by the search as before.
+  const auto loop = run_source("game L { state n  move n - s for s in {0, 1} if s <= n }\ngrundy(L(5))\n");
+  CHECK(loop.code == grundy::kExitRuntime);
+  CHECK(contains(loop.err, "the rules loop"));
+  // [0, n] is the heap itself (seen before running, or when running).
+  const auto self = run_source("game K { state n  split [a, n - a] for a in 0..n }\ngrundy(K(3))\n");
+  CHECK(self.code != 0);
+  CHECK(contains(self.err, "the rules loop"));
+}
+
+TEST_CASE("dense tables hand over to the search where the pattern breaks", "[perf][dense]") {
+  // Heap 3 divides by zero, but no even heap needs it: the query must still answer, as the
+  // memoized search alone would. Written with a function, the rules are evaluated by their
+  // cursor into a table filled bottom-up; written inline, they are compiled.
+  for (const std::string game : {"def d(n) = 10 / (n - 3)\ngame G { state n  move n - 2 if n >= 2  move d(n) if n == 3 }\n",
+                                 "game G { state n  move n - 2 if n >= 2  move 10 / (n - 3) if n == 3 }\n"}) {
+    const auto r = explained(game + "grundy(G(6))\ngrundy(G(8))\n");
+    INFO(r.explain);
+    CHECK(r.out == "1\n0\n");
+    // Bottom-up meets heap 3 and hands over; top-down (compiled) never visits it.
+    if (contains(game, "def")) CHECK(contains(r.explain, "G: the dense table stops at state 3"));
+    else CHECK_FALSE(contains(r.explain, "stop"));
+    const auto err = run_source(game + "grundy(G(5))\n");
+    CHECK(err.code == grundy::kExitRuntime);
+    CHECK(contains(err.err, "division by zero"));
+  }
+  // A move to a bigger state breaks the pattern; the loop is still named.
+  const auto loop = run_source("game Loop { state n  move n + 1 if n < 3  move n - 1 if n > 0 }\ngrundy(Loop(0))\n");
+  CHECK(contains(loop.err, "Loop(2) -> Loop(3) -> Loop(2)"));
+}
+
+TEST_CASE("period: proven for codes and recognised rules, observed otherwise", "[perf][period]") {
+  const auto lines = run_lines(
+      "import octal\n"
+      "game Kay { state n  split [a, n - t - a] for t in 1..2 for a in 0..n-t }\n"
+      "game S = subtraction {2, 5, 6}\n"
+      "game Three { state n  let m = n  move m - 1 if m >= 1  move m - 2 if m >= 2 }\n"
+      "period(Kayles)\nperiod(Dawson)\nperiod(DawsonsChess)\nperiod(Kay)\nperiod(S)\nperiod(Three)\n"
+      "period(Kayles)[2] == \"proven\"\n",
+      7);
+  CHECK(lines[0] == "(71, 12, proven)");
+  CHECK(lines[1] == "(53, 34, proven)");
+  CHECK(lines[2] == "(52, 34, proven)");
+  CHECK(lines[3] == "(71, 12, proven)");
+  const auto s = grundy::brute::period(grundy::brute::subtraction({2, 5, 6}, 2000), 200);
+  CHECK(lines[4] == "(" + std::to_string(s.first) + ", " + std::to_string(s.second) + ", proven)");
+  CHECK(lines[5] == "(0, 3, observed)");
+  CHECK(lines[6] == "true");
+  // Grundy's game shows no period; the error names the limit.
+  const auto none = run_source("import octal\nperiod(GrundysGame, 5000)\n");
+  CHECK(none.code == grundy::kExitRuntime);
+  CHECK(contains(none.err, "5000"));
+}
+
+TEST_CASE("proven periods of random codes hold far beyond the proof", "[perf][period]") {
+  // Every period reported proven must hold on values computed independently.
+  const std::vector<std::string> codes = {"0.07", "0.77", "0.137", "0.51", "0.333", "0.7777", "0.04",
+                                          "0.056", "0.35", "4.7", "0.8", "0.15", "0.14", "0.52",
+                                          "0.45", "0.44", "0.71"};
+  for (const std::string& code : codes) {
+    const auto r = run_source("game G = octal \"" + code + "\"\nperiod(G, 3000)\n");
+    const std::string line = r.out;
+    INFO(code << ": " << r);
+    if (r.code != 0 || !contains(line, "proven")) continue;
+    long n0 = 0, p = 0;
+    REQUIRE(std::sscanf(line.c_str(), "(%ld, %ld", &n0, &p) == 2);
+    const int far = static_cast<int>(std::min<long>(3 * n0 + 6 * p + 300, 4000));
+    const auto g = grundy::brute::octal(code, far);
+    for (long n = n0; n + p <= far; ++n) REQUIRE(g[static_cast<std::size_t>(n)] == g[static_cast<std::size_t>(n + p)]);
+    if (n0 > 0) CHECK(g[static_cast<std::size_t>(n0 - 1)] != g[static_cast<std::size_t>(n0 - 1 + p)]);
+    const auto smallest = grundy::brute::period(g, p);
+    CHECK(smallest.second == p);
+  }
+}
+
+TEST_CASE("huge heaps answer from a proven period at once", "[perf][period]") {
+  const auto start = std::chrono::steady_clock::now();
+  const auto lines = run_lines(
+      "import octal\n"
+      "game S134 = subtraction {1, 3, 4}\n"
+      "grundy(S134(10^18))\noutcome(Kayles(10^18))\nwins(Dawson(10^18 + 1))\n"
+      "grundy(Kayles(9223372036854775807))\n",
+      4);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(secs < 1.0);
+  CHECK(lines[0] == "1");  // 10^18 % 7 == 1
+  const auto k = grundy::brute::octal("0.77", 200);
+  auto kayles = [&](long long n) { return k[static_cast<std::size_t>(n < 71 ? n : 71 + (n - 71) % 12)]; };
+  CHECK(lines[1] == (kayles(1000000000000000000LL) ? "N" : "P"));
+  const auto d = grundy::brute::octal("0.07", 200);
+  CHECK(lines[2] == (d[static_cast<std::size_t>(53 + (1000000000000000001LL - 53) % 34)] ? "true" : "false"));
+  CHECK(lines[3] == std::to_string(kayles(9223372036854775807LL)));
+}
