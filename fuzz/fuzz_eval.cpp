@@ -7,12 +7,15 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <mutex>
 #include <thread>
 
 #include "fuzz/FuzzSupport.hpp"
+#include "fuzz/Generator.hpp"
 #include "lang/Session.hpp"
 
 namespace {
@@ -41,7 +44,16 @@ void start_watchdog() {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   start_watchdog();
-  const std::string text(reinterpret_cast<const char*>(data), size);
+  // Text (the seeds, and their mutations) runs as it is; an input that starts with a byte
+  // no program starts with (>= 0x80, or a control character) is a list of choices for the
+  // Generator, which writes a program that parses and so reaches the evaluators.
+  const bool generate = size > 0 && (data[0] >= 0x80 || (data[0] < 0x20 && data[0] != '\n' &&
+                                                          data[0] != '\t' && data[0] != '\r'));
+  const std::string text = generate ? grundy::fuzz::Generator(data + 1, size - 1).program()
+                                    : std::string(reinterpret_cast<const char*>(data), size);
+  // GRUNDY_FUZZ_PRINT=1 shows the program, e.g. when replaying a crash of a generated one.
+  static const bool print = std::getenv("GRUNDY_FUZZ_PRINT") != nullptr;
+  if (print) std::fprintf(stderr, "--- program ---\n%s--- end ---\n", text.c_str());
   std::ostringstream out, err;
   grundy::SessionOptions options;
   options.limits.max_states = 10'000;
