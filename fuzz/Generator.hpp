@@ -22,7 +22,7 @@ class Generator {
     if (pick(4) == 0) out += "import " + one_of({"nim", "octal", "wythoff", "coins", "fibonacci"}) + "\n";
     const int games = 1 + pick(3);
     for (int g = 0; g < games; ++g) out += game(g) + "\n";
-    if (pick(3) == 0) out += "def f(x, y) = " + expr(2, {"x", "y"}) + "\n";
+    out += "def f(x, y) = " + expr(2, {"x", "y"}) + "\n";
     const int statements = 1 + pick(6);
     for (int s = 0; s < statements && pos_ < size_; ++s) out += statement(games) + "\n";
     return out;

@@ -580,6 +580,11 @@ std::vector<Option> Evaluator::options(const Position& p) {
   while (cursor->next(o)) {
     limits_.charge(1);  // --max-steps: the searches of misere and every list options
     if (filter.first_time(o)) out.push_back(o);
+    // An option and its key in the filter take a few hundred bytes: a heap with 10^8
+    // options must stop at --max-memory, not at the operating system's OOM killer.
+    if ((out.size() & 0xFFF) == 0) {
+      check_memory(limits_, out.size() * kBytesPerOption, "the list of options");
+    }
   }
   return out;
 }

@@ -58,6 +58,8 @@ struct Limits {
 // options are being searched (its frame and option cursor).
 inline constexpr std::uint64_t kBytesPerState = 64;
 inline constexpr std::uint64_t kBytesPerFrame = 512;
+// An option listed whole (for options(), misere and every): the parts and a sorted key.
+inline constexpr std::uint64_t kBytesPerOption = 640;
 
 // Throws a Limit error naming --max-memory when the estimate `bytes` passes the limit.
 inline void check_memory(const Limits& limits, std::uint64_t bytes, const char* what) {
@@ -66,9 +68,8 @@ inline void check_memory(const Limits& limits, std::uint64_t bytes, const char* 
               std::string("out of memory: ") + what + " would need about " +
                   std::to_string(bytes >> 20) + " MB, more than the limit of " +
                   std::to_string(limits.max_memory >> 20) + " MB",
-              "raise the limit with --max-memory MB (the estimate counts " +
-                  std::to_string(kBytesPerState) + " bytes per memoized position and " +
-                  std::to_string(kBytesPerFrame) + " per position being searched)");
+              "raise the limit with --max-memory MB (the need is estimated from the entries "
+              "held, see docs/errors.md)");
 }
 
 class Evaluator {

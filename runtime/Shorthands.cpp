@@ -80,27 +80,74 @@ std::string TakeAndBreakRuleset::check_state(const Value& state) const {
   return heap_check(name_, state);
 }
 
-std::unique_ptr<OptionCursor> TakeAndBreakRuleset::options(const GameInstance& g,
-                                                           const Value& state) const {
-  std::vector<Option> out;
-  const std::int64_t n = state.as_int();
-  for (std::size_t k = 0; k < digits_.size() && static_cast<std::int64_t>(k) <= n; ++k) {
-    const int d = digits_[k];
-    const std::int64_t r = n - static_cast<std::int64_t>(k);
-    if ((d & 1) && r == 0 && k > 0) out.push_back({});
-    if ((d & 2) && r > 0 && k > 0) out.push_back({heap(g, r)});
-    if (d & 4) {
-      for (std::int64_t a = 1; a <= r / 2; ++a) out.push_back({heap(g, a), heap(g, r - a)});
-    }
-    if (d & 8) {
-      for (std::int64_t a = 1; 3 * a <= r; ++a) {
-        for (std::int64_t b = a; a + 2 * b <= r; ++b) {
-          out.push_back({heap(g, a), heap(g, b), heap(g, r - a - b)});
+namespace {
+// The options of one heap, made one at a time in the order of the code's digits: a heap of n
+// has about n/2 splits into two and n^2/12 into three, too many to list up front when only
+// the first is wanted (whether a huge heap can move at all).
+class TakeAndBreakCursor : public OptionCursor {
+ public:
+  TakeAndBreakCursor(const GameInstance& g, const std::vector<int>& digits, std::int64_t n)
+      : g_(g), digits_(digits), n_(n) {}
+
+  bool next(Option& out) override {
+    while (k_ < digits_.size() && static_cast<std::int64_t>(k_) <= n_) {
+      const int d = digits_[k_];
+      const std::int64_t r = n_ - static_cast<std::int64_t>(k_);
+      if (phase_ == 0) {  // no heap left
+        phase_ = 1;
+        if ((d & 1) && r == 0 && k_ > 0) {
+          out.clear();
+          return true;
         }
       }
+      if (phase_ == 1) {  // one heap
+        phase_ = 2;
+        a_ = 1;
+        if ((d & 2) && r > 0 && k_ > 0) {
+          out.assign({heap(g_, r)});
+          return true;
+        }
+      }
+      if (phase_ == 2) {  // two heaps a <= r - a
+        if ((d & 4) && a_ <= r / 2) {
+          out.assign({heap(g_, a_), heap(g_, r - a_)});
+          ++a_;
+          return true;
+        }
+        phase_ = 3;
+        a_ = 1;
+        b_ = 1;
+      }
+      if (d & 8) {  // three heaps a <= b <= r - a - b
+        while (a_ <= r / 3) {
+          if (b_ <= (r - a_) / 2) {
+            out.assign({heap(g_, a_), heap(g_, b_), heap(g_, r - a_ - b_)});
+            ++b_;
+            return true;
+          }
+          ++a_;
+          b_ = a_;
+        }
+      }
+      phase_ = 0;
+      ++k_;
     }
+    return false;
   }
-  return std::make_unique<ListCursor>(std::move(out));
+
+ private:
+  const GameInstance& g_;
+  const std::vector<int>& digits_;
+  std::int64_t n_;
+  std::size_t k_ = 0;
+  int phase_ = 0;
+  std::int64_t a_ = 1, b_ = 1;
+};
+}  // namespace
+
+std::unique_ptr<OptionCursor> TakeAndBreakRuleset::options(const GameInstance& g,
+                                                           const Value& state) const {
+  return std::make_unique<TakeAndBreakCursor>(g, digits_, state.as_int());
 }
 
 GraphRuleset::GraphRuleset(std::string name, std::vector<Node> nodes)
