@@ -231,7 +231,9 @@ TEST_CASE("Ctrl-C stops a long computation and the session goes on", "[repl][pty
   const auto pressed = Clock::now();
   TYPE_AND_SEE(t, "\x03", "interrupted");
   const double took = std::chrono::duration<double>(Clock::now() - pressed).count();
-  CHECK(took < 2.0);  // "within a fraction of a second", with room for a loaded machine
+  // "Within a fraction of a second" when idle; CI runs tests two at a time on two cores, so
+  // allow for load. Without the interrupt this computation would run for many minutes.
+  CHECK(took < 5.0);
   REQUIRE(t.prompt());
   // The definitions are intact, and so is what was computed before Ctrl-C.
   TYPE_AND_SEE(t, "grundy(Wythoff(3, 5))\r", "\n0\r\n");
