@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/Play.hpp"
+#include "lang/Spelling.hpp"
 #include "lang/Builtins.hpp"
 #include "lang/Session.hpp"
 #include "lang/Statements.hpp"
@@ -53,27 +54,13 @@ std::string trim(std::string_view s) {
   return std::string(s.substr(b, e - b));
 }
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t prev = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t cur = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      prev = cur;
-    }
-  }
-  return row[b.size()];
-}
 
 // The candidate nearest to `word`, if it is near enough to be a typo.
 std::string nearest(std::string_view word, const std::vector<std::string>& candidates) {
   std::string best;
   std::size_t best_d = std::max<std::size_t>(1, std::min<std::size_t>(3, word.size() / 2));
   for (const std::string& c : candidates) {
-    const std::size_t d = edit_distance(word, c);
+    const std::size_t d = lang::edit_distance(word, c);
     if (d <= best_d && c != word) {
       best_d = d;
       best = c;

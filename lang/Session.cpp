@@ -15,6 +15,7 @@
 #include "lang/Diagnostics.hpp"
 #include "lang/KnownGames.hpp"
 #include "lang/Machine.hpp"
+#include "lang/Spelling.hpp"
 #include "lang/Parser.hpp"
 #include "lang/Resolver.hpp"
 #include "lang/RuleGame.hpp"
@@ -31,18 +32,7 @@ namespace {
 // At most two letters changed, added or removed (Levenshtein distance <= 2).
 bool near_miss(std::string_view a, std::string_view b) {
   if (a.size() > b.size() + 2 || b.size() > a.size() + 2) return false;
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t prev = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t cur = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      prev = cur;
-    }
-  }
-  return row[b.size()] <= 2;
+  return edit_distance(a, b) <= 2;
 }
 }  // namespace
 
