@@ -3,11 +3,15 @@
 #if GRUNDY_HAVE_LIBEDIT
 #include <histedit.h>
 #endif
+#include <poll.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
+#include <cwchar>
 #include <cstdio>
 #include <iostream>
 
@@ -44,6 +48,7 @@ struct LineEditor::Impl {
   std::string prompt;
   std::string history_file;
   Completer completer;
+  std::atomic<bool>* interrupt = nullptr;
 
   static Impl* self(EditLine* el) {
     void* data = nullptr;
@@ -52,6 +57,53 @@ struct LineEditor::Impl {
   }
 
   static char* prompt_of(EditLine* el) { return self(el)->prompt.data(); }
+
+  // libedit's own reader only notices Ctrl-C when the signal interrupts its read(); one
+  // that lands while it draws an echoed key is lost and the next read blocks. Here SIGINT
+  // is blocked except inside ppoll, so a signal from any moment is seen before waiting.
+  static int read_char(EditLine* el, wchar_t* out) {
+    Impl* d = self(el);
+    sigset_t sigint, before;
+    sigemptyset(&sigint);
+    sigaddset(&sigint, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &sigint, &before);
+    sigset_t waiting = before;
+    sigdelset(&waiting, SIGINT);
+    char bytes[MB_LEN_MAX];
+    std::size_t have = 0;
+    std::mbstate_t state{};
+    int result = -1;
+    const int fd = fileno(stdin);
+    while (true) {
+      if (d->interrupt && d->interrupt->load()) {
+        errno = EINTR;
+        break;
+      }
+      pollfd p{fd, POLLIN, 0};
+      if (ppoll(&p, 1, nullptr, &waiting) < 0) {
+        if (errno == EINTR) continue;
+        break;
+      }
+      const ssize_t n = ::read(fd, bytes + have, 1);
+      if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+      if (n <= 0) {
+        result = static_cast<int>(n);
+        break;
+      }
+      ++have;
+      const std::size_t k = std::mbrtowc(out, bytes, have, &state);
+      if (k == static_cast<std::size_t>(-2) && have < sizeof bytes) continue;  // more bytes to come
+      if (k == static_cast<std::size_t>(-1) || k == static_cast<std::size_t>(-2)) {
+        *out = static_cast<unsigned char>(bytes[0]);  // not valid here: the byte as it is
+      }
+      result = 1;
+      break;
+    }
+    const int saved = errno;
+    pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    errno = saved;
+    return result;
+  }
 
   // Bound to Tab: inserts what all candidates share, else lists them under the line.
   static unsigned char complete(EditLine* el, int) {
@@ -93,15 +145,17 @@ struct LineEditor::Impl {
   }
 };
 
-LineEditor::LineEditor(const char* program, std::string history_file)
+LineEditor::LineEditor(const char* program, std::string history_file, std::atomic<bool>* interrupt)
     : impl_(std::make_unique<Impl>()) {
   Impl& d = *impl_;
   d.history_file = std::move(history_file);
+  d.interrupt = interrupt;
   d.el = el_init(program, stdin, stdout, stderr);
   el_set(d.el, EL_CLIENTDATA, &d);
   el_set(d.el, EL_EDITOR, "emacs");
   el_set(d.el, EL_SIGNAL, 1);  // restore the terminal when a signal arrives mid-line
   el_set(d.el, EL_PROMPT_ESC, &Impl::prompt_of, '\1');
+  el_set(d.el, EL_GETCFN, &Impl::read_char);
 
   HistEvent ev;
   d.hist = history_init();
@@ -148,7 +202,7 @@ void LineEditor::set_completer(Completer completer) { impl_->completer = std::mo
 
 struct LineEditor::Impl {};
 
-LineEditor::LineEditor(const char*, std::string) : impl_(std::make_unique<Impl>()) {}
+LineEditor::LineEditor(const char*, std::string, std::atomic<bool>*) : impl_(std::make_unique<Impl>()) {}
 LineEditor::~LineEditor() = default;
 
 ReadStatus LineEditor::read(const std::string& prompt, std::string& line) {

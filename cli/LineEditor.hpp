@@ -4,6 +4,7 @@
 // with no prompt, so that a session can be piped in and golden-tested.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -52,9 +53,10 @@ using Completer = std::function<Completions(std::string_view before_cursor)>;
 
 class LineEditor : public LineSource {
  public:
-  // `history_file` empty: history for this session only. The SIGINT handler must be
-  // installed without SA_RESTART, so that Ctrl-C makes a pending read return.
-  LineEditor(const char* program, std::string history_file);
+  // `history_file` empty: history for this session only. `interrupt` is the flag the
+  // SIGINT handler sets: a read at the prompt returns Interrupted once it is set, even when
+  // the signal came while the editor was drawing rather than waiting for a key.
+  LineEditor(const char* program, std::string history_file, std::atomic<bool>* interrupt);
   ~LineEditor() override;
   LineEditor(const LineEditor&) = delete;
   LineEditor& operator=(const LineEditor&) = delete;

@@ -49,7 +49,7 @@ int run_repl(grundy::Session& session, const std::vector<std::string>& files,
   if (terminal) {
     const char* home = std::getenv("HOME");
     editor = std::make_unique<grundy::cli::LineEditor>(
-        "grundy", home && *home ? std::string(home) + "/.grundy_history" : std::string());
+        "grundy", home && *home ? std::string(home) + "/.grundy_history" : std::string(), &g_interrupt);
   }
   grundy::cli::LineSource& input = editor ? static_cast<grundy::cli::LineSource&>(*editor) : lines;
   grundy::cli::ReplOptions ro;

@@ -336,11 +336,12 @@ std::optional<std::uint32_t> Evaluator::dense_value(const GameInstance& g, FastP
   // Options of heap m as values, or nothing when one of them is not made of smaller heaps
   // of this game (or of other games, whose values come from the evaluator).
   std::string why;
+  std::int64_t highest = -1;  // with `probe`: the largest heap of this game among the options
   auto value_of = [&](std::int64_t m, bool probe) -> std::optional<std::uint32_t> {
     auto cursor = rules.options(g, Value::integer(m));
     Option o;
     seen.clear();
-    std::int64_t highest = -1;
+    highest = -1;
     while (cursor->next(o)) {
       std::uint32_t x = 0;
       for (const Position& part : o) {
@@ -360,7 +361,7 @@ std::optional<std::uint32_t> Evaluator::dense_value(const GameInstance& g, FastP
       }
       seen.add(x);
     }
-    if (probe) return static_cast<std::uint32_t>(highest);
+    if (probe) return 0;
     return seen.mex();
   };
   struct Busy {
@@ -372,11 +373,13 @@ std::optional<std::uint32_t> Evaluator::dense_value(const GameInstance& g, FastP
   std::int64_t m = size;
   try {
     if (count > kFarAhead) {
-      // Far ahead: fill only when the options of n reach close to n (as in a subtraction
-      // game); `move n / 2` is better served by the search, which visits log n states.
-      auto top = value_of(n, true);
-      if (!top) return std::nullopt;
-      if (static_cast<std::int64_t>(*top) < n - std::max<std::int64_t>(64, count / 64)) return std::nullopt;
+      // Far ahead: fill only when the options of n and its neighbours all reach close to
+      // them (as in a subtraction game); `move n / 2` is better served by the search, which
+      // visits log n states, even when odd heaps also have `move n - 3`.
+      for (std::int64_t probe = n; probe > n - 4 && probe >= size; --probe) {
+        if (!value_of(probe, true)) return std::nullopt;
+        if (highest < probe - std::max<std::int64_t>(64, count / 64)) return std::nullopt;
+      }
     }
     f.table.reserve(static_cast<std::size_t>(n + 1));
     for (; m <= n; ++m) {
