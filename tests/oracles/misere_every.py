@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How the expected outputs of the misère and every examples were computed.
 
-Each `examples/NAME.expected` listed in EXAMPLES_FUNCS below is the exact stdout that
+Each `examples/NAME.expected` registered with @example below is the exact stdout that
 `grundy run NAME.game` must print. This file computes it by brute force from the games'
 rules alone, without the theorems the interpreter uses as shortcuts:
 
@@ -19,7 +19,8 @@ rules alone, without the theorems the interpreter uses as shortcuts:
     steps is odd" is an `assert` here, not a source of values;
   * every position that `winning(...)` prints is checked to be lost for the opponent.
 
-It shares no code with the interpreter (nor with tests/oracles/oracles.py) and uses only the
+It shares no code with the interpreter, nor any game code with tests/oracles/oracles.py
+(only the bookkeeping of golden_driver.py), and uses only the
 Python 3 standard library.
 
     python3 tests/oracles/misere_every.py            # compare the .expected files with the oracle
@@ -51,8 +52,8 @@ import sys
 import threading
 from itertools import product
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-EXAMPLES = os.path.normpath(os.path.join(HERE, "..", "..", "examples"))
+import golden_driver
+
 
 STATS = {}
 
@@ -602,29 +603,8 @@ Euclid = Game("Euclid", _euclid)
 # ---------------------------------------------------------------------------------------------
 # the examples
 
-EXAMPLES_FUNCS = {}
-
-
-def example(name):
-    def deco(f):
-        EXAMPLES_FUNCS[name] = f
-        return f
-
-    return deco
-
-
-class Run:
-    def __init__(self, name):
-        self.name = name
-        self.lines = []
-        self.failed = []
-
-    def out(self, v):
-        self.lines.append(fmt(v))
-
-    def check(self, cond, what=""):
-        if cond is not True:
-            self.failed.append(what or "assert #%d" % (len(self.failed) + 1))
+EXAMPLES = golden_driver.Examples(fmt)
+example = EXAMPLES.example
 
 
 @example("anti_nim")
@@ -843,48 +823,8 @@ def ex_gg_and_mm(out, check):
 # ---------------------------------------------------------------------------------------------
 
 
-def run(name):
-    r = Run(name)
-    EXAMPLES_FUNCS[name](r.out, r.check)
-    return r
-
-
 def main(argv):
-    write = "--write" in argv
-    names = list(EXAMPLES_FUNCS)
-    if "--show" in argv:
-        name = argv[argv.index("--show") + 1]
-        r = run(name)
-        print("".join(line + "\n" for line in r.lines), end="")
-        for f in r.failed:
-            print("ASSERT FAILS:", f, file=sys.stderr)
-        return 1 if r.failed else 0
-    bad = 0
-    for name in names:
-        STATS.clear()
-        r = run(name)
-        text = "".join(line + "\n" for line in r.lines)
-        path = os.path.join(EXAMPLES, name + ".expected")
-        status = "ok"
-        if r.failed:
-            status = "ASSERT FAILS: " + ", ".join(r.failed)
-            bad += 1
-        elif write:
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            status = "written"
-        elif not os.path.exists(path):
-            status = "MISSING " + path
-            bad += 1
-        else:
-            with open(path, encoding="utf-8") as fh:
-                if fh.read() != text:
-                    status = "DIFFERS from " + path
-                    bad += 1
-        print("%-20s %s" % (name, status))
-        if "--stats" in argv:
-            print("    searched:", dict(STATS))
-    return 1 if bad else 0
+    return golden_driver.main(argv, EXAMPLES, STATS)
 
 
 if __name__ == "__main__":

@@ -34,10 +34,10 @@ one cross-checks the sum claims wherever the sums are small enough.
 import os
 import sys
 
+import golden_driver
+
 sys.setrecursionlimit(1_000_000)
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-EXAMPLES = os.path.normpath(os.path.join(HERE, "..", "..", "examples"))
 
 # ---------------------------------------------------------------------------------------------
 # values and printing
@@ -374,29 +374,8 @@ def floor_k_phi(k):
 # ---------------------------------------------------------------------------------------------
 # the examples
 
-EXAMPLES_FUNCS = {}
-
-
-def example(name):
-    def reg(f):
-        EXAMPLES_FUNCS[name] = f
-        return f
-
-    return reg
-
-
-class Run:
-    def __init__(self, name):
-        self.name = name
-        self.lines = []
-        self.failed = []
-
-    def out(self, v):
-        self.lines.append(fmt(v))
-
-    def check(self, cond, what=""):
-        if cond is not True:
-            self.failed.append(what or "assert #%d" % (len(self.failed) + 1))
+EXAMPLES = golden_driver.Examples(fmt)
+example = EXAMPLES.example
 
 
 @example("game_a_bash")
@@ -791,47 +770,8 @@ def ex_seed_examples(out, check):
 # ---------------------------------------------------------------------------------------------
 
 
-def run(name):
-    r = Run(name)
-    EXAMPLES_FUNCS[name](r.out, r.check)
-    return r
-
-
 def main(argv):
-    write = "--write" in argv
-    if "--show" in argv:
-        name = argv[argv.index("--show") + 1]
-        r = run(name)
-        print("".join(line + "\n" for line in r.lines), end="")
-        for f in r.failed:
-            print("ASSERT FAILS:", f, file=sys.stderr)
-        return 1 if r.failed else 0
-    bad = 0
-    for name in EXAMPLES_FUNCS:
-        STATS.clear()
-        r = run(name)
-        text = "".join(line + "\n" for line in r.lines)
-        path = os.path.join(EXAMPLES, name + ".expected")
-        status = "ok"
-        if r.failed:
-            status = "ASSERT FAILS: " + ", ".join(r.failed)
-            bad += 1
-        elif write:
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            status = "written"
-        elif not os.path.exists(path):
-            status = "MISSING " + path
-            bad += 1
-        else:
-            with open(path, encoding="utf-8") as fh:
-                if fh.read() != text:
-                    status = "DIFFERS from " + path
-                    bad += 1
-        print("%-20s %s" % (name, status))
-        if "--stats" in argv:
-            print("    states:", dict(STATS))
-    return 1 if bad else 0
+    return golden_driver.main(argv, EXAMPLES, STATS)
 
 
 if __name__ == "__main__":
