@@ -22,6 +22,17 @@ struct MisereMex {
   std::uint32_t finish(Acc& seen) { return mex(seen); }
 };
 
+// The outcome alone (1: the mover wins, 0: loses): a sum is won as soon as one option is
+// lost, so most options of a won sum are never searched.
+struct MisereOutcome {
+  using Acc = bool;  // an option lost for the opponent was found
+  std::uint32_t terminal() { return 1; }
+  Acc start(const SumKey&) { return false; }
+  void add(Acc& found, const SumKey&, std::uint32_t v) { found = found || v == 0; }
+  bool settled(const Acc& found) { return found; }
+  std::uint32_t finish(Acc& found) { return found ? 1 : 0; }
+};
+
 }  // namespace
 
 const char* method_name(MisereSolver::Method m) {
@@ -36,6 +47,7 @@ const char* method_name(MisereSolver::Method m) {
 
 void MisereSolver::clear() {
   memo_.clear();
+  outcomes_.clear();
   sj_.clear();
   space_.clear();
 }
@@ -149,7 +161,11 @@ bool MisereSolver::wins(const Option& sum, Method* how) {
     return (x != 0 && big) || (x == 0 && !big);
   }
   report(Method::Exact);
-  return misere_grundy(live) != 0;
+  // A sum whose misère nim-value is already known (genus) needs no second search.
+  const SumKey key = space_.key(live);
+  if (auto it = memo_.find(key); it != memo_.end() && it->second != kSumInProgress) return it->second != 0;
+  MisereOutcome rule;
+  return search_sum(key, outcomes_, space_, limits_, "misere", rule) != 0;
 }
 
 std::string MisereSolver::genus(const Option& sum) {

@@ -40,7 +40,8 @@ class MisereSolver {
   GameRegistry& games_;
   const Limits& limits_;
   SumSpace space_;
-  absl::flat_hash_map<SumKey, std::uint32_t> memo_;
+  absl::flat_hash_map<SumKey, std::uint32_t> memo_;      // misère nim-values
+  absl::flat_hash_map<SumKey, std::uint32_t> outcomes_;  // 1: the mover wins, 0: loses
   absl::flat_hash_map<Value, bool> sj_;
 };
 

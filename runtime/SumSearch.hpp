@@ -6,7 +6,10 @@
 //     Acc start(const SumKey& sum);
 //     void add(Acc&, const SumKey& option, std::uint32_t value);
 //     std::uint32_t finish(Acc&);
+//     bool settled(const Acc&);                         // optional: the rest cannot matter
 //   };
+// A Rule with `settled` (an outcome search: one losing option makes a win) stops looking at
+// a sum's options as soon as it says so.
 #pragma once
 
 #include "runtime/Error.hpp"
@@ -24,49 +27,65 @@ std::uint32_t search_sum(const SumKey& root, absl::flat_hash_map<SumKey, std::ui
   struct Frame {
     SumKey key;
     std::size_t component = 0, option = 0;  // the cursor over the options
-    SumKey pending;                         // the option being looked at
-    bool has_pending = false;
     typename Rule::Acc acc;
   };
   std::vector<Frame> stack;
-  auto enter = [&](const SumKey& k) {
+  // Each sum is hashed once on the way in (marked in progress) and once on the way out; a
+  // finished sum hands its value straight to the frame below, which asked for it.
+  auto enter = [&](SumKey&& k) {
     check_sum_limits(limits, memo.size(), what);
-    memo[k] = kSumInProgress;
     Frame f;
-    f.key = k;
-    f.acc = rule.start(k);
+    f.key = std::move(k);
+    f.acc = rule.start(f.key);
     stack.push_back(std::move(f));
   };
+  auto settled = [&](const Frame& f) {
+    if constexpr (requires { rule.settled(f.acc); }) {
+      return rule.settled(f.acc);
+    } else {
+      (void)f;
+      return false;
+    }
+  };
+  SumKey option;
   try {
-    enter(root);
+    memo[root] = kSumInProgress;
+    enter(SumKey(root));
     while (!stack.empty()) {
       Frame& f = stack.back();
-      if (!f.has_pending) {
-        if (!space.next_option(f.key, f.component, f.option, f.pending)) {
-          const std::uint32_t v = rule.finish(f.acc);
-          memo[f.key] = v;
-          stack.pop_back();
+      bool done = settled(f);
+      while (!done) {
+        if (!space.next_option(f.key, f.component, f.option, option)) {
+          done = true;
+          break;
+        }
+        if (option.empty()) {
+          rule.add(f.acc, option, rule.terminal());
+          done = settled(f);
           continue;
         }
-        f.has_pending = true;
+        auto [it, added] = memo.try_emplace(option, kSumInProgress);
+        if (added) break;  // search the option first
+        if (it->second == kSumInProgress) throw_sum_loop(space, option);
+        rule.add(f.acc, option, it->second);
+        done = settled(f);
       }
-      if (f.pending.empty()) {
-        rule.add(f.acc, f.pending, rule.terminal());
-        f.has_pending = false;
+      if (!done) {
+        enter(std::move(option));  // invalidates f
+        option = SumKey();
         continue;
       }
-      auto it = memo.find(f.pending);
-      if (it == memo.end()) {
-        const SumKey next = f.pending;
-        enter(next);  // invalidates f
-        continue;
+      const std::uint32_t v = rule.finish(f.acc);
+      memo[f.key] = v;
+      if (stack.size() >= 2) {
+        Frame& below = stack[stack.size() - 2];
+        rule.add(below.acc, f.key, v);
       }
-      if (it->second == kSumInProgress) throw_sum_loop(space, f.pending);
-      rule.add(f.acc, f.pending, it->second);
-      f.has_pending = false;
+      stack.pop_back();
     }
   } catch (...) {
     for (const Frame& f : stack) memo.erase(f.key);
+    memo.erase(option);
     throw;
   }
   return memo.at(root);
