@@ -45,6 +45,17 @@ bool continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x8
 
 }  // namespace
 
+std::string Diagnostics::place(Where where) const {
+  if (!where.known()) return "among the built-ins";
+  const SourceFile& f = sources_.file(where.file);
+  constexpr std::string_view kStdlib = "<stdlib>/";
+  if (f.name.rfind(kStdlib, 0) == 0 && f.name.size() > kStdlib.size() + 5) {
+    return "in the standard module " + f.name.substr(kStdlib.size(), f.name.size() - kStdlib.size() - 5);
+  }
+  const LineCol lc = sources_.locate(where);
+  return "at " + f.name + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.column);
+}
+
 void Diagnostics::print(const Pending& d) {
   const Where where = d.where;
   const std::string message = one_line(d.message);

@@ -16,6 +16,9 @@ class Diagnostics {
  public:
   Diagnostics(const Sources& sources, std::ostream& err) : sources_(sources), err_(err) {}
   void error(Where where, const std::string& message, const std::string& hint = {});
+  // Where a definition stands, for a message about another spot: "at kayles.game:3:6", or
+  // "in the standard module octal".
+  std::string place(Where where) const;
   void flush();
   int count() const { return count_; }
   void reset() { count_ = 0; }

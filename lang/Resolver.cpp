@@ -493,8 +493,14 @@ void declare(World& w, Program& program, Diagnostics& diags, bool replace) {
     auto it = w.names.find(name);
     if (it == w.names.end() || replace) return false;
     if (it->second.to == Binding::To::Global) return false;  // a let may be bound again
-    diags.error(where, "'" + name + "' is already defined",
-                "every game and function needs its own name");
+    Where first;
+    if (it->second.to == Binding::To::Game && w.games[static_cast<std::size_t>(it->second.index)].decl) {
+      first = w.games[static_cast<std::size_t>(it->second.index)].decl->where;
+    } else if (it->second.to == Binding::To::Def) {
+      first = w.defs[static_cast<std::size_t>(it->second.index)].decl->where;
+    }
+    diags.error(where, "'" + name + "' is defined twice: here and " + diags.place(first),
+                "every game and function needs its own name: rename this one");
     return true;
   };
   for (Stmt& s : program.stmts) {

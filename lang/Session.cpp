@@ -308,7 +308,11 @@ struct Session::Impl {
 
   // One batch may not define a name twice, as one file may not; a later batch may.
   void check_duplicates(const std::vector<Program*>& batch) {
-    absl::flat_hash_map<std::string, Stmt::Kind> seen;
+    struct First {
+      Stmt::Kind kind;
+      Where where;
+    };
+    absl::flat_hash_map<std::string, First> seen;
     for (const Program* p : batch) {
       for (const Stmt& s : p->stmts) {
         const std::string* name = nullptr;
@@ -324,17 +328,15 @@ struct Session::Impl {
         } else {
           continue;
         }
-        auto [it, fresh] = seen.emplace(*name, s.kind);
+        auto [it, fresh] = seen.emplace(*name, First{s.kind, where});
         if (fresh) continue;
+        const std::string already = "'" + *name + "' is defined twice: here and " + diags.place(it->second.where);
         if (s.kind == Stmt::Kind::Let) {
-          if (it->second != Stmt::Kind::Let) {
-            diags.error(where, "'" + *name + "' is already defined", "pick another name for the let");
-          }
-        } else if (it->second == Stmt::Kind::Let) {
-          it->second = s.kind;  // a game or function may take a let's name
+          if (it->second.kind != Stmt::Kind::Let) diags.error(where, already, "pick another name for the let");
+        } else if (it->second.kind == Stmt::Kind::Let) {
+          it->second = First{s.kind, where};  // a game or function may take a let's name
         } else {
-          diags.error(where, "'" + *name + "' is already defined",
-                      "every game and function needs its own name");
+          diags.error(where, already, "every game and function needs its own name: rename this one");
         }
       }
     }
