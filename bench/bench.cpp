@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -244,6 +245,35 @@ std::string fib_hand(int N) {
   return out + "]";
 }
 
+// Misère Kayles over a sum of rows, the way a contest solution would search it: the state
+// is the sorted multiset of rows longer than 0, memoized in a std::map; the player to move
+// wins when no move is left (the opponent moved last) or some move leaves a lost state.
+struct MisereKaylesHand {
+  std::map<std::vector<int>, bool> memo;
+  bool wins(const std::vector<int>& rows) {
+    if (rows.empty()) return true;
+    if (auto it = memo.find(rows); it != memo.end()) return it->second;
+    bool w = false;
+    for (std::size_t i = 0; i < rows.size() && !w; ++i) {
+      if (i > 0 && rows[i] == rows[i - 1]) continue;
+      for (int t = 1; t <= 2 && !w; ++t) {
+        for (int a = 0; a <= rows[i] - t && !w; ++a) {
+          std::vector<int> next;
+          for (std::size_t j = 0; j < rows.size(); ++j) {
+            if (j != i) next.push_back(rows[j]);
+          }
+          if (a > 0) next.push_back(a);
+          if (rows[i] - t - a > 0) next.push_back(rows[i] - t - a);
+          std::sort(next.begin(), next.end());
+          w = !wins(next);
+        }
+      }
+    }
+    memo.emplace(rows, w);
+    return w;
+  }
+};
+
 // ---- cases ----
 
 struct Case {
@@ -368,6 +398,17 @@ std::vector<Case> cases() {
                      "[n for n in 2..2000 if not wins(F(n, n - 1))]\n");
                },
                [] { return fib_hand(2000); }});
+  c.push_back({"misere Kayles, rows 20 + 20 + 20", "exact search, ~1.5M sums; hand: memoized std::map search", 1,
+               [] {
+                 return run_grundy(
+                     "game K { state n  split [a, n - t - a] for t in 1..2 for a in 0..n-t }\n"
+                     "outcome(misere (K(20) + K(20) + K(20)))\n");
+               },
+               [] {
+                 MisereKaylesHand h;
+                 return std::string(h.wins({20, 20, 20}) ? "N" : "P");
+               }});
+  c.back().quick = false;
   c.push_back({"startup: a session that prints 1", "in process; hand: none", 9,
                [] { return run_grundy("1\n"); }, [] { return std::string("-"); }});
   c.back().ratio = false;
