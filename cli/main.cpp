@@ -164,6 +164,9 @@ Documentation: docs/language.md, docs/repl.md)");
       ->allow_extra_args(false);
   bool no_color = false;
   repl->add_flag("--no-color", no_color, "No colours at the terminal (also: NO_COLOR set)");
+  // The limits and --explain may come before or after the subcommand:
+  // `grundy --explain run f.game` and `grundy run --explain f.game` are the same.
+  for (CLI::App* sub : {run, eval, check, repl}) sub->fallthrough();
 
   // CLI11 reads an argument written "[a, b]" as a list and splits it at its commas; a
   // program like `[n for n in 0..9]` must reach the interpreter whole, so guard brackets.
