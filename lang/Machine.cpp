@@ -96,7 +96,11 @@ std::vector<Value> items_of(Machine& m, const Value& v, Where where, const char*
       m.count_steps(n == UINT64_MAX ? n : n + 1, where);
       m.check_size(n == UINT64_MAX ? n : n + 1, sizeof(Value), where);
     }
-    for (std::int64_t i = lo; i <= hi; ++i) out.push_back(Value::integer(i));
+    // Counted, not `i <= hi`: a range may end at the largest int64.
+    for (std::int64_t i = lo; hi >= lo; ++i) {
+      out.push_back(Value::integer(i));
+      if (i == hi) break;
+    }
     return out;
   }
   return elements_of(v, where, what);

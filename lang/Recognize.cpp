@@ -580,8 +580,15 @@ bool build_rule(const RulePlan& plan, Builder& b, Frame& frame, Machine& m) {
         std::vector<Value> xs;
         if (p.excluded_set) {
           if (x.is(Kind::Range)) {
-            if (x.range_hi() - x.range_lo() > kMaxDigit) return false;
-            for (std::int64_t v = x.range_lo(); v <= x.range_hi(); ++v) xs.push_back(Value::integer(v));
+            const std::int64_t from = x.range_lo(), to = x.range_hi();
+            // In uint64: to - from may not fit an int64, and the range may end at INT64_MAX.
+            if (to >= from && static_cast<std::uint64_t>(to) - static_cast<std::uint64_t>(from) > kMaxDigit) {
+              return false;
+            }
+            for (std::int64_t v = from; to >= from; ++v) {
+              xs.push_back(Value::integer(v));
+              if (v == to) break;
+            }
           } else if (x.is(Kind::List) || x.is(Kind::Set) || x.is(Kind::Tuple)) {
             xs = x.items();
           } else {
