@@ -78,6 +78,7 @@ bool TupleMemo::grow(const std::int64_t* c, std::uint64_t max_cells) {
   for (int i = 0; i < arity_; ++i) {
     auto& d = dims[static_cast<std::size_t>(i)];
     if (c[i] < 0) return false;
+    if (static_cast<std::uint64_t>(c[i]) >= max_cells) return false;  // and c[i] + 1 cannot overflow
     if (c[i] >= d) {
       const std::int64_t twice = d > (INT64_MAX / 2) ? INT64_MAX : 2 * d;
       d = std::max({c[i] + 1, twice, std::int64_t{arity_ == 1 ? 64 : 8}});
