@@ -100,6 +100,16 @@ std::uint32_t nim_value(const Position& p) {
               "raise the limit with --max-states N");
 }
 
+// Marks a game's fast path as in use while it fills its table, so that a query reached from
+// inside the fill (another game's option) goes to the search instead of re-entering.
+struct BusyScope {
+  FastPath& f;
+  explicit BusyScope(FastPath& fp) : f(fp) { f.busy = true; }
+  ~BusyScope() { f.busy = false; }
+  BusyScope(const BusyScope&) = delete;
+  BusyScope& operator=(const BusyScope&) = delete;
+};
+
 // Bottom-up tables count as states; a request this far past the table is left to the search
 // unless the rules really look at nearby states.
 constexpr std::int64_t kFarAhead = 1 << 16;
@@ -150,6 +160,19 @@ void extend_by_period(DenseTable& t, std::int64_t p, std::size_t count) {
 
 void Evaluator::explain(const GameInstance& g, const std::string& line) const {
   if (limits_.explain) *limits_.explain << "explain: " << g.display_name() << ": " << line << '\n';
+}
+
+BoxHooks Evaluator::box_hooks(const GameInstance& g, std::uint64_t& done) {
+  BoxHooks hooks;
+  hooks.poll = [this, &g, &done] { poll(g, done, 0); };
+  hooks.reserve = [this](std::uint64_t n) { reserve_states(n); };
+  hooks.room = limits_.max_states > games_.states ? limits_.max_states - games_.states : 0;
+  hooks.computed = [this, &g, &done](std::uint64_t n) {
+    done += n;
+    games_.states += n;
+    g.dense_states += n;
+  };
+  return hooks;
 }
 
 void Evaluator::reserve_states(std::uint64_t more) {
@@ -244,20 +267,8 @@ std::optional<std::uint32_t> Evaluator::box_value(const GameInstance& g, FastPat
   if (auto v = f.box->known(c.data())) return v;
   if (f.broken || f.busy) return std::nullopt;
   std::uint64_t done = 0;
-  BoxHooks hooks;
-  hooks.poll = [&] { poll(g, done, 0); };
-  hooks.reserve = [&](std::uint64_t n) { reserve_states(n); };
-  hooks.room = limits_.max_states > games_.states ? limits_.max_states - games_.states : 0;
-  hooks.computed = [&](std::uint64_t n) {
-    done += n;
-    games_.states += n;
-    g.dense_states += n;
-  };
-  struct Busy {
-    FastPath& f;
-    explicit Busy(FastPath& fp) : f(fp) { f.busy = true; }
-    ~Busy() { f.busy = false; }
-  } busy(f);
+  const BoxHooks hooks = box_hooks(g, done);
+  BusyScope busy(f);
   ProgressScope bar(limits_.progress, g.display_name());
   std::string why;
   auto v = grundy::box_value(*f.box, *f.compiled, c.data(), hooks, why);
@@ -285,11 +296,7 @@ std::optional<std::uint32_t> Evaluator::kernel_value(const GameInstance& g, Fast
                                                      std::int64_t n) {
   const bool provable = f.spec->provable();
   const auto target = static_cast<std::uint64_t>(n) + 1;
-  struct Busy {
-    FastPath& f;
-    explicit Busy(FastPath& fp) : f(fp) { f.busy = true; }
-    ~Busy() { f.busy = false; }
-  } busy(f);
+  BusyScope busy(f);
   ProgressScope bar(limits_.progress, g.display_name());
   while (f.table.size() < target) {
     const std::size_t size = f.table.size();
@@ -364,11 +371,7 @@ std::optional<std::uint32_t> Evaluator::dense_value(const GameInstance& g, FastP
     if (probe) return 0;
     return seen.mex();
   };
-  struct Busy {
-    FastPath& f;
-    explicit Busy(FastPath& fp) : f(fp) { f.busy = true; }
-    ~Busy() { f.busy = false; }
-  } busy(f);
+  BusyScope busy(f);
   ProgressScope bar(limits_.progress, g.display_name());
   std::int64_t m = size;
   try {
@@ -532,23 +535,11 @@ bool Evaluator::wins(const Option& parts) {
   if (auto v = f.box->known(c.data())) return *v != 0;
   if (!f.outcomes) f.outcomes = std::make_unique<TupleMemo>(f.box->arity());
   std::uint64_t done = 0;
-  BoxHooks hooks;
-  hooks.poll = [&] { poll(g, done, 0); };
-  hooks.reserve = [&](std::uint64_t n) { reserve_states(n); };
-  hooks.room = limits_.max_states > games_.states ? limits_.max_states - games_.states : 0;
-  hooks.computed = [&](std::uint64_t n) {
-    done += n;
-    games_.states += n;
-    g.dense_states += n;
-  };
+  const BoxHooks hooks = box_hooks(g, done);
   std::string why;
   std::optional<bool> w;
   {
-    struct Busy {
-      FastPath& f;
-      explicit Busy(FastPath& fp) : f(fp) { f.busy = true; }
-      ~Busy() { f.busy = false; }
-    } busy(f);
+    BusyScope busy(f);
     ProgressScope bar(limits_.progress, g.display_name());
     w = box_outcome(*f.outcomes, *f.box, *f.compiled, c.data(), hooks, why);
   }

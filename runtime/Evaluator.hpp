@@ -16,6 +16,8 @@
 
 namespace grundy {
 
+struct BoxHooks;  // runtime/Tuples.hpp
+
 class Progress;
 
 struct Limits {
@@ -104,6 +106,8 @@ class Evaluator {
   std::optional<std::uint32_t> dense_value(const GameInstance& g, FastPath& f, std::int64_t n);
   void setup(const GameInstance& g, FastPath& f);
   void reserve_states(std::uint64_t more);
+  // Hooks of a box fill for g: polling, the state cap, and counting into `done`.
+  BoxHooks box_hooks(const GameInstance& g, std::uint64_t& done);
   void poll(const GameInstance& g, std::uint64_t done, std::uint64_t total);
   void explain(const GameInstance& g, const std::string& line) const;
 
