@@ -26,6 +26,7 @@ struct Node {
 
 constexpr int kMaxParts = 8;
 constexpr std::int64_t kStepBudget = std::int64_t{1} << 24;  // loop steps per state
+constexpr std::int64_t kPulseMask = (std::int64_t{1} << 16) - 1;  // sink.pulse() this often
 
 struct Code {
   std::vector<Node> nodes;
@@ -215,6 +216,7 @@ class Compiled : public IntRules {
       case CClause::Kind::List:
         for (std::int64_t x : c.list) {
           if (--budget < 0) return false;
+          if ((budget & kPulseMask) == 0) sink.pulse();
           r[c.slot] = x;
           if (!clauses(it, ci + 1, r, sink, budget)) return false;
         }
@@ -240,6 +242,7 @@ class Compiled : public IntRules {
         }
         for (std::int64_t x = lo;; ++x) {
           if (--budget < 0) return false;
+          if ((budget & kPulseMask) == 0) sink.pulse();
           r[c.slot] = x;
           if (!clauses(it, ci + 1, r, sink, budget)) return false;
           if (x == hi) break;

@@ -132,7 +132,7 @@ constexpr int kRunParts = 4;
 class BoxSink : public OptionSink {
  public:
   // The marks outlive one search (a fresh array per query would cost more than the query).
-  explicit BoxSink(TupleMemo& m) : m_(m), stamp_(scratch().stamp), gen_(scratch().gen) {
+  BoxSink(TupleMemo& m, const BoxHooks& hooks) : m_(m), hooks_(hooks), stamp_(scratch().stamp), gen_(scratch().gen) {
     if (stamp_.size() < 65537) stamp_.assign(65537, 0);
   }
 
@@ -251,6 +251,10 @@ class BoxSink : public OptionSink {
     return v;
   }
 
+  void pulse() override {
+    if (hooks_.poll) hooks_.poll();
+  }
+
   bool any_unknown() const { return any_unknown_; }
   bool grow_wanted() const { return grow_; }
   const Coords& grow_to() const { return grow_to_; }
@@ -293,6 +297,7 @@ class BoxSink : public OptionSink {
   }
 
   TupleMemo& m_;
+  const BoxHooks& hooks_;
   std::vector<std::uint32_t>& stamp_;
   std::uint32_t& gen_;
   std::vector<std::uint32_t> big_;
@@ -331,7 +336,7 @@ std::optional<std::uint32_t> box_value(TupleMemo& memo, const IntRules& rules, c
   };
   std::vector<Entry> stack{{root, false}};
   absl::flat_hash_set<Coords> grey;  // expanded and not finished: the ancestors of the top
-  BoxSink sink(memo);
+  BoxSink sink(memo, hooks);
   std::uint64_t ticks = 0;
   std::uint64_t done = 0;
   while (!stack.empty()) {
@@ -389,7 +394,12 @@ class OutcomeSink : public OptionSink {
  public:
   enum class Found : std::uint8_t { Nothing, Losing, Unknown };
 
-  OutcomeSink(TupleMemo& outcomes, const TupleMemo& values) : o_(outcomes), v_(values) {}
+  OutcomeSink(TupleMemo& outcomes, const TupleMemo& values, const BoxHooks& hooks)
+      : o_(outcomes), v_(values), hooks_(hooks) {}
+
+  void pulse() override {
+    if (hooks_.poll) hooks_.poll();
+  }
 
   // Looks at the options from number `skip` on (the earlier ones are known to be N).
   void start(std::int64_t skip) {
@@ -455,6 +465,7 @@ class OutcomeSink : public OptionSink {
 
   TupleMemo& o_;
   const TupleMemo& v_;
+  const BoxHooks& hooks_;
   std::int64_t skip_ = 0;
   std::int64_t seen_ = 0;
   Found found_ = Found::Nothing;
@@ -498,7 +509,7 @@ std::optional<bool> box_outcome(TupleMemo& outcomes, const TupleMemo& values, co
   };
   std::vector<Entry> stack{{root, 0, false}};
   absl::flat_hash_set<Coords> grey;
-  OutcomeSink sink(outcomes, values);
+  OutcomeSink sink(outcomes, values, hooks);
   std::uint64_t ticks = 0;
   while (!stack.empty()) {
     if ((++ticks & 0xFFF) == 0 && hooks.poll) hooks.poll();

@@ -2,8 +2,11 @@
 // outcomes found by a search that stops at the first losing option, must agree with the
 // rules evaluated as written. The same rules wrapped in a function call (`def id`), which
 // the compiler does not take, give the reference values.
+#include <atomic>
+#include <chrono>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -125,4 +128,24 @@ TEST_CASE("Fibonacci nim and Wythoff against brute force", "[perf][compile][know
     }
   }
   CHECK(r.out.substr(fib.size()) == grid + "]\n");
+}
+
+TEST_CASE("an interrupt is seen inside one state's millions of compiled options", "[perf][compile][limits]") {
+  // G(4000) alone has 16M options and its followers about 2 * 10^10 together; an interrupt
+  // raised while the compiled rules run must stop them within moments, not after thousands
+  // of states (the checks between states come every few thousand states).
+  std::atomic<bool> interrupt{false};
+  SessionOptions options;
+  options.limits.interrupt = &interrupt;
+  std::thread press([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    interrupt = true;
+  });
+  const auto started = std::chrono::steady_clock::now();
+  const auto r = run_source("game G { state n  move k % n for k in 2..n * n }\ngrundy(G(4000))\n", options);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  press.join();
+  CHECK(r.code == grundy::kExitRuntime);
+  CHECK(contains(r.err, "interrupted"));
+  CHECK(took < 10.0);  // without the checks inside a state: minutes
 }
