@@ -336,8 +336,10 @@ std::optional<std::uint32_t> Evaluator::kernel_value(const GameInstance& g, Fast
 std::optional<std::uint32_t> Evaluator::dense_value(const GameInstance& g, FastPath& f,
                                                     std::int64_t n) {
   const auto size = static_cast<std::int64_t>(f.table.size());
-  const std::int64_t count = n + 1 - size;
-  if (static_cast<std::uint64_t>(count) + games_.states > limits_.max_states) return std::nullopt;
+  // In uint64: n may be INT64_MAX. Past the state cap the search takes over.
+  const std::uint64_t wanted = static_cast<std::uint64_t>(n) + 1 - static_cast<std::uint64_t>(size);
+  if (games_.states > limits_.max_states || wanted > limits_.max_states - games_.states) return std::nullopt;
+  const auto count = static_cast<std::int64_t>(wanted);
   const Ruleset& rules = g.rules();
   SeenValues seen;
   // Options of heap m as values, or nothing when one of them is not made of smaller heaps
