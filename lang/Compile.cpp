@@ -238,6 +238,14 @@ class Compiled : public IntRules {
             std::int64_t d = 0;
             if (__builtin_mul_overflow(it.slopes[q], span, &d) || coords[q] + d != last[q]) return false;
           }
+          // Slope 0 in every coordinate: the same option span + 1 times, which is one option.
+          // The rules as written would step through the range (10^18 values, say), so a range
+          // longer than the budget is left to them, and to their step limit.
+          if (std::all_of(it.slopes.begin(), it.slopes.end(), [](std::int64_t d) { return d == 0; })) {
+            if (span >= budget) return false;
+            budget -= span + 1;
+            return sink.option(coords, it.parts);
+          }
           return sink.run(coords, it.slopes.data(), it.parts, span + 1);
         }
         for (std::int64_t x = lo;; ++x) {

@@ -79,6 +79,8 @@ TEST_CASE("compiled tuple rules agree with the rules as written", "[perf][compil
                      "move (x, y, z - k) for k in 1..z if k in 1..2 or k == z",
         "[grundy(G(x, y, z)) for x in 0..4 for y in 0..4 for z in 0..6]\n"
         "[wins(G(x, y, z)) for x in 0..4 for y in 0..4 for z in 0..6]\n");
+  // A loop whose variable the option does not use: the same option many times.
+  agree("(a, b)", "move (0, ID(b)) for k in 1..a*b if a > 0  move (a, b - 1) for k in 1..3 if b > 0", grid);
   // One integer: coin turning (Mock Turtles) and a game whose moves are not affine.
   agree("k", "split []  split [a] for a in 1..ID(k)-1  split [a, b] for a in 1..k-1 for b in a+1..k-1",
         "[grundy(G(k)) for k in 1..40]\n");
