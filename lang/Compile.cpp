@@ -241,9 +241,13 @@ class Compiled : public IntRules {
           // Slope 0 in every coordinate: the same option span + 1 times, which is one option.
           // The rules as written would step through the range (10^18 values, say), so a range
           // longer than the budget is left to them, and to their step limit.
+          // A run counts against the state's budget like the loop it replaces, so that a state
+          // with millions of options in runs still gives up, and still lets Ctrl-C in.
+          if (span >= budget) return false;
+          const std::int64_t before = budget;
+          budget -= span + 1;
+          if ((before >> 16) != (budget >> 16)) sink.pulse();
           if (std::all_of(it.slopes.begin(), it.slopes.end(), [](std::int64_t d) { return d == 0; })) {
-            if (span >= budget) return false;
-            budget -= span + 1;
             return sink.option(coords, it.parts);
           }
           return sink.run(coords, it.slopes.data(), it.parts, span + 1);
