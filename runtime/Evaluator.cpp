@@ -167,6 +167,9 @@ BoxHooks Evaluator::box_hooks(const GameInstance& g, std::uint64_t& done) {
   hooks.poll = [this, &g, &done] { poll(g, done, 0); };
   hooks.reserve = [this](std::uint64_t n) { reserve_states(n); };
   hooks.room = limits_.max_states > games_.states ? limits_.max_states - games_.states : 0;
+  // A box holds up to 4 bytes a cell and is copied when it grows: keep it within --max-memory.
+  hooks.max_cells = std::min<std::uint64_t>(hooks.max_cells, std::max<std::uint64_t>(limits_.max_memory / 8, 1024));
+  hooks.max_stack_bytes = limits_.max_memory / 4;
   hooks.computed = [this, &g, &done](std::uint64_t n) {
     done += n;
     games_.states += n;

@@ -382,6 +382,13 @@ std::optional<std::uint32_t> box_value(TupleMemo& memo, const IntRules& rules, c
       why = "more states than --max-states allows";
       return std::nullopt;
     }
+    // Every unknown child of every expanded state waits on the stack: with n options per
+    // state that is n^2 / 2 entries. Past a quarter of --max-memory the general search,
+    // which keeps one cursor per level and counts its memory, takes over.
+    if (stack.size() * sizeof(Entry) > hooks.max_stack_bytes) {
+      why = "the search stack holds " + std::to_string(stack.size()) + " states";
+      return std::nullopt;
+    }
   }
   return memo.known(c);
 }
