@@ -238,15 +238,14 @@ class Compiled : public IntRules {
             std::int64_t d = 0;
             if (__builtin_mul_overflow(it.slopes[q], span, &d) || coords[q] + d != last[q]) return false;
           }
-          // Slope 0 in every coordinate: the same option span + 1 times, which is one option.
-          // The rules as written would step through the range (10^18 values, say), so a range
-          // longer than the budget is left to them, and to their step limit.
           // A run counts against the state's budget like the loop it replaces, so that a state
-          // with millions of options in runs still gives up, and still lets Ctrl-C in.
+          // with millions of options in runs still gives up (the rules as written then meet
+          // their step limit), and still lets Ctrl-C in.
           if (span >= budget) return false;
           const std::int64_t before = budget;
           budget -= span + 1;
           if ((before >> 16) != (budget >> 16)) sink.pulse();
+          // Slope 0 in every coordinate: the same option span + 1 times, which is one option.
           if (std::all_of(it.slopes.begin(), it.slopes.end(), [](std::int64_t d) { return d == 0; })) {
             return sink.option(coords, it.parts);
           }
