@@ -277,13 +277,23 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un) {
       }
     } else if (sparse) {
       // Splits with a rare part: all common values among the options, and some rare ones.
-      const bool uneq = unequal_[i];
-      for (std::uint32_t x : rare_) {
-        if (x >= r) break;
-        const std::int64_t y = r - x;
-        if (uneq && y == x) continue;
-        stamp[base[x] ^ base[y]] = gen;
+      // The rare heaps below r are a prefix of rare_ (usually all of it); their values are
+      // read in step from rare_value_, the other part's from the table just below heap r,
+      // with no test in the loop.
+      const std::uint32_t* const rh = rare_.data();
+      const std::uint32_t* const rv = rare_value_.data();
+      std::size_t count = rare_.size();
+      if (count && rh[count - 1] >= r) {
+        count = static_cast<std::size_t>(std::lower_bound(rh, rh + count, static_cast<std::uint64_t>(r)) - rh);
       }
+      std::size_t skip = count;  // the split into two equal heaps, when the parts must differ
+      if (unequal_[i] && r % 2 == 0) {
+        const std::uint32_t* half = std::lower_bound(rh, rh + count, static_cast<std::uint64_t>(r / 2));
+        if (half != rh + count && *half == r / 2) skip = static_cast<std::size_t>(half - rh);
+      }
+      const T* const top = base + r;
+      for (std::size_t j = 0; j < skip; ++j) stamp[rv[j] ^ top[-static_cast<std::int64_t>(rh[j])]] = gen;
+      for (std::size_t j = skip + 1; j < count; ++j) stamp[rv[j] ^ top[-static_cast<std::int64_t>(rh[j])]] = gen;
     } else {
       const std::int64_t hi = unequal_[i] ? (r - 1) / 2 : r / 2;
       for (std::int64_t a = 1; a <= hi; ++a) stamp[base[a] ^ base[r - a]] = gen;
@@ -369,7 +379,19 @@ void HeapKernel::force_mask(std::uint32_t mask) {
   forced_mask_ = true;
   mode_ = Mode::Sparse;
   mask_ = mask;
-  rare_.clear();  // filled as heaps are computed (call before the first extend)
+  clear_rare();  // filled as heaps are computed (call before the first extend)
+}
+
+void HeapKernel::clear_rare() {
+  rare_.clear();
+  rare_value_.clear();
+}
+
+void HeapKernel::note_heap(std::size_t n, std::uint32_t v) {
+  if (mode_ == Mode::Sparse && n >= 1 && even_parity(v, mask_)) {
+    rare_.push_back(static_cast<std::uint32_t>(n));
+    rare_value_.push_back(v);
+  }
 }
 
 template <typename T>
@@ -405,16 +427,14 @@ void HeapKernel::choose_mode(const std::vector<T>& g) {
   }
   if (best > g.size() / 16) {
     mode_ = Mode::Plain;
-    rare_.clear();
+    clear_rare();
     return;
   }
   if (mode_ == Mode::Sparse && best_mask == mask_) return;
   mode_ = Mode::Sparse;
   mask_ = best_mask;
-  rare_.clear();
-  for (std::size_t i = 1; i < g.size(); ++i) {
-    if (even_parity(g[i], mask_)) rare_.push_back(static_cast<std::uint32_t>(i));
-  }
+  clear_rare();
+  for (std::size_t i = 1; i < g.size(); ++i) note_heap(i, g[i]);
 }
 
 template <typename T>
@@ -470,7 +490,7 @@ std::size_t HeapKernel::run(std::vector<T>& g, std::size_t upto, const Poll& pol
     }
     g.push_back(static_cast<T>(v));
     if (v > max_value_) note_max(v);
-    if (mode_ == Mode::Sparse && n >= 1 && even_parity(v, mask_)) rare_.push_back(static_cast<std::uint32_t>(n));
+    note_heap(n, v);
   }
   return g.size();
 }
@@ -490,9 +510,7 @@ bool HeapKernel::extend(DenseTable& table, std::size_t upto, const Poll& poll) {
       const std::size_t n = table.size();
       table.push(overflow_);
       if (overflow_ > max_value_) note_max(overflow_);
-      if (mode_ == Mode::Sparse && n >= 1 && even_parity(overflow_, mask_)) {
-        rare_.push_back(static_cast<std::uint32_t>(n));
-      }
+      note_heap(n, overflow_);
     }
   }
   return table.size() >= upto;

@@ -107,6 +107,8 @@ class HeapKernel {
   std::uint32_t value_at(const std::vector<T>& g, std::size_t n);
   template <typename T>
   void choose_mode(const std::vector<T>& g);
+  void clear_rare();
+  void note_heap(std::size_t n, std::uint32_t v);  // heap n has value v: a rare heap?
   void grow_stamps(std::uint32_t v);
   void note_max(std::uint32_t v);
 
@@ -127,6 +129,7 @@ class HeapKernel {
   // Sparse space.
   std::uint32_t mask_ = 0;
   std::vector<std::uint32_t> rare_;   // heaps >= 1 whose value is rare, ascending
+  std::vector<std::uint32_t> rare_value_;  // their values, in step with rare_
   std::size_t next_review_ = 2048;    // table size at which to reconsider the mode
   // Marks of the values seen among one heap's options.
   std::vector<std::uint8_t> stamp_;

@@ -145,6 +145,23 @@ TEST_CASE("the sparse-space algorithm gives the plain loop's values under any ma
   check_same(got, plain, "Grundy's game, automatic mode against plain, to 40000");
   check_same(Values(got.begin(), got.begin() + 1001), grundy::brute::grundys_game(1000),
              "Grundy's game against brute force");
+  // The same table built in pieces of odd sizes (the rare heaps and their values carry over
+  // from one extend to the next, and across the automatic switch to the sparse space).
+  HeapKernel pieces(grundys);
+  DenseTable tp;
+  for (std::size_t upto : {1u, 2u, 3u, 100u, 2047u, 2049u, 4999u, 17000u, 40000u}) pieces.extend(tp, upto, nullptr);
+  CHECK(pieces.mode() == HeapKernel::Mode::Sparse);
+  Values got_pieces;
+  for (std::size_t i = 0; i < tp.size(); ++i) got_pieces.push_back(tp.get(i));
+  check_same(got_pieces, plain, "Grundy's game in pieces against plain, to 40000");
+  // Unequal and any splits together: split into unequal heaps, or remove 1 and split.
+  HeapSpec mixed;
+  mixed.digits = {HeapSpec::kTwo | HeapSpec::kUnequal, HeapSpec::kTwo};
+  const Values mixed_plain = kernel_values(mixed, 3000, 0, true);
+  for (std::uint32_t mask : {1u, 2u, 6u, 0xfeu, 0x13u}) {
+    INFO("mixed, mask " << mask);
+    check_same(kernel_values(mixed, 3000, mask, false), mixed_plain, "sparse against plain");
+  }
 }
 
 TEST_CASE("tables widen past 255 and 65535 without changing values", "[perf][dense]") {
