@@ -2,6 +2,7 @@
 
 #include "runtime/IntRules.hpp"
 #include "runtime/Kernels.hpp"
+#include "runtime/OutcomeMemo.hpp"
 #include "runtime/Tuples.hpp"
 
 namespace grundy {

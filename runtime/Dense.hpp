@@ -67,6 +67,7 @@ class HeapKernel;
 struct HeapSpec;
 class IntRules;
 class TupleMemo;
+class OutcomeMemo;
 
 // How one game instance's values are computed; owned by the instance (GameInstance::fast).
 struct FastPath {
@@ -87,7 +88,7 @@ struct FastPath {
   std::unique_ptr<HeapSpec> spec;  // Kernel: the rules as a code
   std::shared_ptr<const IntRules> compiled;  // Box: the rules over unboxed integers
   std::unique_ptr<TupleMemo> box;            // Box: the values
-  std::unique_ptr<TupleMemo> outcomes;       // Box: outcomes found by wins(), 0 P / 1 N
+  std::unique_ptr<OutcomeMemo> outcomes;     // Box: outcomes found by wins()
   bool outcomes_broken = false;
   // A proven period: value(n) = value(n0 + (n - n0) % p) for n >= n0 (p == 0: none yet).
   std::int64_t n0 = 0;

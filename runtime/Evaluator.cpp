@@ -13,6 +13,7 @@
 #include "runtime/Progress.hpp"
 #include "runtime/Shorthands.hpp"
 #include "runtime/StackGuard.hpp"
+#include "runtime/OutcomeMemo.hpp"
 #include "runtime/Tuples.hpp"
 
 namespace grundy {
@@ -538,7 +539,7 @@ bool Evaluator::wins(const Option& parts) {
   Coords c{};
   if (!coords_of(p.state, f.box->arity(), c)) return grundy(parts) != 0;
   if (auto v = f.box->known(c.data())) return *v != 0;
-  if (!f.outcomes) f.outcomes = std::make_unique<TupleMemo>(f.box->arity());
+  if (!f.outcomes) f.outcomes = std::make_unique<OutcomeMemo>(f.box->arity());
   std::uint64_t done = 0;
   const BoxHooks hooks = box_hooks(g, done);
   std::string why;

@@ -1,5 +1,7 @@
 #include "runtime/Tuples.hpp"
 
+#include "runtime/OutcomeMemo.hpp"
+
 #include <algorithm>
 
 #include <absl/container/flat_hash_set.h>
@@ -401,7 +403,7 @@ class OutcomeSink : public OptionSink {
  public:
   enum class Found : std::uint8_t { Nothing, Losing, Unknown };
 
-  OutcomeSink(TupleMemo& outcomes, const TupleMemo& values, const BoxHooks& hooks)
+  OutcomeSink(OutcomeMemo& outcomes, const TupleMemo& values, const BoxHooks& hooks)
       : o_(outcomes), v_(values), hooks_(hooks) {}
 
   void pulse() override {
@@ -454,9 +456,10 @@ class OutcomeSink : public OptionSink {
       child_ = grow_to_;
       return false;
     }
-    const std::uint32_t w = o_.get(o_.index(p));
-    if (w == 0) return stop(Found::Losing, p);
-    if (w == 1) return true;
+    if (const auto w = o_.get(p)) {
+      if (!*w) return stop(Found::Losing, p);
+      return true;
+    }
     if (auto g = v_.known(p)) {
       if (*g == 0) return stop(Found::Losing, p);
       return true;
@@ -470,7 +473,7 @@ class OutcomeSink : public OptionSink {
     return false;
   }
 
-  TupleMemo& o_;
+  OutcomeMemo& o_;
   const TupleMemo& v_;
   const BoxHooks& hooks_;
   std::int64_t skip_ = 0;
@@ -483,7 +486,7 @@ class OutcomeSink : public OptionSink {
 
 }  // namespace
 
-std::optional<bool> box_outcome(TupleMemo& outcomes, const TupleMemo& values, const IntRules& rules,
+std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, const IntRules& rules,
                                 const std::int64_t* c, const BoxHooks& hooks, std::string& why) {
   const int ar = outcomes.arity();
   Coords root{};
@@ -496,8 +499,7 @@ std::optional<bool> box_outcome(TupleMemo& outcomes, const TupleMemo& values, co
   }
   auto known = [&](const std::int64_t* p) -> std::optional<bool> {
     if (outcomes.inside(p)) {
-      const std::uint32_t w = outcomes.get(outcomes.index(p));
-      if (w != outcomes.unknown()) return w != 0;
+      if (const auto w = outcomes.get(p)) return *w;
     }
     if (auto g = values.known(p)) return *g != 0;
     return std::nullopt;
@@ -505,7 +507,7 @@ std::optional<bool> box_outcome(TupleMemo& outcomes, const TupleMemo& values, co
   std::uint64_t done = 0;
   auto record = [&](const Coords& at, bool wins) {
     if (hooks.reserve) hooks.reserve(1);
-    outcomes.set(outcomes.index(at.data()), wins ? 1 : 0);
+    outcomes.set(at.data(), wins);
     if (hooks.computed) hooks.computed(1);
     ++done;
   };

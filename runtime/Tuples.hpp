@@ -81,9 +81,10 @@ std::optional<std::uint32_t> box_value(TupleMemo& memo, const IntRules& rules, c
 
 // Whether the player to move wins at `c`, for rules whose options are single states: N as
 // soon as one option is P, searched depth first in rule order like a hand-written win()
-// (so most options are never looked at). `outcomes` holds 0 (P) and 1 (N); values already
-// in `values` are used too. Nothing when the compiled rules cannot decide (see box_value).
-std::optional<bool> box_outcome(TupleMemo& outcomes, const TupleMemo& values, const IntRules& rules,
+// (so most options are never looked at). Values already in `values` are used too. Nothing
+// when the compiled rules cannot decide (see box_value).
+class OutcomeMemo;
+std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, const IntRules& rules,
                                 const std::int64_t* c, const BoxHooks& hooks, std::string& why);
 
 }  // namespace grundy

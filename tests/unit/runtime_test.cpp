@@ -2,7 +2,9 @@
 // GameRegistry.
 #include <atomic>
 #include <cstdint>
+#include <algorithm>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -13,6 +15,7 @@
 #include "runtime/Error.hpp"
 #include "runtime/Evaluator.hpp"
 #include "runtime/Game.hpp"
+#include "runtime/OutcomeMemo.hpp"
 #include "runtime/Value.hpp"
 
 namespace {
@@ -344,4 +347,41 @@ TEST_CASE("forgetting a ruleset drops its memo", "[runtime][registry]") {
   games.clear_memos();
   CHECK(games.states == 0);
   CHECK(again->memo.empty());
+}
+
+TEST_CASE("the tiled outcome memo keeps what it was told as its box grows", "[runtime][box]") {
+  for (int arity = 1; arity <= 4; ++arity) {
+    CAPTURE(arity);
+    grundy::OutcomeMemo memo(arity);
+    std::map<std::vector<std::int64_t>, bool> told;
+    std::uint64_t seed = 12345;
+    auto next = [&] {  // xorshift: states spread over a box of growing size
+      seed ^= seed << 13;
+      seed ^= seed >> 7;
+      seed ^= seed << 17;
+      return seed;
+    };
+    for (int k = 0; k < 3000; ++k) {
+      std::vector<std::int64_t> c(static_cast<std::size_t>(arity));
+      // 2 .. 2^16, and at most 2^36 cells in all
+      const std::uint64_t span = std::uint64_t{2} << std::min(k / 200, 36 / arity - 1);
+      for (auto& x : c) x = static_cast<std::int64_t>(next() % span);
+      if (!memo.inside(c.data())) REQUIRE(memo.grow(c.data(), std::uint64_t{1} << 40));
+      REQUIRE(memo.inside(c.data()));
+      const bool wins = next() % 2 == 0;
+      auto it = told.find(c);
+      if (it == told.end()) {
+        REQUIRE_FALSE(memo.get(c.data()).has_value());
+        memo.set(c.data(), wins);
+        told.emplace(c, wins);
+      } else {
+        REQUIRE(memo.get(c.data()) == std::optional<bool>(it->second));
+      }
+    }
+    for (const auto& [c, wins] : told) REQUIRE(memo.get(c.data()) == std::optional<bool>(wins));
+    // A coordinate past the cap is refused, not wrapped.
+    std::vector<std::int64_t> far(static_cast<std::size_t>(arity), 0);
+    far[0] = std::int64_t{1} << 20;
+    REQUIRE_FALSE(memo.grow(far.data(), std::uint64_t{1} << 20));
+  }
 }

@@ -1,0 +1,70 @@
+#include "runtime/OutcomeMemo.hpp"
+
+namespace grundy {
+
+namespace {
+// Tiles of 4096 cells: 4096, 64 x 64, 16 x 16 x 16 or 8 x 8 x 8 x 8.
+int tile_bits(int arity) { return arity == 1 ? 12 : arity == 2 ? 6 : arity == 3 ? 4 : 3; }
+}  // namespace
+
+OutcomeMemo::OutcomeMemo(int arity) : arity_(arity), bits_(tile_bits(arity)) {}
+
+bool OutcomeMemo::inside(const std::int64_t* c) const {
+  if (tiles_.empty()) return false;
+  for (int i = 0; i < arity_; ++i) {
+    if (c[i] < 0 || (c[i] >> bits_) >= dims_[static_cast<std::size_t>(i)]) return false;
+  }
+  return true;
+}
+
+bool OutcomeMemo::grow(const std::int64_t* c, std::uint64_t max_cells) {
+  Coords dims = dims_;
+  std::uint64_t tiles = 1;
+  const std::uint64_t max_tiles = std::max<std::uint64_t>(1, max_cells >> 12);
+  for (int i = 0; i < arity_; ++i) {
+    auto& d = dims[static_cast<std::size_t>(i)];
+    if (c[i] < 0 || static_cast<std::uint64_t>(c[i]) >= max_cells) return false;
+    const std::int64_t need = (c[i] >> bits_) + 1;
+    if (need > d) d = std::max(need, 2 * d);  // d <= max_tiles: no overflow
+    if (static_cast<std::uint64_t>(d) > max_tiles) return false;
+    tiles *= static_cast<std::uint64_t>(d);
+    if (tiles > max_tiles) return false;
+  }
+  Coords strides{};
+  std::int64_t s = 1;
+  for (int i = arity_; i-- > 0;) {
+    strides[static_cast<std::size_t>(i)] = s;
+    s *= dims[static_cast<std::size_t>(i)];
+  }
+  std::vector<std::unique_ptr<Tile>> fresh(tiles);
+  // Move every tile to its place in the larger directory.
+  Coords at{};
+  for (std::size_t k = 0; k < tiles_.size(); ++k) {
+    std::int64_t to = 0;
+    for (int i = 0; i < arity_; ++i) to += at[static_cast<std::size_t>(i)] * strides[static_cast<std::size_t>(i)];
+    fresh[static_cast<std::size_t>(to)] = std::move(tiles_[k]);
+    for (int i = arity_; i-- > 0;) {
+      auto& a = at[static_cast<std::size_t>(i)];
+      if (++a < dims_[static_cast<std::size_t>(i)]) break;
+      a = 0;
+    }
+  }
+  tiles_.swap(fresh);
+  dims_ = dims;
+  strides_ = strides;
+  return true;
+}
+
+void OutcomeMemo::set(const std::int64_t* c, bool wins) {
+  auto& t = tiles_[static_cast<std::size_t>(tile_of(c))];
+  if (!t) {
+    t = std::make_unique<Tile>();  // zeroed: nothing known
+    ++used_;
+  }
+  const std::size_t at = cell_of(c);
+  const int shift = static_cast<int>(at & 3) * 2;
+  auto& byte = (*t)[at >> 2];
+  byte = static_cast<std::uint8_t>((byte & ~(3u << shift)) | ((wins ? 2u : 1u) << shift));
+}
+
+}  // namespace grundy

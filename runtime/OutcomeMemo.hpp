@@ -1,0 +1,61 @@
+// Outcomes (P or N) of the states of a box, for the search that stops at the first losing
+// option. Such a search looks at few of the states its box spans (Fibonacci nim to 2000
+// spans 8M cells and touches 17,000), so the box is cut into tiles of 4096 cells of two
+// bits, allocated when first written: growing the box moves tile pointers, not cells, and
+// memory is touched only near the states looked at.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "runtime/Tuples.hpp"
+
+namespace grundy {
+
+class OutcomeMemo {
+ public:
+  explicit OutcomeMemo(int arity);
+  int arity() const { return arity_; }
+  // Whether c lies in the box (every coordinate from 0 to below the box's size).
+  bool inside(const std::int64_t* c) const;
+  // Makes the box hold c; false when its cells would pass max_cells.
+  bool grow(const std::int64_t* c, std::uint64_t max_cells);
+  // For c inside the box: true when the player to move wins, nothing when not known.
+  std::optional<bool> get(const std::int64_t* c) const {
+    const Tile* t = tiles_[static_cast<std::size_t>(tile_of(c))].get();
+    if (t == nullptr) return std::nullopt;
+    const std::size_t at = cell_of(c);
+    const unsigned v = ((*t)[at >> 2] >> ((at & 3) * 2)) & 3u;
+    if (v == 0) return std::nullopt;
+    return v == 2;
+  }
+  void set(const std::int64_t* c, bool wins);
+  std::uint64_t tiles_used() const { return used_; }
+
+ private:
+  using Tile = std::array<std::uint8_t, 1024>;  // 4096 cells: 0 not known, 1 P, 2 N
+  std::int64_t tile_of(const std::int64_t* c) const {
+    std::int64_t at = 0;
+    for (int i = 0; i < arity_; ++i) at += (c[i] >> bits_) * strides_[static_cast<std::size_t>(i)];
+    return at;
+  }
+  std::size_t cell_of(const std::int64_t* c) const {
+    std::size_t at = 0;
+    const std::int64_t mask = (std::int64_t{1} << bits_) - 1;
+    for (int i = 0; i < arity_; ++i) at = (at << bits_) | static_cast<std::size_t>(c[i] & mask);
+    return at;
+  }
+
+  int arity_;
+  int bits_;  // per coordinate: arity_ * bits_ == 12
+  Coords dims_{};     // in tiles
+  Coords strides_{};  // of the directory
+  std::vector<std::unique_ptr<Tile>> tiles_;
+  std::uint64_t used_ = 0;
+};
+
+}  // namespace grundy
