@@ -26,7 +26,6 @@ struct Node {
 
 constexpr int kMaxParts = 8;
 constexpr std::int64_t kStepBudget = std::int64_t{1} << 24;  // loop steps per state
-constexpr std::int64_t kPulseMask = (std::int64_t{1} << 16) - 1;  // sink.pulse() this often
 
 struct Code {
   std::vector<Node> nodes;
@@ -199,6 +198,18 @@ class Compiled : public IntRules {
     return !bail;
   }
 
+  // Takes n steps from a state's budget: false when they are not there. The sink is pulsed
+  // whenever the budget passes a multiple of 2^16, however it is spent (steps of 1 in one
+  // loop and of 1 in a nested run alternate, and a test of `budget % 2^16 == 0` in either
+  // alone may never be true).
+  static bool spend(std::int64_t& budget, std::int64_t n, OptionSink& sink) {
+    if (n > budget) return false;
+    const std::int64_t before = budget;
+    budget -= n;
+    if ((before >> 16) != (budget >> 16)) sink.pulse();
+    return true;
+  }
+
   bool clauses(const CItem& it, std::size_t ci, std::int64_t* r, OptionSink& sink, std::int64_t& budget) const {
     std::int64_t coords[kMaxParts * kMaxBoxArity];
     if (ci == it.clauses.size()) {
@@ -215,8 +226,7 @@ class Compiled : public IntRules {
       }
       case CClause::Kind::List:
         for (std::int64_t x : c.list) {
-          if (--budget < 0) return false;
-          if ((budget & kPulseMask) == 0) sink.pulse();
+          if (!spend(budget, 1, sink)) return false;
           r[c.slot] = x;
           if (!clauses(it, ci + 1, r, sink, budget)) return false;
         }
@@ -241,10 +251,7 @@ class Compiled : public IntRules {
           // A run counts against the state's budget like the loop it replaces, so that a state
           // with millions of options in runs still gives up (the rules as written then meet
           // their step limit), and still lets Ctrl-C in.
-          if (span >= budget) return false;
-          const std::int64_t before = budget;
-          budget -= span + 1;
-          if ((before >> 16) != (budget >> 16)) sink.pulse();
+          if (!spend(budget, span + 1, sink)) return false;
           // Slope 0 in every coordinate: the same option span + 1 times, which is one option.
           if (std::all_of(it.slopes.begin(), it.slopes.end(), [](std::int64_t d) { return d == 0; })) {
             return sink.option(coords, it.parts);
@@ -252,8 +259,7 @@ class Compiled : public IntRules {
           return sink.run(coords, it.slopes.data(), it.parts, span + 1);
         }
         for (std::int64_t x = lo;; ++x) {
-          if (--budget < 0) return false;
-          if ((budget & kPulseMask) == 0) sink.pulse();
+          if (!spend(budget, 1, sink)) return false;
           r[c.slot] = x;
           if (!clauses(it, ci + 1, r, sink, budget)) return false;
           if (x == hi) break;

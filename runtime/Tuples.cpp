@@ -130,6 +130,7 @@ bool TupleMemo::grow(const std::int64_t* c, std::uint64_t max_cells) {
 namespace {
 
 constexpr int kRunParts = 4;
+constexpr std::size_t kMaxChildren = std::size_t{1} << 20;  // options of one state not known yet
 
 class BoxSink : public OptionSink {
  public:
@@ -142,6 +143,7 @@ class BoxSink : public OptionSink {
   // are not known yet.
   void start() {
     any_unknown_ = false;
+    crowded_ = false;
     grow_ = false;
     if (++gen_ == 0) {
       std::fill(stamp_.begin(), stamp_.end(), 0);
@@ -163,7 +165,7 @@ class BoxSink : public OptionSink {
       const std::uint32_t v = m_.get(i);
       if (v == m_.unknown()) {
         unknown = true;
-        child(p, i);
+        if (!child(p, i)) return false;
       } else {
         x ^= v;
       }
@@ -258,6 +260,7 @@ class BoxSink : public OptionSink {
   }
 
   bool any_unknown() const { return any_unknown_; }
+  bool crowded() const { return crowded_; }
   bool grow_wanted() const { return grow_; }
   const Coords& grow_to() const { return grow_to_; }
   const std::vector<Coords>& children() const { return children_; }
@@ -276,11 +279,20 @@ class BoxSink : public OptionSink {
     if (x < stamp_.size()) stamp_[x] = gen_;
     else big_.push_back(x);
   }
-  void child(const std::int64_t* p, std::int64_t i) {
-    if (!child_index_.insert(i).second) return;
+  bool child(const std::int64_t* p, std::int64_t i) {
+    // Millions of options not known yet (one state's options spread over a huge range):
+    // give up, in good time and before the list passes the search stack's share of
+    // --max-memory. The general search takes such a state (and counts its steps).
+    if (children_.size() >= kMaxChildren ||
+        children_.size() * (sizeof(Coords) + 2 * sizeof(std::int64_t)) > hooks_.max_stack_bytes) {
+      crowded_ = true;
+      return false;
+    }
+    if (!child_index_.insert(i).second) return true;
     Coords c{};
     std::copy(p, p + m_.arity(), c.begin());
     children_.push_back(c);
+    return true;
   }
   bool want(const std::int64_t* p) {
     grow_ = true;
@@ -304,6 +316,7 @@ class BoxSink : public OptionSink {
   std::uint32_t& gen_;
   std::vector<std::uint32_t> big_;
   bool any_unknown_ = false;
+  bool crowded_ = false;
   bool grow_ = false;
   Coords grow_to_{};
   std::vector<Coords> children_;
@@ -354,10 +367,11 @@ std::optional<std::uint32_t> box_value(TupleMemo& memo, const IntRules& rules, c
     const bool ok = rules.options(at.data(), sink);
     if (!ok) {
       if (sink.grow_wanted() && memo.grow(sink.grow_to().data(), hooks.max_cells)) continue;
-      why = sink.grow_wanted()
-                ? "the option " + show(sink.grow_to(), ar) + " of " + show(at, ar) +
-                      " does not fit a table of at most " + std::to_string(hooks.max_cells) + " cells"
-                : "the compiled rules stop at " + show(at, ar);
+      why = sink.grow_wanted() ? "the option " + show(sink.grow_to(), ar) + " of " + show(at, ar) +
+                                     " does not fit a table of at most " +
+                                     std::to_string(hooks.max_cells) + " cells"
+            : sink.crowded() ? "the options of " + show(at, ar) + " not known yet fill the search stack"
+                             : "the compiled rules stop at " + show(at, ar);
       return std::nullopt;
     }
     if (!sink.any_unknown()) {

@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "runtime/Progress.hpp"
 #include "tests/unit/brute_force.hpp"
 #include "tests/unit/support.hpp"
 
@@ -135,7 +136,12 @@ TEST_CASE("Fibonacci nim and Wythoff against brute force", "[perf][compile][know
 TEST_CASE("an interrupt is seen inside one state's millions of compiled options", "[perf][compile][limits]") {
   // G(4000) alone has 16M options and its followers about 2 * 10^10 together; an interrupt
   // raised while the compiled rules run must stop them within moments, not after thousands
-  // of states (the checks between states come every few thousand states).
+  // of states (the checks between states come every few thousand states). The second
+  // form spends the state's budget by one step in the outer loop and one in the inner run
+  // alternately: the checks must not depend on how the steps fall.
+  const char* rules = GENERATE("game G { state n  move k % n for k in 2..n * n }\n",
+                               "game G { state n  move k % n for k in 2..n * n for j in 0..0 }\n");
+  CAPTURE(rules);
   std::atomic<bool> interrupt{false};
   SessionOptions options;
   options.limits.interrupt = &interrupt;
@@ -144,10 +150,31 @@ TEST_CASE("an interrupt is seen inside one state's millions of compiled options"
     interrupt = true;
   });
   const auto started = std::chrono::steady_clock::now();
-  const auto r = run_source("game G { state n  move k % n for k in 2..n * n }\ngrundy(G(4000))\n", options);
+  const auto r = run_source(std::string(rules) + "grundy(G(4000))\n", options);
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   press.join();
   CHECK(r.code == grundy::kExitRuntime);
   CHECK(contains(r.err, "interrupted"));
   CHECK(took < 10.0);  // without the checks inside a state: minutes
+}
+
+TEST_CASE("polls come inside one state's compiled options however its steps fall", "[perf][compile][limits]") {
+  // The root has 8M options, each one step of the outer loop and one of the inner run: the
+  // polls (which see Ctrl-C and draw progress) must come every 2^16 steps inside the state,
+  // a few hundred times, and not only between states.
+  struct Counter : grundy::Progress {
+    int updates = 0;
+    void begin(const std::string&) override {}
+    void update(std::uint64_t, std::uint64_t) override { ++updates; }
+    void end() override {}
+  } counter;
+  SessionOptions options;
+  options.limits.progress = &counter;
+  const auto r = run_source(
+      "game G(m) { state (a, b)  move (0, 0) for k in 1..a * m for j in 0..0 }\n"
+      "grundy(G[4000000](2, 0))\n",
+      options);
+  REQUIRE(r.code == 0);
+  CHECK(r.out == "1\n");
+  CHECK(counter.updates >= 200);
 }
