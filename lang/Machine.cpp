@@ -1,6 +1,7 @@
 #include "lang/Machine.hpp"
 
 #include <algorithm>
+#include <array>
 #include <functional>
 
 #include <absl/container/flat_hash_set.h>
@@ -85,10 +86,10 @@ const std::vector<Value>& elements_of(const Value& v, Where where, const char* w
   fail_at(where, std::string(what) + " needs a list, tuple or set, got " + describe(v));
 }
 
-// Materializes any collection, ranges included.
-std::vector<Value> items_of(Machine& m, const Value& v, Where where, const char* what) {
+// The elements of any collection: a list's own, or a range's listed into `out`.
+const std::vector<Value>& items_in(Machine& m, const Value& v, Where where, const char* what,
+                                   std::vector<Value>& out) {
   if (v.is(Kind::Range)) {
-    std::vector<Value> out;
     const std::int64_t lo = v.range_lo(), hi = v.range_hi();
     if (hi >= lo) {
       // Each element listed is a step; the count itself may not fit in an int64.
@@ -104,6 +105,14 @@ std::vector<Value> items_of(Machine& m, const Value& v, Where where, const char*
     return out;
   }
   return elements_of(v, where, what);
+}
+
+// Materializes any collection, ranges included.
+std::vector<Value> items_of(Machine& m, const Value& v, Where where, const char* what) {
+  std::vector<Value> out;
+  const std::vector<Value>& items = items_in(m, v, where, what, out);
+  if (&items != &out) return items;
+  return out;
 }
 
 }  // namespace
@@ -268,11 +277,13 @@ const GameInstance* Machine::instance(GameEntry& g, std::vector<Value> params, W
     if (!params.empty()) fail_at(where, g.name + " has no parameters");
     return g.alias;
   }
+  if (params.empty() && g.plain) return g.plain;
   const auto& rules = rules_of(g, where);
   if (static_cast<int>(params.size()) != g.param_count) {
     fail_at(where, g.name + " takes " + std::to_string(g.param_count) + " parameters, got " +
                        std::to_string(params.size()));
   }
+  if (params.empty()) return g.plain = w_.registry.instance(rules, Value::tuple({}));
   return w_.registry.instance(rules, Value::tuple(std::move(params)));
 }
 
@@ -545,16 +556,42 @@ Value Machine::call(const Expr& e, Frame& frame) {
   }
   std::vector<Value> args;
   for (std::size_t i = 1; i < e.args.size(); ++i) args.push_back(eval(*e.args[i], frame));
-  const GameInstance* g = f.game();
+  return position_of(f.game(), std::move(args), e);
+}
+
+Value Machine::position_of(const GameInstance* g, std::vector<Value> args, const Expr& call) {
   const int arity = g->rules().state_arity();
   if (static_cast<int>(args.size()) != arity) {
-    fail_at(e.where, g->display_name() + " takes " + std::to_string(arity) + " values, got " +
-                         std::to_string(args.size()));
+    fail_at(call.where, g->display_name() + " takes " + std::to_string(arity) + " values, got " +
+                            std::to_string(args.size()));
   }
   Value state = args.size() == 1 ? args[0] : Value::tuple(std::move(args));
   std::string why = g->rules().check_state(state);
-  if (!why.empty()) fail_at(e.where, why);
+  if (!why.empty()) fail_at(call.where, why);
   return Value::position(g, std::move(state));
+}
+
+std::optional<Value> Machine::grundy_of_call(const Expr& arg, Frame& frame) {
+  if (arg.kind != ExprKind::Call) return std::nullopt;
+  const Expr& callee = *arg.args[0];
+  const std::size_t n = arg.args.size() - 1;
+  if (callee.kind != ExprKind::Name || callee.binding.to != Binding::To::Game || n == 0 || n > 4) {
+    return std::nullopt;
+  }
+  const GameInstance* g = instance(w_.games[static_cast<std::size_t>(callee.binding.index)], {}, callee.where);
+  std::array<Value, 4> args;
+  std::array<std::int64_t, 4> c{};
+  bool ints = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    args[i] = eval(*arg.args[i + 1], frame);
+    ints = ints && args[i].is(Kind::Int);
+    if (ints) c[i] = args[i].as_int();
+  }
+  if (ints && g->rules().state_arity() == static_cast<int>(n)) {
+    if (auto v = ev_.table_value(*g, c.data(), static_cast<int>(n))) return Value::integer(*v);
+  }
+  Value p = position_of(g, std::vector<Value>(args.begin(), args.begin() + static_cast<std::ptrdiff_t>(n)), arg);
+  return Value::integer(ev_.grundy(option_of(p, arg.where, "grundy")));
 }
 
 Option Machine::option_of(const Value& v, Where where, const char* query) {
@@ -805,6 +842,9 @@ Value Machine::table(const Expr& e, Frame& frame) {
 Value Machine::builtin(const Expr& e, int which, Frame& frame) {
   const auto b = static_cast<Builtin>(which);
   if (b == Builtin::Table) return table(e, frame);
+  if (b == Builtin::Grundy && e.clauses.empty() && e.args.size() == 2) {
+    if (auto v = grundy_of_call(*e.args[1], frame)) return *v;
+  }
   std::vector<Value> args;
   if (!e.clauses.empty()) {
     std::vector<Value> items;
@@ -860,7 +900,8 @@ Value Machine::builtin(const Expr& e, int which, Frame& frame) {
     }
     case Builtin::Min:
     case Builtin::Max: {
-      std::vector<Value> xs = args.size() == 1 ? items_of(*this, args[0], arg0, name) : args;
+      std::vector<Value> listed;
+      const std::vector<Value>& xs = args.size() == 1 ? items_in(*this, args[0], arg0, name, listed) : args;
       if (xs.empty()) fail_at(arg0, std::string(name) + " of an empty collection");
       Value best = xs[0];
       for (const Value& x : xs) {
@@ -889,7 +930,8 @@ Value Machine::builtin(const Expr& e, int which, Frame& frame) {
       return Value::integer(static_cast<std::int64_t>(elements_of(args[0], arg0, "len").size()));
     }
     case Builtin::Sum: {
-      std::vector<Value> xs = items_of(*this, args[0], arg0, "sum");
+      std::vector<Value> listed;
+      const std::vector<Value>& xs = items_in(*this, args[0], arg0, "sum", listed);
       if (!xs.empty() && is_gamey(xs[0])) {
         std::vector<Value> parts;
         for (const Value& x : xs) {
@@ -912,7 +954,8 @@ Value Machine::builtin(const Expr& e, int which, Frame& frame) {
     }
     case Builtin::Mex: {
       std::vector<bool> seen;
-      for (const Value& x : items_of(*this, args[0], arg0, "mex")) {
+      std::vector<Value> listed;
+      for (const Value& x : items_in(*this, args[0], arg0, "mex", listed)) {
         const std::int64_t v = need_int(x, arg0, "an element of mex");
         if (v >= 0 && v < (1 << 24)) {
           if (static_cast<std::size_t>(v) >= seen.size()) seen.resize(static_cast<std::size_t>(v) + 1);

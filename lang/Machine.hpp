@@ -73,6 +73,12 @@ class Machine {
   [[noreturn]] void steps_exceeded(Where where) const;
   Value call(const Expr& e, Frame& frame);
   Value builtin(const Expr& e, int which, Frame& frame);
+  // G(args...) once G and its arguments are evaluated: the position, checked.
+  Value position_of(const GameInstance* g, std::vector<Value> args, const Expr& call);
+  // grundy(G(x, y, ...)) for a game G without parameters: the value from G's table when
+  // one answers it, without building the position (a loop over a grid asks it 10^5 times);
+  // nothing when `arg` is not such a call.
+  std::optional<Value> grundy_of_call(const Expr& arg, Frame& frame);
   Value index(const Expr& e, Frame& frame);
   Value binary(const Expr& e, Frame& frame);
   Value collection(const Expr& e, Frame& frame);

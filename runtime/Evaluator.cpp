@@ -163,18 +163,19 @@ void Evaluator::explain(const GameInstance& g, const std::string& line) const {
   if (limits_.explain) *limits_.explain << "explain: " << g.display_name() << ": " << line << '\n';
 }
 
-BoxHooks Evaluator::box_hooks(const GameInstance& g, std::uint64_t& done) {
+BoxHooks Evaluator::box_hooks(BoxCall& call) {
   BoxHooks hooks;
-  hooks.poll = [this, &g, &done] { poll(g, done, 0); };
-  hooks.reserve = [this](std::uint64_t n) { reserve_states(n); };
+  BoxCall* c = &call;
+  hooks.poll = [c] { c->ev->poll(*c->g, c->done, 0); };
+  hooks.reserve = [c](std::uint64_t n) { c->ev->reserve_states(n); };
   hooks.room = limits_.max_states > games_.states ? limits_.max_states - games_.states : 0;
   // A box holds up to 4 bytes a cell and is copied when it grows: keep it within --max-memory.
   hooks.max_cells = std::min<std::uint64_t>(hooks.max_cells, std::max<std::uint64_t>(limits_.max_memory / 8, 1024));
   hooks.max_stack_bytes = limits_.max_memory / 4;
-  hooks.computed = [this, &g, &done](std::uint64_t n) {
-    done += n;
-    games_.states += n;
-    g.dense_states += n;
+  hooks.computed = [c](std::uint64_t n) {
+    c->done += n;
+    c->ev->games_.states += n;
+    c->g->dense_states += n;
   };
   return hooks;
 }
@@ -265,17 +266,15 @@ void Evaluator::setup(const GameInstance& g, FastPath& f) {
   explain(g, f.how);
 }
 
-std::optional<std::uint32_t> Evaluator::box_value(const GameInstance& g, FastPath& f, const Value& state) {
-  Coords c{};
-  if (!coords_of(state, f.box->arity(), c)) return std::nullopt;
-  if (auto v = f.box->known(c.data())) return v;
+std::optional<std::uint32_t> Evaluator::box_value(const GameInstance& g, FastPath& f, const std::int64_t* c) {
+  if (auto v = f.box->known(c)) return v;
   if (f.broken || f.busy) return std::nullopt;
-  std::uint64_t done = 0;
-  const BoxHooks hooks = box_hooks(g, done);
+  BoxCall call{this, &g};
+  const BoxHooks hooks = box_hooks(call);
   BusyScope busy(f);
   ProgressScope bar(limits_.progress, g.display_name());
   std::string why;
-  auto v = grundy::box_value(*f.box, *f.compiled, c.data(), hooks, why);
+  auto v = grundy::box_value(*f.box, *f.compiled, c, hooks, why);
   if (!v) {
     f.broken = true;
     explain(g, "the compiled rules stop: " + why + "; memoized search from there");
@@ -286,14 +285,34 @@ std::optional<std::uint32_t> Evaluator::box_value(const GameInstance& g, FastPat
 std::optional<std::uint32_t> Evaluator::fast_value(const Position& p) {
   const GameInstance& g = *p.game;
   FastPath& f = fast_path(g);
-  if (f.kind == FastPath::Kind::Box) return box_value(g, f, p.state);
-  if (f.kind == FastPath::Kind::General || !p.state.is(Kind::Int)) return std::nullopt;
-  const std::int64_t n = p.state.as_int();
+  if (f.kind == FastPath::Kind::Box) {
+    Coords c{};
+    if (!coords_of(p.state, f.box->arity(), c)) return std::nullopt;
+    return box_value(g, f, c.data());
+  }
+  if (!p.state.is(Kind::Int)) return std::nullopt;
+  return heap_value(g, f, p.state.as_int());
+}
+
+std::optional<std::uint32_t> Evaluator::heap_value(const GameInstance& g, FastPath& f, std::int64_t n) {
+  if (f.kind == FastPath::Kind::General) return std::nullopt;
   if (auto v = f.known(n)) return v;
   if (n < 0 || f.busy) return std::nullopt;
   if (f.kind == FastPath::Kind::Kernel) return kernel_value(g, f, n);
   if (f.broken) return std::nullopt;
   return dense_value(g, f, n);
+}
+
+std::optional<std::uint32_t> Evaluator::table_value(const GameInstance& g, const std::int64_t* c, int n) {
+  // What grundy(Position) looks at first: the general search's values and states in progress.
+  if (g.rules().is_nim() || !g.memo.empty()) return std::nullopt;
+  FastPath& f = fast_path(g);
+  if (f.kind == FastPath::Kind::Box) {
+    if (n != f.box->arity()) return std::nullopt;
+    return box_value(g, f, c);
+  }
+  if (n != 1) return std::nullopt;
+  return heap_value(g, f, c[0]);
 }
 
 std::optional<std::uint32_t> Evaluator::kernel_value(const GameInstance& g, FastPath& f,
@@ -540,8 +559,8 @@ bool Evaluator::wins(const Option& parts) {
   if (!coords_of(p.state, f.box->arity(), c)) return grundy(parts) != 0;
   if (auto v = f.box->known(c.data())) return *v != 0;
   if (!f.outcomes) f.outcomes = std::make_unique<OutcomeMemo>(f.box->arity());
-  std::uint64_t done = 0;
-  const BoxHooks hooks = box_hooks(g, done);
+  BoxCall call{this, &g};
+  const BoxHooks hooks = box_hooks(call);
   std::string why;
   std::optional<bool> w;
   {

@@ -98,16 +98,29 @@ class Evaluator {
   // The values of heaps 0..count-1 of a one-integer game, in its dense table; null when the
   // game has no dense table (ask grundy() for each state then). Uses a proven period.
   const DenseTable* dense_values(const GameInstance& g, std::uint64_t count);
+  // The value of g at the state of `n` integers `c` when a table answers it (known, or
+  // computed by a kernel or the compiled rules); nothing when only grundy(Position) can.
+  // Lets a query with integer arguments skip building the state as a Value.
+  std::optional<std::uint32_t> table_value(const GameInstance& g, const std::int64_t* c, int n);
 
  private:
   std::optional<std::uint32_t> fast_value(const Position& p);
-  std::optional<std::uint32_t> box_value(const GameInstance& g, FastPath& f, const Value& state);
+  std::optional<std::uint32_t> box_value(const GameInstance& g, FastPath& f, const std::int64_t* c);
+  std::optional<std::uint32_t> heap_value(const GameInstance& g, FastPath& f, std::int64_t n);
   std::optional<std::uint32_t> kernel_value(const GameInstance& g, FastPath& f, std::int64_t n);
   std::optional<std::uint32_t> dense_value(const GameInstance& g, FastPath& f, std::int64_t n);
   void setup(const GameInstance& g, FastPath& f);
   void reserve_states(std::uint64_t more);
-  // Hooks of a box fill for g: polling, the state cap, and counting into `done`.
-  BoxHooks box_hooks(const GameInstance& g, std::uint64_t& done);
+  // One box fill of game g, counting its states in `done`. It lives on the caller's stack
+  // and each hook holds only a pointer to it, which std::function keeps without allocating
+  // (a grid of queries fills one state per query).
+  struct BoxCall {
+    Evaluator* ev;
+    const GameInstance* g;
+    std::uint64_t done = 0;
+  };
+  // Hooks of a box fill: polling, the state cap, and counting.
+  BoxHooks box_hooks(BoxCall& call);
   void poll(const GameInstance& g, std::uint64_t done, std::uint64_t total);
   void explain(const GameInstance& g, const std::string& line) const;
 

@@ -212,12 +212,14 @@ class BoxSink : public OptionSink {
       std::uint32_t* stamp = stamp_.data();
       const std::uint32_t gen = gen_;
       if (sizeof(T) <= 2 && parts == 1) {
+        // An unknown cell marks the slot of `none`, which no value of one part reaches:
+        // one test after the loop instead of one per option.
+        const std::uint32_t before = stamp[none];
+        stamp[none] = 0;
         const T* p = t + base[0];
-        for (std::int64_t k = 0; k < count; ++k, p += step[0]) {
-          const T v = *p;
-          unknown |= v == none;
-          stamp[v] = gen;
-        }
+        for (std::int64_t k = 0; k < count; ++k, p += step[0]) stamp[*p] = gen;
+        unknown = stamp[none] == gen;
+        stamp[none] = before;
       } else if (sizeof(T) <= 2 && parts == 2) {
         const T* p = t + base[0];
         const T* q = t + base[1];
@@ -345,13 +347,22 @@ std::optional<std::uint32_t> box_value(TupleMemo& memo, const IntRules& rules, c
     return std::nullopt;
   }
   if (auto v = memo.known(c)) return v;
+  BoxSink sink(memo, hooks);
+  // Most often (a grid of queries in order) every option is known already: no search.
+  sink.start();
+  if (rules.options(c, sink) && !sink.any_unknown()) {
+    if (hooks.reserve) hooks.reserve(1);
+    const std::uint32_t v = sink.mex();
+    memo.set(memo.index(c), v);
+    if (hooks.computed) hooks.computed(1);
+    return v;
+  }
   struct Entry {
     Coords c;
     bool expanded;
   };
   std::vector<Entry> stack{{root, false}};
   absl::flat_hash_set<Coords> grey;  // expanded and not finished: the ancestors of the top
-  BoxSink sink(memo, hooks);
   std::uint64_t ticks = 0;
   std::uint64_t done = 0;
   while (!stack.empty()) {
