@@ -1,6 +1,5 @@
 // The grundy command: wires the language to the terminal. Exit codes are a contract:
 // 0 ok, 1 failed assert, 64 usage, 65 compile error, 70 runtime error, 74 I/O error.
-#include <pthread.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -18,6 +17,7 @@
 #include "cli/Repl.hpp"
 #include "lang/Session.hpp"
 #include "runtime/Progress.hpp"
+#include "runtime/StackGuard.hpp"
 
 namespace {
 
@@ -68,39 +68,9 @@ int run_repl(grundy::Session& session, const std::vector<std::string>& files,
   return terminal ? 0 : (status != 0 ? status : code);
 }
 
-// Deeply recursive functions and nested queries run on a thread with a large stack, so
-// that --max-depth, not the operating system, decides how deep they may go.
+// Sessions run on a thread with a 1 GB stack, and Ctrl-C goes to it (runtime/StackGuard.hpp).
 int run_with_big_stack(const std::function<int()>& work) {
-  struct Job {
-    const std::function<int()>* work;
-    int result = 0;
-  } job{&work};
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, std::size_t{1} << 30);
-  pthread_t thread;
-  auto entry = [](void* p) -> void* {
-    sigset_t sigint;
-    sigemptyset(&sigint);
-    sigaddset(&sigint, SIGINT);
-    pthread_sigmask(SIG_UNBLOCK, &sigint, nullptr);
-    auto* j = static_cast<Job*>(p);
-    j->result = (*j->work)();
-    return nullptr;
-  };
-  // Ctrl-C goes to the worker: a signal that lands on a thread blocked in read() makes the
-  // read return, which is how the REPL's prompt notices it.
-  sigset_t sigint, before;
-  sigemptyset(&sigint);
-  sigaddset(&sigint, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &sigint, &before);
-  if (pthread_create(&thread, &attr, entry, &job) != 0) {
-    pthread_sigmask(SIG_SETMASK, &before, nullptr);
-    return work();
-  }
-  pthread_join(thread, nullptr);
-  pthread_attr_destroy(&attr);
-  return job.result;
+  return grundy::run_on_stack(std::size_t{1} << 30, work, /*sigint_to_worker=*/true);
 }
 
 }  // namespace

@@ -10,14 +10,14 @@
 // A broken contract aborts, so libFuzzer keeps the input as a crash.
 #pragma once
 
-#include <pthread.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "runtime/StackGuard.hpp"
 
 namespace grundy::fuzz {
 
@@ -88,23 +88,7 @@ inline void check_diagnostics(const std::string& err) {
 // one: deep but legal recursion (a 10,000-level expression under AddressSanitizer) must not
 // be mistaken for a crash on the 8 MB main thread.
 inline int run_on_big_stack(const std::function<int()>& work) {
-  struct Job {
-    const std::function<int()>* work;
-    int result = 0;
-  } job{&work};
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, std::size_t{256} << 20);
-  pthread_t thread;
-  auto entry = [](void* p) -> void* {
-    auto* j = static_cast<Job*>(p);
-    j->result = (*j->work)();
-    return nullptr;
-  };
-  if (pthread_create(&thread, &attr, entry, &job) != 0) std::abort();
-  pthread_join(thread, nullptr);
-  pthread_attr_destroy(&attr);
-  return job.result;
+  return run_on_stack(std::size_t{256} << 20, work);
 }
 
 inline void check_run(int code, const std::string& err, bool check_only) {

@@ -1,6 +1,7 @@
 #include "runtime/StackGuard.hpp"
 
 #include <pthread.h>
+#include <signal.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -36,6 +37,41 @@ void check_stack() {
                 "functions or queries nest too deeply; lower the nesting, or lower --max-depth "
                 "to stop earlier with this message");
   }
+}
+
+int run_on_stack(std::size_t bytes, const std::function<int()>& work, bool sigint_to_worker) {
+  struct Job {
+    const std::function<int()>* work;
+    bool sigint;
+    int result = 0;
+  } job{&work, sigint_to_worker};
+  auto entry = [](void* p) -> void* {
+    auto* j = static_cast<Job*>(p);
+    if (j->sigint) {
+      sigset_t sigint;
+      sigemptyset(&sigint);
+      sigaddset(&sigint, SIGINT);
+      pthread_sigmask(SIG_UNBLOCK, &sigint, nullptr);
+    }
+    j->result = (*j->work)();
+    return nullptr;
+  };
+  sigset_t before;
+  if (sigint_to_worker) {
+    sigset_t sigint;
+    sigemptyset(&sigint);
+    sigaddset(&sigint, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &sigint, &before);
+  }
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, bytes);
+  pthread_t thread;
+  const bool made = pthread_create(&thread, &attr, entry, &job) == 0;
+  if (made) pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+  if (sigint_to_worker) pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  return made ? job.result : work();
 }
 
 }  // namespace grundy

@@ -20,20 +20,7 @@ namespace {
 using grundy::SessionOptions;
 using grundy::test::contains;
 using grundy::test::run_source;
-
-struct Ran {
-  std::string out, explain;
-};
-
-Ran run_explained(const std::string& source) {
-  std::ostringstream why;
-  SessionOptions options;
-  options.limits.explain = &why;
-  const auto r = run_source(source, options);
-  INFO(source << "\n" << r);
-  REQUIRE(r.code == 0);
-  return {r.out, why.str()};
-}
+using grundy::test::run_explained;
 
 // `text` with every "ID(" written as `by` followed by "(".
 std::string substitute(const std::string& text, const std::string& by) {
@@ -51,8 +38,8 @@ std::string substitute(const std::string& text, const std::string& by) {
 // `rules` uses ID(...) where the reference wraps a value in id(); compiled, ID(x) is x.
 void agree(const std::string& state, const std::string& rules, const std::string& queries) {
   const std::string plain = substitute(rules, "");
-  const Ran fast = run_explained("def id(x) = x\ngame G { state " + state + " " + plain + " }\n" + queries);
-  const Ran slow =
+  const auto fast = run_explained("def id(x) = x\ngame G { state " + state + " " + plain + " }\n" + queries);
+  const auto slow =
       run_explained("def id(x) = x\ngame G { state " + state + " " + substitute(rules, "id") + " }\n" + queries);
   INFO(plain << "\n" << fast.explain << slow.explain);
   CHECK(contains(fast.explain, "G: compiled rules"));

@@ -19,31 +19,17 @@ using grundy::test::list_ints;
 using grundy::test::run_line;
 using grundy::test::run_lines;
 using grundy::test::run_source;
-
-// Runs a program with --explain; returns stdout and the explanations.
-struct Explained {
-  std::string out;
-  std::string explain;
-};
-Explained explained(const std::string& source) {
-  std::ostringstream why;
-  SessionOptions options;
-  options.limits.explain = &why;
-  const auto r = run_source(source, options);
-  INFO(source << "\n" << r);
-  REQUIRE(r.code == 0);
-  return {r.out, why.str()};
-}
+using grundy::test::run_explained;
 
 // The values 0..max of `game` (a rule body after `state n`), written as given and written
 // with a `let`, which the recognizer does not look through: the general evaluation.
 void same_values(const std::string& body, const std::string& general_body, int max,
                  const std::string& kernel) {
   const std::string upto = std::to_string(max);
-  const auto fast = explained("game G { state n " + body + " }\n[grundy(G(n)) for n in 0.." + upto + "]\n");
+  const auto fast = run_explained("game G { state n " + body + " }\n[grundy(G(n)) for n in 0.." + upto + "]\n");
   INFO(body << "\n" << fast.explain);
   CHECK(contains(fast.explain, "G: native kernel for " + kernel));
-  const auto slow = explained("game H { state n  let z = 0 " + general_body + " }\n[grundy(H(n)) for n in 0.." +
+  const auto slow = run_explained("game H { state n  let z = 0 " + general_body + " }\n[grundy(H(n)) for n in 0.." +
                               upto + "]\n");
   CHECK_FALSE(contains(slow.explain, "native kernel"));
   CHECK(list_ints(fast.out.substr(0, fast.out.size() - 1)) == list_ints(slow.out.substr(0, slow.out.size() - 1)));
@@ -82,7 +68,7 @@ TEST_CASE("hand-written rules are recognised as kernels with the same values", "
 }
 
 TEST_CASE("recognised parameters are evaluated per instance", "[perf][recognize]") {
-  const auto r = explained(
+  const auto r = run_explained(
       "game SNim(S) { state n  move n - s for s in S if s <= n }\n"
       "game Bash(m) { state n  move n - k for k in 1..min(m, n) }\n"
       "[grundy(SNim[{1, 3, 4}](n)) for n in 0..13]\n"
@@ -100,7 +86,7 @@ TEST_CASE("recognised parameters are evaluated per instance", "[perf][recognize]
 }
 
 TEST_CASE("rules that are not a heap game stay with the general evaluation", "[perf][recognize]") {
-  const auto r = explained(
+  const auto r = run_explained(
       "game Mock { state k  split []  split [a] for a in 1..k-1  split [a, b] for a in 1..k-1 for b in a+1..k-1 }\n"
       "game Half { state n  move n / 2 if n > 0 }\n"
       "game Fib { state n  move n - f for f in [1, 2, 3, 5, 8, 13] if f <= n and f > 0 }\n"
@@ -132,7 +118,7 @@ TEST_CASE("dense tables hand over to the search where the pattern breaks", "[per
   // cursor into a table filled bottom-up; written inline, they are compiled.
   for (const std::string game : {"def d(n) = 10 / (n - 3)\ngame G { state n  move n - 2 if n >= 2  move d(n) if n == 3 }\n",
                                  "game G { state n  move n - 2 if n >= 2  move 10 / (n - 3) if n == 3 }\n"}) {
-    const auto r = explained(game + "grundy(G(6))\ngrundy(G(8))\n");
+    const auto r = run_explained(game + "grundy(G(6))\ngrundy(G(8))\n");
     INFO(r.explain);
     CHECK(r.out == "1\n0\n");
     // Bottom-up meets heap 3 and hands over; top-down (compiled) never visits it.

@@ -40,6 +40,22 @@ inline RunResult run_source(std::string_view source, SessionOptions options = {}
   return r;
 }
 
+// A program's stdout and what --explain said about it.
+struct Explained {
+  std::string out;
+  std::string explain;
+};
+
+// Runs a program that must succeed, with --explain.
+inline Explained run_explained(std::string_view source, SessionOptions options = {}) {
+  std::ostringstream why;
+  options.limits.explain = &why;
+  const RunResult r = run_source(source, options);
+  INFO(source << "\n" << r);
+  REQUIRE(r.code == 0);
+  return {r.out, why.str()};
+}
+
 // Runs a program that must succeed silently on stderr; returns its stdout.
 inline std::string run_ok(std::string_view source, SessionOptions options = {}) {
   const RunResult r = run_source(source, options);
