@@ -7,12 +7,16 @@
 namespace grundy::lang {
 
 enum class Builtin : int {
-  // queries (section 5 of the language)
+  // queries (section 5 of the language), first and ending with Genus (is_query)
   Grundy, Outcome, Wins, Options, Winning, Table, Period, Steps, Genus,
   // functions
   Min, Max, Abs, Len, Sum, Sorted, Mex, Update, Remove, List, Set,
   Count_
 };
+
+// Whether a builtin asks about positions (so its result depends on games, not only on its
+// arguments' values).
+constexpr bool is_query(int builtin) { return builtin <= static_cast<int>(Builtin::Genus); }
 
 struct BuiltinInfo {
   std::string_view name;

@@ -359,12 +359,7 @@ class Compiler {
         const Expr& callee = *e.args[0];
         if (callee.kind != ExprKind::Name) return false;
         if (callee.binding.to == Binding::To::Builtin) {
-          const auto b = static_cast<Builtin>(callee.binding.index);
-          if (b == Builtin::Grundy || b == Builtin::Outcome || b == Builtin::Wins || b == Builtin::Options ||
-              b == Builtin::Winning || b == Builtin::Table || b == Builtin::Period || b == Builtin::Steps ||
-              b == Builtin::Genus) {
-            return false;
-          }
+          if (is_query(callee.binding.index)) return false;
         } else if (callee.binding.to != Binding::To::Def) {
           return false;
         }

@@ -77,22 +77,6 @@ struct Ctx {
   int inner = -1;        // the range variable that depends on n
 };
 
-bool is_query(int builtin) {
-  switch (static_cast<Builtin>(builtin)) {
-    case Builtin::Grundy:
-    case Builtin::Outcome:
-    case Builtin::Wins:
-    case Builtin::Options:
-    case Builtin::Winning:
-    case Builtin::Table:
-    case Builtin::Period:
-    case Builtin::Steps:
-    case Builtin::Genus:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // Does not depend on the state, on the range variable, or on anything that is not a value.
 bool invariant(const Expr& e, const Ctx& ctx) {
