@@ -272,7 +272,7 @@ std::optional<std::uint32_t> Evaluator::box_value(const GameInstance& g, FastPat
   BoxCall call{this, &g};
   const BoxHooks hooks = box_hooks(call);
   BusyScope busy(f);
-  ProgressScope bar(limits_.progress, g.display_name());
+  ProgressScope bar(limits_.progress, [&g] { return g.display_name(); });
   std::string why;
   auto v = grundy::box_value(*f.box, *f.compiled, c, hooks, why);
   if (!v) {
@@ -320,7 +320,7 @@ std::optional<std::uint32_t> Evaluator::kernel_value(const GameInstance& g, Fast
   const bool provable = f.spec->provable();
   const auto target = static_cast<std::uint64_t>(n) + 1;
   BusyScope busy(f);
-  ProgressScope bar(limits_.progress, g.display_name());
+  ProgressScope bar(limits_.progress, [&g] { return g.display_name(); });
   while (f.table.size() < target) {
     const std::size_t size = f.table.size();
     std::uint64_t step = target;
@@ -397,7 +397,7 @@ std::optional<std::uint32_t> Evaluator::dense_value(const GameInstance& g, FastP
     return seen.mex();
   };
   BusyScope busy(f);
-  ProgressScope bar(limits_.progress, g.display_name());
+  ProgressScope bar(limits_.progress, [&g] { return g.display_name(); });
   std::int64_t m = size;
   try {
     if (count > kFarAhead) {
@@ -565,7 +565,7 @@ bool Evaluator::wins(const Option& parts) {
   std::optional<bool> w;
   {
     BusyScope busy(f);
-    ProgressScope bar(limits_.progress, g.display_name());
+    ProgressScope bar(limits_.progress, [&g] { return g.display_name(); });
     w = box_outcome(*f.outcomes, *f.box, *f.compiled, c.data(), hooks, why);
   }
   if (w) return *w;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace grundy {
@@ -26,6 +27,12 @@ class ProgressScope {
  public:
   ProgressScope(Progress* p, const std::string& what) : p_(p) {
     if (p_) p_->begin(what);
+  }
+  // `what()` is called only when there is a Progress: a query in a loop does not build the
+  // name of its game for nothing.
+  template <typename F, typename = std::enable_if_t<std::is_invocable_r_v<std::string, F>>>
+  ProgressScope(Progress* p, F&& what) : p_(p) {
+    if (p_) p_->begin(what());
   }
   ~ProgressScope() {
     if (p_) p_->end();
