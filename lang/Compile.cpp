@@ -31,6 +31,15 @@ struct Code {
   std::vector<Node> nodes;
   std::vector<std::vector<std::int64_t>> sets;  // sorted
 
+  // A leaf read in place: most operands are a register or a constant (`w - i`, `2 * k`),
+  // and a call per leaf was a third of the cost of listing a state's runs.
+  std::int64_t operand(std::int32_t i, std::int64_t* r, bool& bail) const {
+    const Node& n = nodes[static_cast<std::size_t>(i)];
+    if (n.op == Op::Reg) return r[n.v];
+    if (n.op == Op::Const) return n.v;
+    return eval(i, r, bail);
+  }
+
   std::int64_t eval(std::int32_t i, std::int64_t* r, bool& bail) const {
     const Node& n = nodes[static_cast<std::size_t>(i)];
     auto fail = [&] {
@@ -58,8 +67,8 @@ struct Code {
       }
       default: break;
     }
-    const std::int64_t x = eval(n.a, r, bail);
-    const std::int64_t y = eval(n.b, r, bail);
+    const std::int64_t x = operand(n.a, r, bail);
+    const std::int64_t y = operand(n.b, r, bail);
     std::int64_t z = 0;
     switch (n.op) {
       case Op::Add: return __builtin_add_overflow(x, y, &z) ? fail() : z;
