@@ -55,7 +55,7 @@ bool OutcomeMemo::grow(const std::int64_t* c, std::uint64_t max_cells) {
   return true;
 }
 
-void OutcomeMemo::set(const std::int64_t* c, bool wins) {
+void OutcomeMemo::put(const std::int64_t* c, unsigned v) {
   auto& t = tiles_[static_cast<std::size_t>(tile_of(c))];
   if (!t) {
     t = std::make_unique<Tile>();  // zeroed: nothing known
@@ -64,7 +64,7 @@ void OutcomeMemo::set(const std::int64_t* c, bool wins) {
   const std::size_t at = cell_of(c);
   const int shift = static_cast<int>(at & 3) * 2;
   auto& byte = (*t)[at >> 2];
-  byte = static_cast<std::uint8_t>((byte & ~(3u << shift)) | ((wins ? 2u : 1u) << shift));
+  byte = static_cast<std::uint8_t>((byte & ~(3u << shift)) | (v << shift));
 }
 
 }  // namespace grundy

@@ -28,16 +28,32 @@ class OutcomeMemo {
   std::optional<bool> get(const std::int64_t* c) const {
     const Tile* t = tiles_[static_cast<std::size_t>(tile_of(c))].get();
     if (t == nullptr) return std::nullopt;
-    const std::size_t at = cell_of(c);
-    const unsigned v = ((*t)[at >> 2] >> ((at & 3) * 2)) & 3u;
-    if (v == 0) return std::nullopt;
+    const unsigned v = cell(*t, c);
+    if (v == 0 || v == kSearching) return std::nullopt;
     return v == 2;
   }
-  void set(const std::int64_t* c, bool wins);
+  void set(const std::int64_t* c, bool wins) { put(c, wins ? 2 : 1); }
+  // The outcome search's mark on a state it has expanded and not finished: its ancestors,
+  // which a loop meets again. For c inside the box.
+  bool searching(const std::int64_t* c) const {
+    const Tile* t = tiles_[static_cast<std::size_t>(tile_of(c))].get();
+    return t != nullptr && cell(*t, c) == kSearching;
+  }
+  void mark_searching(const std::int64_t* c) { put(c, kSearching); }
+  // Takes the mark back (nothing when the state has its outcome by now).
+  void unmark_searching(const std::int64_t* c) {
+    if (searching(c)) put(c, 0);
+  }
   std::uint64_t tiles_used() const { return used_; }
 
  private:
-  using Tile = std::array<std::uint8_t, 1024>;  // 4096 cells: 0 not known, 1 P, 2 N
+  using Tile = std::array<std::uint8_t, 1024>;  // 4096 cells: 0 not known, 1 P, 2 N, 3 searching
+  static constexpr unsigned kSearching = 3;
+  unsigned cell(const Tile& t, const std::int64_t* c) const {
+    const std::size_t at = cell_of(c);
+    return (t[at >> 2] >> ((at & 3) * 2)) & 3u;
+  }
+  void put(const std::int64_t* c, unsigned v);
   std::int64_t tile_of(const std::int64_t* c) const {
     std::int64_t at = 0;
     for (int i = 0; i < arity_; ++i) at += (c[i] >> bits_) * strides_[static_cast<std::size_t>(i)];

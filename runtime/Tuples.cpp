@@ -549,7 +549,19 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
     bool expanded;
   };
   std::vector<Entry> stack{{root, 0, false}};
-  absl::flat_hash_set<Coords> grey;
+  // The expanded states on the stack (the ancestors of the top) carry a mark in the memo
+  // itself, where a loop meets them again; however the search ends (an answer, giving up,
+  // an exception from a hook), no mark stays behind.
+  std::uint64_t grey = 0;
+  struct Unmark {
+    OutcomeMemo& memo;
+    const std::vector<Entry>& stack;
+    ~Unmark() {
+      for (const Entry& e : stack) {
+        if (e.expanded) memo.unmark_searching(e.c.data());
+      }
+    }
+  } unmark{outcomes, stack};
   OutcomeSink sink(outcomes, values, hooks);
   std::uint64_t ticks = 0;
   while (!stack.empty()) {
@@ -557,7 +569,10 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
     Entry& e = stack.back();
     const Coords at = e.c;
     if (known(at.data())) {
-      if (e.expanded) grey.erase(at);
+      if (e.expanded) {
+        outcomes.unmark_searching(at.data());
+        --grey;
+      }
       stack.pop_back();
       continue;
     }
@@ -572,8 +587,8 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
       return std::nullopt;
     }
     if (sink.found() != OutcomeSink::Found::Unknown) {
-      record(at, sink.found() == OutcomeSink::Found::Losing);
-      if (e.expanded) grey.erase(at);
+      record(at, sink.found() == OutcomeSink::Found::Losing);  // replaces the mark
+      if (e.expanded) --grey;
       stack.pop_back();
       continue;
     }
@@ -581,14 +596,15 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
     e.skip = sink.position();
     if (!e.expanded) {
       e.expanded = true;
-      grey.insert(at);
+      outcomes.mark_searching(at.data());
+      ++grey;
     }
     const Coords child = sink.child();
-    if (grey.count(child)) {
+    if (outcomes.inside(child.data()) && outcomes.searching(child.data())) {
       why = "a loop through " + show(child, ar);
       return std::nullopt;
     }
-    if (grey.size() + done >= hooks.room) {
+    if (grey + done >= hooks.room) {
       why = "more states than --max-states allows";
       return std::nullopt;
     }

@@ -192,3 +192,27 @@ TEST_CASE("a query straight to the table answers as the position built first doe
     CHECK(message(direct.err) == message(built.err));
   }
 }
+
+TEST_CASE("an outcome search stopped by Ctrl-C leaves no mark behind", "[perf][compile][limits]") {
+  // The states the search has expanded carry a mark in its memo, where a loop would meet
+  // them; stopped midway, the search must take every mark back, or the next query (at the
+  // REPL, after Ctrl-C) would see a loop that is not there and give up the outcome search.
+  std::atomic<bool> interrupt{false};
+  std::ostringstream out, err, why;
+  SessionOptions options;
+  options.limits.interrupt = &interrupt;
+  options.limits.explain = &why;
+  grundy::Session session(out, err, options);
+  // A first query sets the game up (the setup looks at the interrupt flag too).
+  REQUIRE(session.run_source("game C { state (n, m)  move (n - 1, m) if n > 0 }\nwins(C(1, 0))\n", "first.game") == 0);
+  // Pressed: the search's first poll, 4096 steps down the chain, stops it with thousands of
+  // states on its stack.
+  interrupt = true;
+  REQUIRE(session.run_source("wins(C(20000, 0))\n", "second.game") == grundy::kExitRuntime);
+  CHECK(contains(err.str(), "second.game:1:1: error: interrupted"));
+  interrupt = false;
+  REQUIRE(session.run_source("wins(C(19000, 0))\nwins(C(19999, 0))\n", "third.game") == 0);
+  CHECK(out.str() == "true\nfalse\ntrue\n");
+  INFO(why.str());
+  CHECK_FALSE(contains(why.str(), "outcome search stops"));
+}
