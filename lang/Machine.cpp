@@ -13,6 +13,7 @@
 #include "runtime/Progress.hpp"
 #include "runtime/Shorthands.hpp"
 #include "runtime/StackGuard.hpp"
+#include "runtime/Tuples.hpp"
 
 namespace grundy::lang {
 
@@ -575,12 +576,13 @@ std::optional<Value> Machine::grundy_of_call(const Expr& arg, Frame& frame) {
   if (arg.kind != ExprKind::Call) return std::nullopt;
   const Expr& callee = *arg.args[0];
   const std::size_t n = arg.args.size() - 1;
-  if (callee.kind != ExprKind::Name || callee.binding.to != Binding::To::Game || n == 0 || n > 4) {
+  if (callee.kind != ExprKind::Name || callee.binding.to != Binding::To::Game || n == 0 ||
+      n > static_cast<std::size_t>(kMaxBoxArity)) {
     return std::nullopt;
   }
   const GameInstance* g = instance(w_.games[static_cast<std::size_t>(callee.binding.index)], {}, callee.where);
-  std::array<Value, 4> args;
-  std::array<std::int64_t, 4> c{};
+  std::array<Value, kMaxBoxArity> args;
+  Coords c{};
   bool ints = true;
   for (std::size_t i = 0; i < n; ++i) {
     args[i] = eval(*arg.args[i + 1], frame);

@@ -9,11 +9,11 @@
 #include "runtime/Error.hpp"
 #include "runtime/IntRules.hpp"
 #include "runtime/Kernels.hpp"
+#include "runtime/OutcomeMemo.hpp"
 #include "runtime/Period.hpp"
 #include "runtime/Progress.hpp"
 #include "runtime/Shorthands.hpp"
 #include "runtime/StackGuard.hpp"
-#include "runtime/OutcomeMemo.hpp"
 #include "runtime/Tuples.hpp"
 
 namespace grundy {
