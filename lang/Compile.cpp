@@ -99,6 +99,109 @@ struct Code {
     }
   }
 
+  // ---- flat programs ----
+  // The value array of a state's options: the frame's registers first (so that the tree
+  // walk above reads the same slots), then the constants, then one slot per instruction.
+  // A root expression becomes a straight list of instructions, one per operator, over
+  // that array; what must not be evaluated eagerly (and, or, if: a branch not taken may
+  // divide by zero) is one instruction that walks its tree.
+  struct Instr {
+    Op op;
+    bool tree = false;  // evaluate node `a` by the tree walk
+    std::int32_t dst = 0, a = 0, b = 0;
+  };
+  struct Prog {
+    std::vector<Instr> code;
+  };
+  std::int32_t frame = 0;
+  std::vector<std::int64_t> consts;  // at frame + i
+  std::int32_t temps = 0;            // after the constants
+
+  std::int32_t values() const { return frame + static_cast<std::int32_t>(consts.size()) + temps; }
+
+  // Where node i's value is once `p` has run: appends the instructions that compute it.
+  // Temporaries are numbered from 0 here and moved past the constants by `seal`.
+  std::int32_t place(std::int32_t i, Prog& p) {
+    const Node& n = nodes[static_cast<std::size_t>(i)];
+    if (n.op == Op::Reg) return static_cast<std::int32_t>(n.v);
+    if (n.op == Op::Const) {
+      for (std::size_t k = 0; k < consts.size(); ++k) {
+        if (consts[k] == n.v) return frame + static_cast<std::int32_t>(k);
+      }
+      consts.push_back(n.v);
+      return frame + static_cast<std::int32_t>(consts.size() - 1);
+    }
+    Instr in;
+    in.op = n.op;
+    switch (n.op) {
+      case Op::And: case Op::Or: case Op::If: case Op::InSet: case Op::Pow:
+        in.tree = true;
+        in.a = i;
+        break;
+      case Op::Neg: case Op::Abs: case Op::Not:
+        in.a = place(n.a, p);
+        break;
+      default:
+        in.a = place(n.a, p);
+        in.b = place(n.b, p);
+        break;
+    }
+    in.dst = -1 - temps++;  // a temporary, placed by seal
+    p.code.push_back(in);
+    return in.dst;
+  }
+  // Once every program is built: temporaries (negative places) go after the constants.
+  std::int32_t sealed(std::int32_t at) const {
+    return at >= 0 ? at : frame + static_cast<std::int32_t>(consts.size()) + (-1 - at);
+  }
+  void seal(Prog& p) const {
+    for (Instr& in : p.code) {
+      in.dst = sealed(in.dst);
+      if (!in.tree) {
+        in.a = sealed(in.a);
+        in.b = sealed(in.b);
+      }
+    }
+  }
+
+  // Runs p over the value array v; false on an overflow, a division by zero, ...
+  bool exec(const Prog& p, std::int64_t* v) const {
+    for (const Instr& in : p.code) {
+      std::int64_t z = 0;
+      if (in.tree) {
+        bool bail = false;
+        z = eval(in.a, v, bail);
+        if (bail) return false;
+        v[in.dst] = z;
+        continue;
+      }
+      const std::int64_t x = v[in.a];
+      const std::int64_t y = v[in.b];
+      switch (in.op) {
+        case Op::Add: if (__builtin_add_overflow(x, y, &z)) return false; break;
+        case Op::Sub: if (__builtin_sub_overflow(x, y, &z)) return false; break;
+        case Op::Mul: if (__builtin_mul_overflow(x, y, &z)) return false; break;
+        case Op::Div: if (y == 0 || (x == INT64_MIN && y == -1)) return false; z = x / y; break;
+        case Op::Mod: if (y == 0 || (x == INT64_MIN && y == -1)) return false; z = x % y; break;
+        case Op::Xor: z = x ^ y; break;
+        case Op::Min: z = std::min(x, y); break;
+        case Op::Max: z = std::max(x, y); break;
+        case Op::Lt: z = x < y; break;
+        case Op::Le: z = x <= y; break;
+        case Op::Gt: z = x > y; break;
+        case Op::Ge: z = x >= y; break;
+        case Op::Eq: z = x == y; break;
+        case Op::Ne: z = x != y; break;
+        case Op::Neg: if (x == INT64_MIN) return false; z = -x; break;
+        case Op::Abs: if (x == INT64_MIN) return false; z = x < 0 ? -x : x; break;
+        case Op::Not: z = x ? 0 : 1; break;
+        default: return false;
+      }
+      v[in.dst] = z;
+    }
+    return true;
+  }
+
   bool mentions(std::int32_t i, std::int64_t slot) const {
     if (i < 0) return false;
     const Node& n = nodes[static_cast<std::size_t>(i)];
@@ -152,14 +255,19 @@ struct CClause {
   std::int64_t slot = -1;
   std::int32_t lo = -1, hi = -1;  // Range; If: lo is the condition
   std::vector<std::int64_t> list;
+  Code::Prog prog;                // computes lo and hi into their places
+  std::int32_t lo_at = 0, hi_at = 0;
 };
 
 struct CItem {
   bool let = false;
   std::int64_t slot = -1;  // Let
   std::int32_t expr = -1;  // Let
+  Code::Prog prog;         // Let: computes expr; a rule: computes the coordinates
+  std::int32_t expr_at = 0;
   std::vector<CClause> clauses;
   std::vector<std::int32_t> coords;  // parts * arity nodes
+  std::vector<std::int32_t> coords_at;
   int parts = 0;
   bool affine = false;               // the last clause is a range and every coordinate is affine in it
   std::vector<std::int64_t> slopes;  // per coordinate
@@ -179,20 +287,21 @@ class Compiled : public IntRules {
   }
 
   bool options(const std::int64_t* state, OptionSink& sink) const override {
-    std::int64_t small[64];
+    std::int64_t small[256];
     std::vector<std::int64_t> big;
     std::int64_t* r = small;
-    if (frame_ > 64) {
-      big.assign(static_cast<std::size_t>(frame_), 0);
+    const std::int32_t n = code_.values();
+    if (n > 256) {
+      big.assign(static_cast<std::size_t>(n), 0);
       r = big.data();
     }
     for (std::size_t i = 0; i < state_slots_.size(); ++i) r[state_slots_[i]] = state[i];
-    bool bail = false;
+    std::copy(code_.consts.begin(), code_.consts.end(), r + code_.frame);
     std::int64_t budget = kStepBudget;
     for (const CItem& it : items_) {
       if (it.let) {
-        r[it.slot] = code_.eval(it.expr, r, bail);
-        if (bail) return false;
+        if (!code_.exec(it.prog, r)) return false;
+        r[it.slot] = r[it.expr_at];
         continue;
       }
       if (!clauses(it, 0, r, sink, budget)) return false;
@@ -202,9 +311,9 @@ class Compiled : public IntRules {
 
  private:
   bool coords_of(const CItem& it, std::int64_t* r, std::int64_t* out) const {
-    bool bail = false;
-    for (std::size_t q = 0; q < it.coords.size(); ++q) out[q] = code_.eval(it.coords[q], r, bail);
-    return !bail;
+    if (!code_.exec(it.prog, r)) return false;
+    for (std::size_t q = 0; q < it.coords_at.size(); ++q) out[q] = r[it.coords_at[q]];
+    return true;
   }
 
   // Takes n steps from a state's budget: false when they are not there. The sink is pulsed
@@ -226,12 +335,10 @@ class Compiled : public IntRules {
       return sink.option(coords, it.parts);
     }
     const CClause& c = it.clauses[ci];
-    bool bail = false;
     switch (c.kind) {
       case CClause::Kind::If: {
-        const bool go = code_.eval(c.lo, r, bail) != 0;
-        if (bail) return false;
-        return go ? clauses(it, ci + 1, r, sink, budget) : true;
+        if (!code_.exec(c.prog, r)) return false;
+        return r[c.lo_at] != 0 ? clauses(it, ci + 1, r, sink, budget) : true;
       }
       case CClause::Kind::List:
         for (std::int64_t x : c.list) {
@@ -241,9 +348,9 @@ class Compiled : public IntRules {
         }
         return true;
       case CClause::Kind::Range: {
-        const std::int64_t lo = code_.eval(c.lo, r, bail);
-        const std::int64_t hi = code_.eval(c.hi, r, bail);
-        if (bail) return false;
+        if (!code_.exec(c.prog, r)) return false;
+        const std::int64_t lo = r[c.lo_at];
+        const std::int64_t hi = r[c.hi_at];
         if (hi < lo) return true;
         if (it.affine && ci + 1 == it.clauses.size()) {
           std::int64_t last[kMaxParts * kMaxBoxArity];
@@ -330,12 +437,37 @@ class Compiler {
       }
     }
     if (arity == 0 || d_.frame_size > 4096) return nullptr;
+    link(items);
     return std::make_shared<Compiled>(arity, d_.frame_size, std::move(state_slots), std::move(items),
                                       std::move(code_));
   }
 
  private:
   using Typed = std::pair<std::int32_t, Ty>;
+
+  // The flat programs of every expression the items evaluate (Code::place).
+  void link(std::vector<CItem>& items) {
+    code_.frame = std::max(d_.frame_size, 1);
+    for (CItem& it : items) {
+      if (it.let) it.expr_at = code_.place(it.expr, it.prog);
+      for (CClause& c : it.clauses) {
+        if (c.kind == CClause::Kind::List) continue;
+        c.lo_at = code_.place(c.lo, c.prog);
+        if (c.kind == CClause::Kind::Range) c.hi_at = code_.place(c.hi, c.prog);
+      }
+      for (std::int32_t q : it.coords) it.coords_at.push_back(code_.place(q, it.prog));
+    }
+    for (CItem& it : items) {
+      code_.seal(it.prog);
+      it.expr_at = code_.sealed(it.expr_at);
+      for (auto& q : it.coords_at) q = code_.sealed(q);
+      for (CClause& c : it.clauses) {
+        code_.seal(c.prog);
+        c.lo_at = code_.sealed(c.lo_at);
+        c.hi_at = code_.sealed(c.hi_at);
+      }
+    }
+  }
 
   std::int32_t add(Node n) {
     code_.nodes.push_back(n);

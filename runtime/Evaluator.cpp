@@ -249,7 +249,7 @@ void Evaluator::setup(const GameInstance& g, FastPath& f) {
     if (f.compiled && f.compiled->arity() == rules.state_arity() && f.compiled->arity() <= kMaxBoxArity) {
       f.kind = FastPath::Kind::Box;
       f.box = std::make_unique<TupleMemo>(f.compiled->arity());
-      f.how = "compiled rules, values in a dense table over a box of states, filled top-down";
+      f.how = "compiled rules, values in a dense table over a box of states, filled top-down or swept";
       explain(g, f.how);
       return;
     }

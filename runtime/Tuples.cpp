@@ -129,14 +129,46 @@ bool TupleMemo::grow(const std::int64_t* c, std::uint64_t max_cells) {
 
 namespace {
 
+// The loops over a run of options, each in a function of its own: with the whole sink
+// around them the compiler kept the count in memory, and the store through `stamp` made it
+// reload it at every option (a dependency through memory, 2.5x the time of the loop).
+template <typename T>
+[[gnu::noinline]] void stamp_singles(const T* p, std::int64_t sp, std::int64_t n, std::uint32_t* stamp,
+                                     std::uint32_t gen) {
+  for (; n > 0; --n, p += sp) stamp[*p] = gen;
+}
+template <typename T>
+[[gnu::noinline]] void stamp_pairs(const T* p, const T* q, std::int64_t sp, std::int64_t sq, std::int64_t n,
+                                   std::uint32_t* stamp, std::uint32_t gen) {
+  for (; n > 0; --n, p += sp, q += sq) stamp[*p ^ *q] = gen;
+}
+// As stamp_pairs, for cells that may be unknown (all ones): true when one was. A cell is
+// all ones exactly when adding 1 to it carries into the bit above its width, so an OR of
+// the sums keeps that bit, with no test per option.
+template <typename T>
+[[gnu::noinline]] bool stamp_pairs_checked(const T* p, const T* q, std::int64_t sp, std::int64_t sq, std::int64_t n,
+                                           std::uint32_t* stamp, std::uint32_t gen) {
+  static_assert(sizeof(T) < sizeof(unsigned));
+  unsigned carried = 0;
+  for (; n > 0; --n, p += sp, q += sq) {
+    const unsigned a = *p, b = *q;
+    carried |= (a + 1) | (b + 1);
+    stamp[a ^ b] = gen;
+  }
+  return (carried >> (8 * sizeof(T))) != 0;
+}
+
 constexpr int kRunParts = 4;
+// Values below this are marked in the stamp array (every value of a 1- or 2-byte table),
+// larger ones in a list; one more slot, never marked, ends the mex's scan.
+constexpr std::uint32_t kStampSlots = 65537;
 constexpr std::size_t kMaxChildren = std::size_t{1} << 20;  // options of one state not known yet
 
 class BoxSink : public OptionSink {
  public:
   // The marks outlive one search (a fresh array per query would cost more than the query).
   BoxSink(TupleMemo& m, const BoxHooks& hooks) : m_(m), hooks_(hooks), stamp_(scratch().stamp), gen_(scratch().gen) {
-    if (stamp_.size() < 65537) stamp_.assign(65537, 0);
+    if (stamp_.size() < kStampSlots + 1) stamp_.assign(kStampSlots + 1, 0);
   }
 
   // Marks the values of the options whose parts are all known, and lists the parts that
@@ -145,6 +177,7 @@ class BoxSink : public OptionSink {
     any_unknown_ = false;
     crowded_ = false;
     grow_ = false;
+    blocked_ = false;
     if (++gen_ == 0) {
       std::fill(stamp_.begin(), stamp_.end(), 0);
       gen_ = 1;
@@ -175,34 +208,38 @@ class BoxSink : public OptionSink {
     return true;
   }
 
+  // Sweep mode: the cells of `extent` whose rank (their place in its lexicographic order)
+  // is below `rank` are known; an option that is neither such a cell nor known blocks the
+  // sweep instead of being listed for a search.
+  void sweep(const Coords& extent, std::uint64_t rank) {
+    sweeping_ = true;
+    extent_ = extent;
+    rank_ = rank;
+    std::uint64_t s = 1;
+    for (int i = m_.arity(); i-- > 0;) {
+      sweep_strides_[static_cast<std::size_t>(i)] = s;
+      s *= static_cast<std::uint64_t>(extent[static_cast<std::size_t>(i)]) + 1;
+    }
+  }
+  void search() { sweeping_ = false; }
+  bool blocked() const { return blocked_; }
+
   bool run(const std::int64_t* first, const std::int64_t* slope, int parts, std::int64_t count) override {
     if (count <= 0) return true;
-    const int ar = m_.arity();
-    std::int64_t last[kMaxBoxArity * kRunParts];
-    std::int64_t lo[kMaxBoxArity * kRunParts];
-    std::int64_t hi[kMaxBoxArity * kRunParts];
     if (parts > kRunParts) return one_by_one(first, slope, parts, count);
-    for (int q = 0; q < parts * ar; ++q) {
-      std::int64_t t = 0;
-      if (__builtin_mul_overflow(slope[q], count - 1, &t) || __builtin_add_overflow(first[q], t, &last[q])) {
-        return false;
-      }
-      lo[q] = std::min(first[q], last[q]);
-      hi[q] = std::max(first[q], last[q]);
-    }
-    for (int j = 0; j < parts; ++j) {
-      if (!m_.inside(lo + j * ar) || !m_.inside(hi + j * ar)) {
-        for (int i = 0; i < ar; ++i) {
-          if (lo[j * ar + i] < 0) return want(lo + j * ar);
-        }
-        return want(hi + j * ar);
-      }
-    }
     std::int64_t base[kRunParts], step[kRunParts];
-    for (int j = 0; j < parts; ++j) {
-      base[j] = m_.index(first + j * ar);
-      step[j] = 0;
-      for (int i = 0; i < ar; ++i) step[j] += slope[j * ar + i] * m_.strides()[static_cast<std::size_t>(i)];
+    bool swept = false;
+    const int ar = m_.arity();
+    // The common shapes with their loops unrolled: this runs once per rule and state.
+    const bool placed = ar == 1 && parts == 1   ? place<1, 1>(first, slope, 1, count, base, step, swept)
+                        : ar == 1 && parts == 2 ? place<1, 2>(first, slope, 2, count, base, step, swept)
+                        : ar == 2 && parts == 1 ? place<2, 1>(first, slope, 1, count, base, step, swept)
+                        : ar == 2 && parts == 2 ? place<2, 2>(first, slope, 2, count, base, step, swept)
+                                                : place<0, 0>(first, slope, parts, count, base, step, swept);
+    if (!placed) return false;
+    if (swept) {
+      read_known(base, step, parts, count);
+      return true;
     }
     bool unknown = false;
     m_.visit([&](const auto& vec) {
@@ -211,31 +248,23 @@ class BoxSink : public OptionSink {
       const T none = static_cast<T>(~T{0});
       std::uint32_t* stamp = stamp_.data();
       const std::uint32_t gen = gen_;
-      if (sizeof(T) <= 2 && parts == 1) {
-        // An unknown cell marks the slot of `none`, which no value of one part reaches:
-        // one test after the loop instead of one per option.
-        const std::uint32_t before = stamp[none];
-        stamp[none] = 0;
-        const T* p = t + base[0];
-        for (std::int64_t k = 0; k < count; ++k, p += step[0]) stamp[*p] = gen;
-        unknown = stamp[none] == gen;
-        stamp[none] = before;
-      } else if (sizeof(T) <= 2 && parts == 2) {
-        // Everything in locals: a store through `stamp` must not make the compiler reload
-        // the count and the steps from memory at every option.
-        const T* p = t + base[0];
-        const T* q = t + base[1];
-        const std::int64_t sp = step[0], sq = step[1], n = count;
-        // A cell is `none` (all ones) exactly when adding 1 to it carries into the bit
-        // above its width: an OR of the sums keeps that bit, with no test per option.
-        unsigned carried = 0;
-        for (std::int64_t k = 0; k < n; ++k, p += sp, q += sq) {
-          const unsigned a = *p, b = *q;
-          carried |= (a + 1) | (b + 1);
-          stamp[a ^ b] = gen;
+      if constexpr (sizeof(T) <= 2) {
+        if (parts == 1) {
+          // An unknown cell marks the slot of `none`, which no value of one part reaches:
+          // one test after the loop instead of one per option.
+          const std::uint32_t before = stamp[none];
+          stamp[none] = 0;
+          stamp_singles(t + base[0], step[0], count, stamp, gen);
+          unknown = stamp[none] == gen;
+          stamp[none] = before;
+          return;
         }
-        unknown = (carried >> (8 * sizeof(T))) != 0;
-      } else {
+        if (parts == 2) {
+          unknown = stamp_pairs_checked(t + base[0], t + base[1], step[0], step[1], count, stamp, gen);
+          return;
+        }
+      }
+      {
         for (std::int64_t k = 0; k < count; ++k) {
           std::uint32_t x = 0;
           for (int j = 0; j < parts; ++j) {
@@ -252,10 +281,64 @@ class BoxSink : public OptionSink {
     return true;
   }
 
+  // A run's parts in the table: each part's first cell and step, and whether the sweep has
+  // filled every cell of the run. False (with grow_wanted() when the box is to grow) when
+  // the run leaves the box or its last option overflows. AR and PARTS: 0 when not fixed.
+  template <int AR, int PARTS>
+  bool place(const std::int64_t* first, const std::int64_t* slope, int parts_, std::int64_t& count,
+             std::int64_t* base, std::int64_t* step, bool& swept) {
+    const int ar = AR ? AR : m_.arity();
+    const int parts = PARTS ? PARTS : parts_;
+    const int n = parts * ar;
+    std::int64_t last[kMaxBoxArity * kRunParts];
+    for (int q = 0; q < n; ++q) {
+      std::int64_t t = 0;
+      if (__builtin_mul_overflow(slope[q], count - 1, &t) || __builtin_add_overflow(first[q], t, &last[q])) {
+        return false;
+      }
+    }
+    // Two parts that run towards each other through the same cells, as in
+    // `split [(i, h), (w - i, h)] for i in 2..w-2`: the option at k is the option at
+    // count - 1 - k, so the first half of the run is all of its options.
+    if (parts == 2) {
+      bool mirrored = true;
+      for (int i = 0; i < ar; ++i) {
+        mirrored = mirrored && first[i] == last[ar + i] &&
+                   static_cast<std::uint64_t>(slope[i]) + static_cast<std::uint64_t>(slope[ar + i]) == 0;
+      }
+      if (mirrored) {
+        count = (count + 1) / 2;
+        for (int q = 0; q < n; ++q) last[q] = first[q] + slope[q] * (count - 1);
+      }
+    }
+    swept = sweeping_;
+    const auto& dims = m_.dims();
+    const auto& strides = m_.strides();
+    for (int j = 0; j < parts; ++j) {
+      std::int64_t b = 0, d = 0;
+      std::uint64_t rank_first = 0, rank_last = 0;
+      for (int i = 0; i < ar; ++i) {
+        const auto u = static_cast<std::size_t>(i);
+        const std::int64_t f = first[j * ar + i], l = last[j * ar + i];
+        if (std::min(f, l) < 0 || std::max(f, l) >= dims[u]) return want_run(first + j * ar, last + j * ar);
+        b += f * strides[u];
+        if (count > 1) d += slope[j * ar + i] * strides[u];  // both ends inside: no overflow
+        if (std::max(f, l) > extent_[u]) swept = false;
+        rank_first += static_cast<std::uint64_t>(f) * sweep_strides_[u];
+        rank_last += static_cast<std::uint64_t>(l) * sweep_strides_[u];
+      }
+      if (rank_first >= rank_ || rank_last >= rank_) swept = false;
+      base[j] = b;
+      step[j] = d;
+    }
+    return true;
+  }
+
   std::uint32_t mex() {
     std::uint32_t v = 0;
-    while (v < stamp_.size() && stamp_[v] == gen_) ++v;
-    if (v < stamp_.size() || big_.empty()) return v;
+    const std::uint32_t* stamp = stamp_.data();
+    while (stamp[v] == gen_) ++v;  // the slot after the last is never marked
+    if (v < kStampSlots || big_.empty()) return v;
     std::sort(big_.begin(), big_.end());
     for (std::uint32_t b : big_) {
       if (b == v) ++v;
@@ -285,10 +368,34 @@ class BoxSink : public OptionSink {
     return true;
   }
   void mark(std::uint32_t x) {
-    if (x < stamp_.size()) stamp_[x] = gen_;
+    if (x < kStampSlots) stamp_[x] = gen_;
     else big_.push_back(x);
   }
+  // Marks the values of a run whose cells are all known: nothing to test per option.
+  void read_known(const std::int64_t* base, const std::int64_t* step, int parts, std::int64_t count) {
+    m_.visit([&](const auto& vec) {
+      using T = typename std::decay_t<decltype(vec)>::value_type;
+      const T* t = vec.data();
+      std::uint32_t* stamp = stamp_.data();
+      const std::uint32_t gen = gen_;
+      if constexpr (sizeof(T) <= 2) {
+        if (parts == 1) return stamp_singles(t + base[0], step[0], count, stamp, gen);
+        if (parts == 2) return stamp_pairs(t + base[0], t + base[1], step[0], step[1], count, stamp, gen);
+      }
+      {
+        for (std::int64_t k = 0; k < count; ++k) {
+          std::uint32_t x = 0;
+          for (int j = 0; j < parts; ++j) x ^= t[base[j] + k * step[j]];
+          mark(x);
+        }
+      }
+    });
+  }
   bool child(const std::int64_t* p, std::int64_t i) {
+    if (sweeping_) {
+      blocked_ = true;
+      return false;
+    }
     // Millions of options not known yet (one state's options spread over a huge range):
     // give up, in good time and before the list passes the search stack's share of
     // --max-memory. The general search takes such a state (and counts its steps).
@@ -302,6 +409,20 @@ class BoxSink : public OptionSink {
     std::copy(p, p + m_.arity(), c.begin());
     children_.push_back(c);
     return true;
+  }
+  // A run leaves the box: the box is to grow to its end outside (the corner of the run's
+  // cells nearest 0 when some coordinate is negative, so that the search meets that).
+  bool want_run(const std::int64_t* first, const std::int64_t* last) {
+    const int ar = m_.arity();
+    std::int64_t lo[kMaxBoxArity], hi[kMaxBoxArity];
+    for (int i = 0; i < ar; ++i) {
+      lo[i] = std::min(first[i], last[i]);
+      hi[i] = std::max(first[i], last[i]);
+    }
+    for (int i = 0; i < ar; ++i) {
+      if (lo[i] < 0) return want(lo);
+    }
+    return want(hi);
   }
   bool want(const std::int64_t* p) {
     grow_ = true;
@@ -330,6 +451,11 @@ class BoxSink : public OptionSink {
   Coords grow_to_{};
   std::vector<Coords> children_;
   absl::flat_hash_set<std::int64_t> child_index_;
+  bool sweeping_ = false;
+  bool blocked_ = false;
+  Coords extent_{};
+  std::uint64_t rank_ = 0;
+  std::array<std::uint64_t, kMaxBoxArity> sweep_strides_{};
 };
 
 std::string show(const Coords& c, int arity) {
@@ -343,27 +469,23 @@ std::string show(const Coords& c, int arity) {
 
 }  // namespace
 
-std::optional<std::uint32_t> box_value(TupleMemo& memo, const IntRules& rules, const std::int64_t* c,
-                                       const BoxHooks& hooks, std::string& why) {
+namespace {
+
+enum class Fill : std::uint8_t { Done, OverBudget, Failed };
+
+// Stores the value the sink has found for the cell at `at`.
+void settle(TupleMemo& memo, BoxSink& sink, const std::int64_t* at, const BoxHooks& hooks) {
+  if (hooks.reserve) hooks.reserve(1);
+  memo.set(memo.index(at), sink.mex());
+  if (hooks.computed) hooks.computed(1);
+}
+
+// Top-down from `root`: a state's options not known yet are stacked and computed first.
+// Stops (OverBudget) once it has computed `budget` states; what it computed stays.
+Fill search(TupleMemo& memo, const IntRules& rules, BoxSink& sink, const Coords& root, const BoxHooks& hooks,
+            std::uint64_t budget, std::string& why) {
   const int ar = memo.arity();
-  Coords root{};
-  std::copy(c, c + ar, root.begin());
-  if (!memo.inside(c) && !memo.grow(c, hooks.max_cells)) {
-    why = "the state " + show(root, ar) + " does not fit a table of at most " +
-          std::to_string(hooks.max_cells) + " cells";
-    return std::nullopt;
-  }
-  if (auto v = memo.known(c)) return v;
-  BoxSink sink(memo, hooks);
-  // Most often (a grid of queries in order) every option is known already: no search.
-  sink.start();
-  if (rules.options(c, sink) && !sink.any_unknown()) {
-    if (hooks.reserve) hooks.reserve(1);
-    const std::uint32_t v = sink.mex();
-    memo.set(memo.index(c), v);
-    if (hooks.computed) hooks.computed(1);
-    return v;
-  }
+  sink.search();
   struct Entry {
     Coords c;
     bool expanded;
@@ -390,13 +512,11 @@ std::optional<std::uint32_t> box_value(TupleMemo& memo, const IntRules& rules, c
                                      std::to_string(hooks.max_cells) + " cells"
             : sink.crowded() ? "the options of " + show(at, ar) + " not known yet fill the search stack"
                              : "the compiled rules stop at " + show(at, ar);
-      return std::nullopt;
+      return Fill::Failed;
     }
     if (!sink.any_unknown()) {
-      if (hooks.reserve) hooks.reserve(1);
-      memo.set(memo.index(at.data()), sink.mex());
-      if (hooks.computed) hooks.computed(1);
-      ++done;
+      settle(memo, sink, at.data(), hooks);
+      if (++done >= budget) return Fill::OverBudget;
       if (expanded) grey.erase(at);
       stack.pop_back();
       continue;
@@ -408,22 +528,145 @@ std::optional<std::uint32_t> box_value(TupleMemo& memo, const IntRules& rules, c
     for (const Coords& child : sink.children()) {
       if (grey.count(child)) {
         why = "a loop through " + show(child, ar);
-        return std::nullopt;
+        return Fill::Failed;
       }
       stack.push_back({child, false});
     }
     if (grey.size() + done >= hooks.room) {
       why = "more states than --max-states allows";
-      return std::nullopt;
+      return Fill::Failed;
     }
     // Every unknown child of every expanded state waits on the stack: with n options per
     // state that is n^2 / 2 entries. Past a quarter of --max-memory the general search,
     // which keeps one cursor per level and counts its memory, takes over.
     if (stack.size() * sizeof(Entry) > hooks.max_stack_bytes) {
       why = "the search stack holds " + std::to_string(stack.size()) + " states";
-      return std::nullopt;
+      return Fill::Failed;
     }
   }
+  return Fill::Done;
+}
+
+// Lexicographic order within an extent: a cell's rank, and the cell after it.
+std::uint64_t rank_in(const Coords& x, const Coords& extent, int ar) {
+  std::uint64_t r = 0;
+  for (int i = 0; i < ar; ++i) {
+    r = r * (static_cast<std::uint64_t>(extent[static_cast<std::size_t>(i)]) + 1) +
+        static_cast<std::uint64_t>(x[static_cast<std::size_t>(i)]);
+  }
+  return r;
+}
+void advance(Coords& x, const Coords& extent, int ar) {
+  for (int i = ar; i-- > 0;) {
+    auto& a = x[static_cast<std::size_t>(i)];
+    if (i == 0 || a < extent[static_cast<std::size_t>(i)]) {
+      ++a;
+      return;
+    }
+    a = 0;
+  }
+}
+
+// The sweep's extent and first cell not known to be filled, once `c` joins the extent.
+// Where the extent grows in a coordinate after the first, cells before the old mark join
+// it that nobody filled: the mark goes back to the first of them.
+std::pair<Coords, Coords> sweep_plan(const TupleMemo::Sweep& sw, const Coords& c, int ar) {
+  if (!sw.any) return {c, Coords{}};
+  Coords extent = sw.extent, mark = sw.mark;
+  for (int j = 0; j < ar; ++j) {
+    const auto u = static_cast<std::size_t>(j);
+    if (c[u] <= sw.extent[u]) continue;
+    extent[u] = c[u];
+    Coords first_new{};
+    first_new[u] = sw.extent[u] + 1;
+    if (std::lexicographical_compare(first_new.begin(), first_new.begin() + ar, mark.begin(), mark.begin() + ar)) {
+      mark = first_new;
+    }
+  }
+  return {extent, mark};
+}
+
+// Fills every cell of the extent from the mark up to `target` in lexicographic order; the
+// query needs the cells up to `need`. Done once `need` is filled, or Failed when a cell up to
+// it has options that are neither before it nor known (the sweep is then off for good) or
+// the compiled rules stop there. Cells filled stay filled either way.
+Fill sweep_to(TupleMemo& memo, const IntRules& rules, BoxSink& sink, const Coords& need, const Coords& target,
+              const BoxHooks& hooks) {
+  const int ar = memo.arity();
+  TupleMemo::Sweep& sw = memo.sweep();
+  auto [extent, x] = sweep_plan(sw, target, ar);
+  std::uint64_t rank = rank_in(x, extent, ar);
+  const std::uint64_t needed = rank_in(need, extent, ar);
+  const std::uint64_t last = rank_in(target, extent, ar);
+  sw.any = true;
+  sw.extent = extent;
+  for (std::uint64_t ticks = 0; rank <= last; ++rank, advance(x, extent, ar)) {
+    if ((++ticks & 0xFFF) == 0 && hooks.poll) hooks.poll();
+    const std::int64_t i = memo.index(x.data());
+    if (memo.get(i) != memo.unknown()) continue;
+    sink.start();
+    sink.sweep(extent, rank);
+    if (!rules.options(x.data(), sink) || sink.any_unknown()) {
+      sw.mark = x;
+      if (rank > needed) return Fill::Done;  // only cells the query did not ask for are left
+      sw.off = true;
+      return Fill::Failed;
+    }
+    settle(memo, sink, x.data(), hooks);
+  }
+  sw.mark = x;
+  return Fill::Done;
+}
+
+// Cells a sweep may fill at once without asking whether the search would need them.
+constexpr std::uint64_t kSmallSweep = 1 << 12;
+
+}  // namespace
+
+std::optional<std::uint32_t> box_value(TupleMemo& memo, const IntRules& rules, const std::int64_t* c,
+                                       const BoxHooks& hooks, std::string& why) {
+  const int ar = memo.arity();
+  Coords root{};
+  std::copy(c, c + ar, root.begin());
+  if (!memo.inside(c) && !memo.grow(c, hooks.max_cells)) {
+    why = "the state " + show(root, ar) + " does not fit a table of at most " +
+          std::to_string(hooks.max_cells) + " cells";
+    return std::nullopt;
+  }
+  if (auto v = memo.known(c)) return v;
+  BoxSink sink(memo, hooks);
+  std::uint64_t budget = UINT64_MAX;
+  if (!memo.sweep().off) {
+    const auto [extent, mark] = sweep_plan(memo.sweep(), root, ar);
+    std::uint64_t cells = rank_in(root, extent, ar) - rank_in(mark, extent, ar) + 1;
+    // A grid of queries in order asks for the rest of the row next: when it is short, fill
+    // it now (a query then finds its value known, with no sweep to set up).
+    Coords target = root;
+    const auto row = static_cast<std::uint64_t>(extent[static_cast<std::size_t>(ar - 1)] - root[static_cast<std::size_t>(ar - 1)]);
+    if (ar > 1 && cells + row <= kSmallSweep) {
+      target[static_cast<std::size_t>(ar - 1)] = extent[static_cast<std::size_t>(ar - 1)];
+      cells += row;
+    }
+    // A sweep fills cells the query may not need; it must not be what passes --max-states.
+    if (cells <= hooks.room) {
+      // Far to go: first see whether the search stays small (Wythoff(300, 0) needs 300
+      // states of the 90,000 a sweep would fill); past 1/32 of the cells it does not.
+      if (cells > kSmallSweep) {
+        const Fill f = search(memo, rules, sink, root, hooks, std::max<std::uint64_t>(cells / 32, 1), why);
+        if (f == Fill::Done) return memo.known(c);
+        if (f == Fill::Failed) return std::nullopt;
+      }
+      if (sweep_to(memo, rules, sink, root, target, hooks) == Fill::Done) return memo.known(c);
+    }
+  }
+  // Most often (a grid of queries in order) every option is known already: no search.
+  sink.start();
+  sink.search();
+  if (rules.options(c, sink) && !sink.any_unknown()) {
+    settle(memo, sink, c, hooks);
+    return memo.known(c);
+  }
+  if (search(memo, rules, sink, root, hooks, budget, why) == Fill::Failed) return std::nullopt;
   return memo.known(c);
 }
 

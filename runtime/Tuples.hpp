@@ -1,8 +1,8 @@
 // Dense memo tables over a box of integer states (one integer or a tuple of up to four),
-// filled top-down by compiled rules (runtime/IntRules.hpp): only the states a query needs
-// are computed, but each is one array cell of 1, 2 or 4 bytes (all ones = not known yet)
-// instead of a hash map entry, and the options of a state are read straight from the array,
-// a run of options (a, b - k) for k in 1..b being one strided loop.
+// filled by compiled rules (runtime/IntRules.hpp) top-down, or swept bottom-up where a
+// query needs most of the box. Each state is one array cell of 1, 2 or 4 bytes (all ones =
+// not known yet) instead of a hash map entry, and the options of a state are read straight
+// from the array, a run of options (a, b - k) for k in 1..b being one strided loop.
 #pragma once
 
 #include <array>
@@ -42,12 +42,24 @@ class TupleMemo {
   // it would pass max_cells.
   bool grow(const std::int64_t* c, std::uint64_t max_cells);
   const std::array<std::int64_t, kMaxBoxArity>& strides() const { return strides_; }
+  const std::array<std::int64_t, kMaxBoxArity>& dims() const { return dims_; }
   template <typename F>
   decltype(auto) visit(F&& f) const {
     if (width_ == 1) return f(b1_);
     if (width_ == 2) return f(b2_);
     return f(b4_);
   }
+
+  // The bottom-up sweep (Tuples.cpp): every cell x with 0 <= x <= extent (coordinatewise)
+  // that comes before `mark` in lexicographic order is known. Lexicographic order does not
+  // depend on the box's size, so growing the box keeps this true.
+  struct Sweep {
+    bool off = false;  // the rules once led outside what a sweep can read: top-down only
+    bool any = false;  // extent and mark are set
+    Coords extent{};
+    Coords mark{};
+  };
+  Sweep& sweep() { return sweep_; }
 
  private:
   void widen(std::uint32_t v);
@@ -59,6 +71,7 @@ class TupleMemo {
   std::vector<std::uint8_t> b1_;
   std::vector<std::uint16_t> b2_;
   std::vector<std::uint32_t> b4_;
+  Sweep sweep_;
 };
 
 // What the search needs from the evaluator.
@@ -73,9 +86,17 @@ struct BoxHooks {
   std::uint64_t room = UINT64_MAX;
 };
 
-// The value of `c`, computed top-down with `rules` into `memo`; nothing when the compiled
-// rules cannot decide (an error, a state outside what a box can hold, a loop): the general
-// search takes over and meets the same thing if the query needs it. `why` says what.
+// The value of `c`, computed with `rules` into `memo`; nothing when the compiled rules cannot
+// decide (an error, a state outside what a box can hold, a loop): the general search takes
+// over and meets the same thing if the query needs it. `why` says what.
+//
+// Two ways to fill: top-down from `c`, which computes only the states `c` reaches, and a
+// sweep over the box from 0 to `c` in lexicographic order, which computes every state there
+// but reads each run of options straight from the table, as a hand-written loop does, once
+// its two ends are seen to lie before the state in that order. The sweep is taken when the
+// top-down search turns out to reach a good part of the box anyway; it stops for good the
+// first time an option is neither before its state nor known (the rules are not such that
+// options come first in that order).
 std::optional<std::uint32_t> box_value(TupleMemo& memo, const IntRules& rules, const std::int64_t* c,
                                        const BoxHooks& hooks, std::string& why);
 
