@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <string_view>
 
 #include <absl/container/flat_hash_set.h>
 
@@ -44,7 +45,8 @@ std::int64_t need_int(const Value& v, Where where, const char* what) {
   overflow(where, std::to_string(a) + " " + op + " " + std::to_string(b));
 }
 
-std::int64_t arith(const std::string& op, std::int64_t a, std::int64_t b, Where where) {
+// `op` is a view: a literal such as "+" must not build a string per element of a sum.
+std::int64_t arith(std::string_view op, std::int64_t a, std::int64_t b, Where where) {
   std::int64_t r = 0;
   switch (op[0]) {
     case '+':
@@ -59,7 +61,7 @@ std::int64_t arith(const std::string& op, std::int64_t a, std::int64_t b, Where 
     case '/':
     case '%':
       if (b == 0) fail_at(where, "division by zero", "check the divisor before dividing");
-      if (a == INT64_MIN && b == -1) overflow(where, op.c_str(), a, b);
+      if (a == INT64_MIN && b == -1) overflow(where, op[0] == '/' ? "/" : "%", a, b);
       return op[0] == '/' ? a / b : a % b;
     case '^': {
       if (b < 0) fail_at(where, "negative exponent " + std::to_string(b), "^ takes an exponent >= 0");
@@ -77,7 +79,7 @@ std::int64_t arith(const std::string& op, std::int64_t a, std::int64_t b, Where 
     case 'x':
       return a ^ b;
   }
-  fail_at(where, "unknown operator " + op);
+  fail_at(where, "unknown operator " + std::string(op));
 }
 
 bool is_gamey(const Value& v) { return v.is(Kind::Position) || v.is(Kind::Sum); }
@@ -177,13 +179,11 @@ void Machine::check_loop(const Value& collection, Where where) {
               where);
 }
 
-void Machine::check_size(std::uint64_t n, std::uint64_t bytes_each, Where where) const {
-  if (n > w_.limits.max_memory / bytes_each) {
-    throw Error(ErrorKind::Limit,
-                "out of memory: a value of " + std::to_string(n) + (bytes_each == 1 ? " characters" : " elements") +
-                    " passes the limit of " + std::to_string(w_.limits.max_memory >> 20) + " MB",
-                "raise the limit with --max-memory MB", where);
-  }
+void Machine::size_exceeded(std::uint64_t n, std::uint64_t bytes_each, Where where) const {
+  throw Error(ErrorKind::Limit,
+              "out of memory: a value of " + std::to_string(n) + (bytes_each == 1 ? " characters" : " elements") +
+                  " passes the limit of " + std::to_string(w_.limits.max_memory >> 20) + " MB",
+              "raise the limit with --max-memory MB", where);
 }
 
 void Machine::check_interrupt() const {
@@ -229,6 +229,19 @@ void Machine::each(const std::vector<Clause>& cs, std::size_t i, Frame& frame,
   Iteration it;
   const Value collection = eval(*c.expr, frame);
   check_loop(collection, c.expr->where);
+  if (collection.is(Kind::Range) && c.slots.size() == 1) {
+    // The common loop, an integer into one slot, without an Iteration or a Value per step.
+    Value& slot = frame[static_cast<std::size_t>(c.slots[0])];
+    const std::int64_t hi = collection.range_hi();
+    for (std::int64_t x = collection.range_lo(); x <= hi; ++x) {
+      check_interrupt();
+      count_steps(1, c.expr->where);
+      slot = Value::integer(x);
+      each(cs, i + 1, frame, body);
+      if (x == hi) break;  // stepping past INT64_MAX would overflow
+    }
+    return;
+  }
   it.start(collection, c.expr->where);
   Value v;
   while (it.next(v)) {
@@ -364,12 +377,29 @@ Value Machine::eval(const Expr& e, Frame& frame) {
   fail_at(e.where, "cannot evaluate this expression");
 }
 
+// A comprehension over one range and nothing else makes exactly that many elements: room
+// for them at once, rather than copies at every doubling of the list.
+void Machine::reserve_for(const std::vector<Clause>& cs, std::vector<Value>& items, Frame& frame) {
+  if (cs.size() != 1 || cs[0].kind != Clause::Kind::For || cs[0].expr->kind != ExprKind::Range) return;
+  const Expr& r = *cs[0].expr;
+  if (r.args[0]->kind != ExprKind::Int && r.args[0]->kind != ExprKind::Name) return;  // no side effects
+  if (r.args[1]->kind != ExprKind::Int && r.args[1]->kind != ExprKind::Name) return;
+  const Value lo = eval(*r.args[0], frame), hi = eval(*r.args[1], frame);
+  if (!lo.is(Kind::Int) || !hi.is(Kind::Int) || hi.as_int() < lo.as_int()) return;
+  const auto n = static_cast<std::uint64_t>(hi.as_int()) - static_cast<std::uint64_t>(lo.as_int()) + 1;
+  // Capped: a loop that fails early must not have taken gigabytes first.
+  if (n <= w_.limits.max_steps && n <= w_.limits.max_memory / sizeof(Value)) {
+    items.reserve(std::min<std::uint64_t>(n, std::uint64_t{1} << 22));
+  }
+}
+
 Value Machine::collection(const Expr& e, Frame& frame) {
   std::vector<Value> items;
   if (e.clauses.empty()) {
     items.reserve(e.args.size());
     for (const auto& a : e.args) items.push_back(eval(*a, frame));
   } else {
+    reserve_for(e.clauses, items, frame);
     each(e.clauses, 0, frame, [&] {
       check_size(items.size() + 1, sizeof(Value), e.where);
       items.push_back(eval(*e.args[0], frame));
@@ -500,6 +530,7 @@ Value Machine::index(const Expr& e, Frame& frame) {
 
 Value Machine::call(const Expr& e, Frame& frame) {
   const Expr& callee = *e.args[0];
+  if (auto v = known_grundy(e, frame)) return Value::integer(*v);
   if (callee.kind == ExprKind::Name && callee.binding.to == Binding::To::Builtin) {
     try {
       return builtin(e, callee.binding.index, frame);
@@ -572,6 +603,28 @@ Value Machine::position_of(const GameInstance* g, std::vector<Value> args, const
   return Value::position(g, std::move(state));
 }
 
+std::optional<std::uint32_t> Machine::known_grundy(const Expr& e, Frame& frame) {
+  const Expr& callee = *e.args[0];
+  if (callee.kind != ExprKind::Name || callee.binding.to != Binding::To::Builtin ||
+      callee.binding.index != static_cast<int>(Builtin::Grundy) || e.args.size() != 2 || !e.clauses.empty()) {
+    return std::nullopt;
+  }
+  const Expr& arg = *e.args[1];
+  if (arg.kind != ExprKind::Call || arg.args.size() != 2) return std::nullopt;
+  const Expr& game = *arg.args[0];
+  const Expr& x = *arg.args[1];
+  if (game.kind != ExprKind::Name || game.binding.to != Binding::To::Game || x.kind != ExprKind::Name ||
+      x.binding.to != Binding::To::Local) {
+    return std::nullopt;
+  }
+  const GameEntry& entry = w_.games[static_cast<std::size_t>(game.binding.index)];
+  const Value& n = frame[static_cast<std::size_t>(x.binding.index)];
+  if (!entry.plain || (entry.decl && entry.decl->form == GameDecl::Form::Alias) || !n.is(Kind::Int)) {
+    return std::nullopt;
+  }
+  return ev_.known_heap(*entry.plain, n.as_int());
+}
+
 std::optional<Value> Machine::grundy_of_call(const Expr& arg, Frame& frame) {
   if (arg.kind != ExprKind::Call) return std::nullopt;
   const Expr& callee = *arg.args[0];
@@ -580,19 +633,28 @@ std::optional<Value> Machine::grundy_of_call(const Expr& arg, Frame& frame) {
       n > static_cast<std::size_t>(kMaxBoxArity)) {
     return std::nullopt;
   }
-  const GameInstance* g = instance(w_.games[static_cast<std::size_t>(callee.binding.index)], {}, callee.where);
-  std::array<Value, kMaxBoxArity> args;
+  GameEntry& entry = w_.games[static_cast<std::size_t>(callee.binding.index)];
+  const bool alias = entry.decl && entry.decl->form == GameDecl::Form::Alias;
+  const GameInstance* g = entry.plain && !alias ? entry.plain : instance(entry, {}, callee.where);
+  // Integer arguments go straight to the table; anything else builds the position.
   Coords c{};
-  bool ints = true;
-  for (std::size_t i = 0; i < n; ++i) {
-    args[i] = eval(*arg.args[i + 1], frame);
-    ints = ints && args[i].is(Kind::Int);
-    if (ints) c[i] = args[i].as_int();
+  std::size_t i = 0;
+  Value v;
+  for (; i < n; ++i) {
+    v = eval(*arg.args[i + 1], frame);
+    if (!v.is(Kind::Int)) break;
+    c[i] = v.as_int();
   }
-  if (ints && g->rules().state_arity() == static_cast<int>(n)) {
-    if (auto v = ev_.table_value(*g, c.data(), static_cast<int>(n))) return Value::integer(*v);
+  if (i == n && g->rules().state_arity() == static_cast<int>(n)) {
+    if (auto x = ev_.table_value(*g, c.data(), static_cast<int>(n))) return Value::integer(*x);
   }
-  Value p = position_of(g, std::vector<Value>(args.begin(), args.begin() + static_cast<std::ptrdiff_t>(n)), arg);
+  std::vector<Value> args;
+  for (std::size_t j = 0; j < i; ++j) args.push_back(Value::integer(c[j]));
+  if (i < n) {
+    args.push_back(std::move(v));
+    for (std::size_t j = i + 1; j < n; ++j) args.push_back(eval(*arg.args[j + 1], frame));
+  }
+  Value p = position_of(g, std::move(args), arg);
   return Value::integer(ev_.grundy(option_of(p, arg.where, "grundy")));
 }
 
@@ -946,7 +1008,12 @@ Value Machine::builtin(const Expr& e, int which, Frame& frame) {
         return Value::sum(std::move(parts));
       }
       std::int64_t total = 0;
-      for (const Value& x : xs) total = arith("+", total, need_int(x, arg0, "an element of sum"), at);
+      for (const Value& x : xs) {
+        const std::int64_t y = need_int(x, arg0, "an element of sum");
+        std::int64_t next = 0;
+        if (__builtin_add_overflow(total, y, &next)) overflow(at, "+", total, y);
+        total = next;
+      }
       return Value::integer(total);
     }
     case Builtin::Sorted: {

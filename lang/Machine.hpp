@@ -67,10 +67,16 @@ class Machine {
   void check_loop(const Value& collection, Where where);
   // A collection of n values (or a string of n bytes) about to be built: an error naming
   // --max-memory when it alone would pass the memory limit.
-  void check_size(std::uint64_t n, std::uint64_t bytes_each, Where where) const;
+  void check_size(std::uint64_t n, std::uint64_t bytes_each, Where where) const {
+    std::uint64_t bytes = 0;  // a product, not a quotient: this runs once per element built
+    if (__builtin_mul_overflow(n, bytes_each, &bytes) || bytes > w_.limits.max_memory) {
+      size_exceeded(n, bytes_each, where);
+    }
+  }
 
  private:
   [[noreturn]] void steps_exceeded(Where where) const;
+  [[noreturn]] void size_exceeded(std::uint64_t n, std::uint64_t bytes_each, Where where) const;
   Value call(const Expr& e, Frame& frame);
   Value builtin(const Expr& e, int which, Frame& frame);
   // G(args...) once G and its arguments are evaluated: the position, checked.
@@ -79,9 +85,13 @@ class Machine {
   // one answers it, without building the position (a loop over a grid asks it 10^5 times);
   // nothing when `arg` is not such a call.
   std::optional<Value> grundy_of_call(const Expr& arg, Frame& frame);
+  // The same for `grundy(G(x))` whose value is in G's table already: the loop of a
+  // tabulation, `[grundy(G(n)) for n in 0..N]`, at the cost of a table read.
+  std::optional<std::uint32_t> known_grundy(const Expr& call, Frame& frame);
   Value index(const Expr& e, Frame& frame);
   Value binary(const Expr& e, Frame& frame);
   Value collection(const Expr& e, Frame& frame);
+  void reserve_for(const std::vector<Clause>& cs, std::vector<Value>& items, Frame& frame);
   Value table(const Expr& e, Frame& frame);
   void each(const std::vector<Clause>& cs, std::size_t i, Frame& frame,
             const std::function<void()>& body);

@@ -195,3 +195,38 @@ TEST_CASE("huge heaps answer from a proven period at once", "[perf][period]") {
   CHECK(lines[2] == (d[static_cast<std::size_t>(53 + (1000000000000000001LL - 53) % 34)] ? "true" : "false"));
   CHECK(lines[3] == std::to_string(kayles(9223372036854775807LL)));
 }
+
+TEST_CASE("a tabulation reads known values straight from the table, and only those", "[perf][table]") {
+  // Values the loop finds in the table, values it must compute first (past the table, a
+  // proven period, a negative heap), through a function, and after the game is redefined:
+  // all as the general query gives them.
+  const auto r = run_source(
+      "game S = subtraction {1, 3, 4}\n"
+      "[grundy(S(n)) for n in 0..20]\n"
+      "sum(grundy(S(n)) for n in 0..100000)\n"
+      "[grundy(S(n)) for n in 99990..100005]\n"
+      "def f(k) = grundy(S(k))\n"
+      "[f(n) for n in 0..8]\n"
+      "[grundy(S(n)) for n in -1..1]\n");
+  INFO(r);
+  const auto g = grundy::brute::subtraction({1, 3, 4}, 100005);
+  std::int64_t total = 0;
+  for (int n = 0; n <= 100000; ++n) total += g[static_cast<std::size_t>(n)];
+  auto slice = [&](int lo, int hi) {
+    std::string s = "[";
+    for (int n = lo; n <= hi; ++n) s += (n > lo ? ", " : "") + std::to_string(g[static_cast<std::size_t>(n)]);
+    return s + "]\n";
+  };
+  CHECK(r.out == slice(0, 20) + std::to_string(total) + "\n" + slice(99990, 100005) + slice(0, 8));
+  CHECK(r.code == grundy::kExitRuntime);
+  CHECK(contains(r.err, "heap sizes are >= 0, got -1"));
+  // As the REPL runs them: one batch after another in one session, S defined again.
+  std::ostringstream out, err;
+  grundy::Session session(out, err);
+  for (const char* batch : {"game S = subtraction {1, 2}\n[grundy(S(n)) for n in 0..6]\ndef f(k) = grundy(S(k))\n",
+                            "game S = subtraction {1, 3, 4}\n[grundy(S(n)) for n in 0..6]\n[f(n) for n in 0..6]\n"}) {
+    CHECK(session.run_source(batch, "<repl>") == 0);
+  }
+  CHECK(err.str().empty());
+  CHECK(out.str() == "[0, 1, 2, 0, 1, 2, 0]\n[0, 1, 0, 1, 2, 3, 2]\n[0, 1, 0, 1, 2, 3, 2]\n");
+}
