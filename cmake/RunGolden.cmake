@@ -8,7 +8,8 @@
 #   stderr     with NAME.stderr   (when absent, stderr must be empty),
 #   exit code  with NAME.exit     (an integer; when absent, 0).
 # When NAME.flags exists, its words are options given before `run` (e.g. --max-states 100),
-# so that a test can hit a limit quickly.
+# so that a test can hit a limit quickly. When NAME.command exists, its word is the
+# subcommand instead of `run` (e.g. check).
 # On a mismatch it prints each difference (expected against actual, around the first line
 # that differs) and fails.
 #
@@ -45,8 +46,14 @@ if(EXISTS "${base}.flags")
   separate_arguments(flags UNIX_COMMAND "${flags}")
 endif()
 
+set(command run)
+if(EXISTS "${base}.command")
+  file(READ "${base}.command" command)
+  string(STRIP "${command}" command)
+endif()
+
 execute_process(
-  COMMAND "${EXE}" ${flags} run "${file}"
+  COMMAND "${EXE}" ${flags} ${command} "${file}"
   WORKING_DIRECTORY "${dir}"
   OUTPUT_VARIABLE actual_out
   ERROR_VARIABLE actual_err

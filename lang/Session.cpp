@@ -20,6 +20,7 @@
 #include "lang/Resolver.hpp"
 #include "lang/RuleGame.hpp"
 #include "lang/Statements.hpp"
+#include "runtime/Cycle.hpp"
 #include "runtime/Shorthands.hpp"
 #include "stdlib/Stdlib.hpp"
 
@@ -137,6 +138,40 @@ struct Session::Impl {
           break;  // evaluated on first use: their expressions may name lets
       }
     }
+  }
+
+  // grundy check: a game of the file whose small states lead to a loop is reported, with
+  // the cycle, at its name, as the first query of it would report it. Games with parameters
+  // are not looked at (their instances are known only at run time). True when one loops.
+  bool probe_loops(const Program& p) {
+    const Limits saved = world.limits;
+    world.limits.max_steps = 2'000'000;  // a probe, not a run: a state with 10^12 options stops it
+    world.limits.max_memory = std::min<std::uint64_t>(saved.max_memory, std::uint64_t{256} << 20);
+    bool found = false;
+    for (const Stmt& st : p.stmts) {
+      if (st.kind != Stmt::Kind::Game || st.game->form != GameDecl::Form::Rules || !st.game->params.empty()) continue;
+      const auto at = world.names.find(st.game->name);
+      if (at == world.names.end() || at->second.to != Binding::To::Game) continue;
+      GameEntry& entry = world.games[static_cast<std::size_t>(at->second.index)];
+      std::vector<Position> cycle;
+      try {
+        world.limits.steps = 0;
+        const GameInstance* g = machine.instance(entry, {}, st.game->where);
+        cycle = probe_loop(*g, std::max(st.game->state_arity, 1));
+      } catch (const Error& e) {
+        if (e.kind == ErrorKind::Interrupted) throw;
+        continue;  // the probe met a limit of its own: nothing seen
+      }
+      if (cycle.empty()) continue;
+      diags.error(st.game->where, "the rules loop: " + describe_cycle(cycle),
+                  "a game must end: every sequence of moves has to reach a position with no options "
+                  "(grundy check tried the states from 0 up)");
+      found = true;
+    }
+    world.limits = saved;
+    forget_memos();
+    diags.flush();
+    return found;
   }
 
   void compile_graph(GameEntry& g) {
@@ -280,7 +315,7 @@ struct Session::Impl {
       return kExitCompile;
     }
     if (redefined) forget_memos();
-    if (options.check_only) return kExitOk;
+    if (options.check_only) return probe_loops(*main) ? kExitCompile : kExitOk;
     for (Program* p : batch) {
       if (int code = run_program(*p, p == main)) return code;
     }

@@ -238,10 +238,15 @@ TEST_CASE("period with a bound names the bound when no period shows up", "[error
 TEST_CASE("check mode parses and resolves but runs nothing", "[errors][check]") {
   grundy::SessionOptions options;
   options.check_only = true;
-  const RunResult fine = run_source(std::string(kLoop) + "1 + 1\n", options);
+  const RunResult fine = run_source(std::string(kChain) + "grundy(Chain(5))\n1 + 1\n", options);
   CHECK(fine.code == kExitOk);
   CHECK(fine.out.empty());
   CHECK(fine.err.empty());
+  // The rules are tried on small states, not run: a loop among them is seen before any query.
+  const RunResult loop = run_source(kLoop, options);
+  CHECK(loop.code == kExitCompile);
+  CHECK(loop.out.empty());
+  CHECK(starts_with(loop.err, "test.game:1:6: error: the rules loop: Loop(2) -> Loop(3) -> Loop(2)\n"));
   const RunResult bad = run_source("grundy(Kayle(3))\n", options);
   CHECK(bad.code == kExitCompile);
   CHECK(starts_with(bad.err, "test.game:1:8: error: "));
