@@ -67,8 +67,9 @@ struct Expr {
   std::vector<ExprPtr> args;
   std::vector<Clause> clauses;
   Binding binding;
-  // Written in parentheses: `every ((A + B) + C)` keeps A + B as one component.
-  bool grouped = false;
+  // Levels of parentheses written around it: `every ((A + B) + C)` keeps A + B as one
+  // component, and so does `every ((A + B))` (the outer level is every's own).
+  std::uint8_t grouped = 0;
   // Levels of this subtree; the parser keeps it under kMaxExprDepth, so that the recursive
   // passes (resolver, evaluation, destruction) cannot exhaust the stack.
   std::uint32_t depth = 1;

@@ -764,18 +764,21 @@ std::vector<Value> Machine::every_options(const Value& x, bool winning_only, Whe
 // every X: the components are the summands as written, so a parenthesised sum inside stays
 // one component (rule 12: a split component is a normal sum of its parts).
 Value Machine::every_sum(const Expr& operand, Frame& frame) {
-  std::vector<const Expr*> summands;
+  // The summands as written, and whether each was written in parentheses of its own (kept
+  // whole as one component even when it is a sum).
+  std::vector<std::pair<const Expr*, bool>> summands;
   std::function<void(const Expr&, bool)> collect = [&](const Expr& x, bool top) {
-    if (x.kind == ExprKind::Binary && x.text == "+" && (top || !x.grouped)) {
+    const bool whole = x.grouped > (top ? 1 : 0);
+    if (x.kind == ExprKind::Binary && x.text == "+" && !whole) {
       collect(*x.args[0], false);
       collect(*x.args[1], false);
     } else {
-      summands.push_back(&x);
+      summands.push_back({&x, whole});
     }
   };
   collect(operand, true);
   std::vector<Value> components;
-  for (const Expr* s : summands) {
+  for (const auto& [s, whole] : summands) {
     Value v = eval(*s, frame);
     if (v.is(Kind::Int) && v.as_int() == 0) v = Value::sum({});
     if (!is_gamey(v) || v.modifier() != Modifier::Normal) {
@@ -783,8 +786,9 @@ Value Machine::every_sum(const Expr& operand, Frame& frame) {
     }
     components.push_back(std::move(v));
   }
-  // `every s` with s a sum held in a name: its parts are the components.
-  if (components.size() == 1 && components[0].is(Kind::Sum)) {
+  // `every s` with s a sum held in a name: its parts are the components (`every ((s))`
+  // keeps it one).
+  if (components.size() == 1 && components[0].is(Kind::Sum) && !summands[0].second) {
     std::vector<Value> parts = components[0].parts();
     components = std::move(parts);
   }

@@ -332,7 +332,7 @@ class Builder {
       auto e = make(ExprKind::Tuple, n);
       elements(*e, n, 0, &comma);
       if (e->args.size() == 1 && !comma && e->clauses.empty()) {
-        e->args[0]->grouped = true;
+        if (e->args[0]->grouped < 255) ++e->args[0]->grouped;
         return std::move(e->args[0]);
       }
       if (!e->clauses.empty()) {

@@ -295,10 +295,12 @@ void append_value(std::string& out, const Value& v) {
       break;
     case Kind::Game: out += v.game()->display_name(); break;
     case Kind::Sum: {
-      const bool wrap = v.modifier() != Modifier::Normal;
+      // Parentheses around a modified sum; `every ((A + B))` is one component that is a sum.
+      const bool one_sum = v.parts().size() == 1 && v.parts()[0].is(Kind::Sum) && v.parts()[0].parts().size() > 1;
+      const bool wrap = v.modifier() != Modifier::Normal && (v.parts().size() > 1 || one_sum);
       if (v.modifier() == Modifier::Misere) out += "misere ";
       if (v.modifier() == Modifier::Every) out += "every ";
-      if (wrap && v.parts().size() > 1) out += '(';
+      if (wrap) out += '(';
       if (v.parts().empty()) out += '0';
       for (std::size_t i = 0; i < v.parts().size(); ++i) {
         if (i) out += " + ";
@@ -308,7 +310,7 @@ void append_value(std::string& out, const Value& v) {
         append_value(out, v.parts()[i]);
         if (nested) out += ')';
       }
-      if (wrap && v.parts().size() > 1) out += ')';
+      if (wrap) out += ')';
       break;
     }
   }

@@ -89,6 +89,24 @@ TEST_CASE("positions and sums print as they are written", "[lang][print]") {
         "misere Nim(3)\n");
 }
 
+TEST_CASE("modified sums print as text that reads back as the same value", "[lang][print][every]") {
+  // A component of an every sum that is itself a sum (a split inside it) keeps its own
+  // parentheses, also when it is the only one: `every ((K(1) + K(4)))` is one component,
+  // `every (K(1) + K(4))` two.
+  const std::string kayles = "game K { state n  split [a, n - t - a] for t in 1..2 for a in 0..n-t }\n";
+  const std::vector<std::string> values{
+      "winning(every K(6))[0]", "options(every K(5))[2]", "every (K(1) + K(4))", "every ((K(1) + K(4)))",
+      "every ((K(1) + K(4)) + K(2))", "options(every (K(3) + K(4)))[1]", "misere (K(1) + K(4))",
+      "misere K(3)", "every K(3)"};
+  for (const std::string& v : values) {
+    const std::string printed = run_line(kayles + v + "\n");
+    INFO(v << " prints " << printed);
+    CHECK(run_line(kayles + "let x = " + v + "\nx == " + printed + "\n") == "true");
+  }
+  CHECK(run_line(kayles + "winning(every K(6))\n") == "[every ((K(1) + K(4)))]");
+  CHECK(run_line(kayles + "[wins(every (K(1) + K(4))), wins(every ((K(1) + K(4))))]\n") == "[true, false]");
+}
+
 TEST_CASE("options and winning list options in rule order", "[lang][options]") {
   const std::string out = run_ok(
       "game Nim { state n   move k for k in 0..n-1 }\n"
