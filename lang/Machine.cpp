@@ -797,45 +797,68 @@ Value Machine::every_sum(const Expr& operand, Frame& frame) {
 
 std::vector<Value> Machine::list_options(const Option& o, Modifier mod, bool winning_only) {
   std::vector<Value> out;
-  absl::flat_hash_set<std::vector<Value>> seen;  // options equal as multisets are listed once
+  // Options equal as multisets are listed once. An option is the sum with component i
+  // replaced by x, so two are equal exactly when their changes are: the key is x less
+  // component i (a part of x equal to it cancels it, else it is marked as taken away),
+  // not the whole sum again.
+  absl::flat_hash_set<std::vector<Value>> seen;
+  const Value taken_away = Value::word("-");
   const bool normal = mod == Modifier::Normal;
-  const std::uint32_t total = normal && winning_only ? ev_.grundy(o) : 0;
-  auto consider = [&](const Option& next) {
-    if (winning_only && (normal ? ev_.grundy(next) != 0 : misere_.wins(next))) return;
-    std::vector<Value> key;
-    for (const Position& p : next) key.push_back(Value::position(p.game, p.state));
-    std::sort(key.begin(), key.end());
-    if (!seen.insert(std::move(key)).second) return;
-    out.push_back(option_value(next, mod));
-    if (out.size() > w_.limits.max_rows) {
-      throw Error(ErrorKind::Limit, "more than " + std::to_string(w_.limits.max_rows) + " options",
-                  "raise the limit with --max-rows N");
-    }
-  };
+  const std::uint64_t total = normal && winning_only ? ev_.grundy(o) : 0;
+  std::uint64_t parts_held = 0;
   Option next;
   for (std::size_t i = 0; i < o.size(); ++i) {
-    auto with = [&](const Option& x) {
+    // A component equal to an earlier one has the same options, and they give the same sums.
+    if (std::find(o.begin(), o.begin() + static_cast<std::ptrdiff_t>(i), o[i]) != o.begin() + static_cast<std::ptrdiff_t>(i)) {
+      continue;
+    }
+    // `known_winning`: the move leaves a sum of value 0 (normal play), no need to ask.
+    auto with = [&](const Option& x, bool known_winning) {
+      std::vector<Value> key;
+      bool cancelled = false;
+      for (const Position& p : x) {
+        if (!cancelled && p == o[i]) {
+          cancelled = true;
+          continue;
+        }
+        key.push_back(Value::position(p.game, p.state));
+      }
+      std::sort(key.begin(), key.end());
+      if (!cancelled) {
+        key.push_back(taken_away);
+        key.push_back(Value::position(o[i].game, o[i].state));
+      }
+      if (seen.contains(key)) return;
       next.assign(o.begin(), o.begin() + static_cast<std::ptrdiff_t>(i));
       next.insert(next.end(), x.begin(), x.end());
       next.insert(next.end(), o.begin() + static_cast<std::ptrdiff_t>(i) + 1, o.end());
-      consider(next);
+      if (winning_only && !known_winning && (normal ? ev_.grundy(next) != 0 : misere_.wins(next))) return;
+      seen.insert(std::move(key));
+      out.push_back(option_value(next, mod));
+      parts_held += next.size() + x.size() + 2;
+      if ((out.size() & 0xFF) == 0) check_memory(w_.limits, parts_held * 2 * sizeof(Value), "the list of options");
+      if (out.size() > w_.limits.max_rows) {
+        throw Error(ErrorKind::Limit, "more than " + std::to_string(w_.limits.max_rows) + " options",
+                    "raise the limit with --max-rows N");
+      }
     };
     if (normal && winning_only) {
       // Under normal play a move in component i wins only if it leaves value total ^ g_i.
-      const std::uint32_t target = total ^ ev_.grundy(o[i]);
+      const std::uint64_t target = total ^ ev_.grundy(o[i]);
       if (o[i].game->rules().is_nim()) {
         if (target < static_cast<std::uint64_t>(o[i].state.as_int())) {
-          with(Option{Position{o[i].game, Value::integer(target)}});
+          with(Option{Position{o[i].game, Value::integer(static_cast<std::int64_t>(target))}}, true);
         }
         continue;
       }
       for (const Option& x : ev_.options(o[i])) {
-        if (ev_.grundy(x) == target) with(x);
+        if (ev_.grundy(x) == target) with(x, true);
       }
       continue;
     }
-    for (const Option& x : ev_.options(o[i])) with(x);
+    for (const Option& x : ev_.options(o[i])) with(x, false);
   }
+  check_memory(w_.limits, parts_held * 2 * sizeof(Value), "the list of options");
   return out;
 }
 

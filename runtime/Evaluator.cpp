@@ -30,13 +30,13 @@ namespace {
 // large ones (XORs of big values) in a list, since the mex never exceeds the option count.
 class SeenValues {
  public:
-  void add(std::uint32_t v) {
+  void add(std::uint64_t v) {
     if (v < kDense) {
       if (v >= bits_.size()) bits_.resize(std::max<std::size_t>(v + 1, bits_.size() * 2));
       bits_[v] = true;
-    } else {
-      big_.push_back(v);
-    }
+    } else if (v < kInProgress) {
+      big_.push_back(static_cast<std::uint32_t>(v));
+    }  // else: past any mex (a position has fewer than 2^32 options)
   }
   std::uint32_t mex() {
     std::uint32_t m = grundy::mex(bits_);
@@ -68,12 +68,10 @@ struct Frame {
 };
 
 // A Nim heap's value is its size; no memo, no search.
-std::uint32_t nim_value(const Position& p) {
+std::uint64_t nim_value(const Position& p) {
   const std::int64_t n = p.state.as_int();
-  if (n < 0 || n >= static_cast<std::int64_t>(kInProgress)) {
-    throw Error(ErrorKind::Limit, "the nim-value of " + to_string(p) + " does not fit in 32 bits");
-  }
-  return static_cast<std::uint32_t>(n);
+  if (n < 0) throw Error(ErrorKind::Runtime, "heap sizes are >= 0, got " + to_string(p));
+  return static_cast<std::uint64_t>(n);
 }
 
 [[noreturn]] void throw_loop(const std::vector<Frame>& stack, const Position& again) {
@@ -375,7 +373,7 @@ std::optional<std::uint32_t> Evaluator::dense_value(const GameInstance& g, FastP
     seen.clear();
     highest = -1;
     while (cursor->next(o)) {
-      std::uint32_t x = 0;
+      std::uint64_t x = 0;
       for (const Position& part : o) {
         if (part.game == &g) {
           if (!part.state.is(Kind::Int) || part.state.as_int() < 0 || part.state.as_int() >= m) {
@@ -457,7 +455,7 @@ const DenseTable* Evaluator::dense_values(const GameInstance& g, std::uint64_t c
 
 // ---- the general search ----
 
-std::uint32_t Evaluator::grundy(const Position& root) {
+std::uint64_t Evaluator::grundy(const Position& root) {
   if (root.game->rules().is_nim()) return nim_value(root);
   check_stack();  // a query inside a rule re-enters here
   {
@@ -499,7 +497,7 @@ std::uint32_t Evaluator::grundy(const Position& root) {
         }
         f.has_pending = true;
       }
-      std::uint32_t x = 0;
+      std::uint64_t x = 0;
       bool ready = true;
       for (const Position& part : f.pending) {
         if (part.game->rules().is_nim()) {
@@ -541,8 +539,8 @@ std::uint32_t Evaluator::grundy(const Position& root) {
   return root.game->memo.at(root.state);
 }
 
-std::uint32_t Evaluator::grundy(const Option& parts) {
-  std::uint32_t x = 0;
+std::uint64_t Evaluator::grundy(const Option& parts) {
+  std::uint64_t x = 0;
   for (const Position& p : parts) x ^= grundy(p);
   return x;
 }

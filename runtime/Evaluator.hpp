@@ -80,9 +80,11 @@ class Evaluator {
   Evaluator(GameRegistry& games, const Limits& limits) : games_(games), limits_(limits) {}
   Evaluator(GameRegistry&, Limits&&) = delete;  // it keeps a reference
 
-  std::uint32_t grundy(const Position& p);
+  // 64 bits: a Nim heap of 10^12 is worth 10^12. A game's own mex fits in 32 bits (it is
+  // at most its number of options), so memos keep 32; only Nim heaps and sums go past.
+  std::uint64_t grundy(const Position& p);
   // XOR of the parts' values: the Sprague-Grundy theorem.
-  std::uint32_t grundy(const Option& parts);
+  std::uint64_t grundy(const Option& parts);
   // grundy(parts) != 0. For one position of a game whose moves lead to single positions,
   // a search that stops at the first losing option, as a hand-written win() does.
   bool wins(const Option& parts);

@@ -151,10 +151,10 @@ bool MisereSolver::wins(const Option& sum, Method* how) {
   }
   if (std::all_of(live.begin(), live.end(), [&](const Position& p) { return sj_applies(p); })) {
     report(Method::SJ);
-    std::uint32_t x = 0;
+    std::uint64_t x = 0;
     bool big = false;
     for (const Position& p : live) {
-      const std::uint32_t g = ev_.grundy(p);
+      const std::uint64_t g = ev_.grundy(p);
       big = big || g > 1;
       x ^= g;
     }
@@ -171,15 +171,27 @@ bool MisereSolver::wins(const Option& sum, Method* how) {
 std::string MisereSolver::genus(const Option& sum) {
   static const std::shared_ptr<const Ruleset> kStar = std::make_shared<NimRuleset>("Nim");
   const GameInstance* star = games_.instance(kStar, Value::tuple({}));
-  const std::uint32_t g0 = ev_.grundy(sum);
+  const std::uint64_t g0 = ev_.grundy(sum);
   // g[0] is the nim-value; g[k] for k >= 1 the misère nim-value of sum + (k - 1) copies of *2.
-  std::vector<std::uint32_t> g{g0, misere_grundy(sum)};
-  Option with = sum;
-  constexpr std::size_t kMax = 24;
-  for (std::size_t k = 2; k <= kMax; ++k) {
-    with.push_back(Position{star, Value::integer(2)});
-    g.push_back(misere_grundy(with));
-    if (k >= 5 && g[k] == g[k - 2] && g[k - 1] == g[k - 3] && g[k - 2] == g[k - 4]) break;
+  std::vector<std::uint64_t> g{g0};
+  if (std::all_of(sum.begin(), sum.end(), [](const Position& p) { return p.game->rules().is_nim(); })) {
+    // Nim heaps are tame (Winning Ways, ch. 13): with a heap of 2 or more the genus is
+    // g^(g, g xor 2); with heaps of 0 and 1 only it is 0^120 or 1^031. No search: a heap
+    // of 10^12 has 10^12 options.
+    const bool big = std::any_of(sum.begin(), sum.end(), [](const Position& p) { return p.state.as_int() >= 2; });
+    const std::vector<std::uint64_t> tail = big ? std::vector<std::uint64_t>{g0, g0 ^ 2, g0, g0 ^ 2, g0}
+                                          : g0 == 0 ? std::vector<std::uint64_t>{1, 2, 0, 2, 0}
+                                                    : std::vector<std::uint64_t>{0, 3, 1, 3, 1};
+    g.insert(g.end(), tail.begin(), tail.end());
+  } else {
+    g.push_back(misere_grundy(sum));
+    Option with = sum;
+    constexpr std::size_t kMax = 24;
+    for (std::size_t k = 2; k <= kMax; ++k) {
+      with.push_back(Position{star, Value::integer(2)});
+      g.push_back(misere_grundy(with));
+      if (k >= 5 && g[k] == g[k - 2] && g[k - 1] == g[k - 3] && g[k - 2] == g[k - 4]) break;
+    }
   }
   // The exponents alternate from index m on; print g1 .. g(m+1).
   std::size_t m = 1;
@@ -190,7 +202,7 @@ std::string MisereSolver::genus(const Option& sum) {
     ++m;
   }
   const std::size_t last = std::min(m + 1, g.size() - 1);
-  const bool wide = std::any_of(g.begin(), g.end(), [](std::uint32_t v) { return v > 9; });
+  const bool wide = std::any_of(g.begin(), g.end(), [](std::uint64_t v) { return v > 9; });
   std::string s = std::to_string(g0) + "^" + (wide ? "{" : "");
   for (std::size_t n = 1; n <= last; ++n) {
     if (wide && n > 1) s += ',';

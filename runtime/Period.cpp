@@ -62,7 +62,11 @@ PeriodInfo find_period(Evaluator& ev, const GameInstance& game, std::optional<st
     table = ev.dense_values(game, static_cast<std::uint64_t>(count));
     if (!table) {
       while (static_cast<std::int64_t>(own.size()) < count) {
-        own.push(ev.grundy(Position{&game, Value::integer(static_cast<std::int64_t>(own.size()))}));
+        const Position p{&game, Value::integer(static_cast<std::int64_t>(own.size()))};
+        const std::uint64_t v = ev.grundy(p);
+        // Only Nim-like values grow this far; they have no period to find.
+        if (v >= kInProgress) fail("the nim-value of " + to_string(p) + " is too large for a table of values");
+        own.push(static_cast<std::uint32_t>(v));
       }
       table = &own;
     }

@@ -63,11 +63,13 @@ Option SumSpace::parts(const SumKey& key) const {
   return o;
 }
 
-std::uint32_t SumSpace::grundy(const SumKey& key) {
-  std::uint32_t x = 0;
+std::uint64_t SumSpace::grundy(const SumKey& key) {
+  std::uint64_t x = 0;
   for (std::uint32_t id : key) {
-    if (components_[id].grundy < 0) components_[id].grundy = ev_.grundy(components_[id].position);
-    x ^= static_cast<std::uint32_t>(components_[id].grundy);
+    if (components_[id].grundy < 0) {
+      components_[id].grundy = static_cast<std::int64_t>(ev_.grundy(components_[id].position));
+    }
+    x ^= static_cast<std::uint64_t>(components_[id].grundy);
   }
   return x;
 }

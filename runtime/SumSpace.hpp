@@ -26,7 +26,7 @@ class SumSpace {
   // mex, min and max do not mind, and dropping duplicates costs more.
   bool next_option(const SumKey& sum, std::size_t& component, std::size_t& option, SumKey& out);
   // The normal-play value of a sum: the xor of its components' (cached) values.
-  std::uint32_t grundy(const SumKey& key);
+  std::uint64_t grundy(const SumKey& key);
   std::string describe(const SumKey& key) const;
   Evaluator& evaluator() { return ev_; }
   void clear();

@@ -146,6 +146,35 @@ TEST_CASE("options and winning list options in rule order", "[lang][options]") {
         "false\n");
 }
 
+TEST_CASE("winning lists each winning sum once, from the first component that reaches it", "[lang][options]") {
+  // Equal components give equal sums; a split part equal to the moved component does too
+  // (K(2) + K(1) from either K(2) or K(3)). Against the definition: every option of the sum
+  // whose value is 0, as a multiset, in order of first appearance.
+  const std::string kayles = "game K { state n  split [a, n - t - a] for t in 1..2 for a in 0..n-t }\n";
+  for (const char* sum : {"K(3) + K(3) + K(1)", "K(2) + K(3) + K(2) + K(5)", "K(4) + K(4) + K(4)",
+                          "K(1) + K(2) + K(3) + K(6) + K(6)"}) {
+    INFO(sum);
+    const std::string by_definition = run_line(
+        kayles + "let os = options(" + sum + ")\n[o for o in os if not wins(o)]\n");
+    CHECK(run_line(kayles + "winning(" + sum + ")\n") == by_definition);
+  }
+  CHECK(run_line("game Nim { state n  move k for k in 0..n-1 }\nwinning(Nim(3) + Nim(3) + Nim(1))\n") ==
+        "[Nim(2) + Nim(3) + Nim(1), Nim(3) + Nim(3) + Nim(0)]");
+}
+
+TEST_CASE("nim-values past 32 bits: Nim heaps of 10^12 and their sums", "[lang][nim]") {
+  const std::string nim = "import nim\ngame N { state n  move k for k in 0..n-1 }\n";
+  CHECK(run_line(nim + "grundy(Nim(10^12) + Nim(3))\n") == "1000000000003");
+  CHECK(run_line(nim + "grundy(N(9223372036854775807))\n") == "9223372036854775807");
+  CHECK(run_line(nim + "[wins(Nim(4294967295)), wins(Nim(2^40) + N(2^40))]\n") == "[true, false]");
+  CHECK(run_line(nim + "winning(Nim(10^12) + Nim(3) + Nim(5))\n") == "[Nim(6) + Nim(3) + Nim(5)]");
+  // Tame: Bouton's misère rule, the genus g^(g, g xor 2) and a heap's one step to 0.
+  CHECK(run_lines(nim + "wins(misere (Nim(10^12) + Nim(3)))\ngenus(Nim(10^12))\nsteps(Nim(10^12))\n", 3) ==
+        std::vector<std::string>{"true", "1000000000000^{1000000000000,1000000000002}", "1"});
+  CHECK(run_lines(nim + "genus(Nim(1) + Nim(1) + Nim(1))\ngenus(Nim(3) + Nim(1))\ngenus(Nim(0))\n", 3) ==
+        std::vector<std::string>{"1^031", "2^20", "0^120"});
+}
+
 TEST_CASE("the stdlib's octal games list their options natively", "[lang][options][stdlib]") {
   // Kayles(3) as 0.77: remove one pin (leaving 2, or 1 + 1), or two pins (leaving 1).
   CHECK(run_line("import octal\noptions(Kayles(3))\n") ==
