@@ -93,6 +93,10 @@ struct FastPath {
   // A proven period: value(n) = value(n0 + (n - n0) % p) for n >= n0 (p == 0: none yet).
   std::int64_t n0 = 0;
   std::int64_t p = 0;
+  // Kernel of a subtraction game of a run {a, ..., b} (run_a > 0): value(n) is
+  // (n mod (a + b)) / a for every n, with no table (Bash[10^9] has a period of 10^9 + 1).
+  std::int64_t run_a = 0;
+  std::int64_t run_b = 0;
   std::size_t next_check = 256;  // table size at which to look for a proven period again
   bool busy = false;             // being filled (a rule's own query must not re-enter)
   bool broken = false;           // Dense/Box: the rules broke the pattern; the table stays valid
@@ -101,6 +105,7 @@ struct FastPath {
   // The value of heap n when it is already known (in the table, or by the period).
   std::optional<std::uint32_t> known(std::int64_t n) const {
     if (n < 0) return std::nullopt;
+    if (run_a > 0) return static_cast<std::uint32_t>(n % (run_a + run_b) / run_a);
     if (static_cast<std::uint64_t>(n) < table.size()) return table.get(static_cast<std::size_t>(n));
     if (p > 0) return table.get(static_cast<std::size_t>(n0 + (n - n0) % p));
     return std::nullopt;

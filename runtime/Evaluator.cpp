@@ -99,6 +99,15 @@ std::uint64_t nim_value(const Position& p) {
               "raise the limit with --max-states N");
 }
 
+// A table that would have to grow past the cap at once: say how far it was asked to go.
+[[noreturn]] void throw_too_many(std::uint64_t states, std::uint64_t more, std::uint64_t max) {
+  throw Error(ErrorKind::Limit,
+              "too many states: this needs " + std::to_string(more) + " more positions, and the memo, which holds " +
+                  std::to_string(states) + ", may hold " + std::to_string(max),
+              "raise the limit with --max-states N; a heap this far is answered at once only through a "
+              "proven period (period(G) tells whether one is known)");
+}
+
 // Marks a game's fast path as in use while it fills its table, so that a query reached from
 // inside the fill (another game's option) goes to the search instead of re-entering.
 struct BusyScope {
@@ -179,7 +188,10 @@ BoxHooks Evaluator::box_hooks(BoxCall& call) {
 }
 
 void Evaluator::reserve_states(std::uint64_t more) {
-  if (games_.states + more > limits_.max_states) throw_too_many(games_.states);
+  if (more > limits_.max_states || games_.states > limits_.max_states - more) {
+    if (more == 1) throw_too_many(games_.states);
+    throw_too_many(games_.states, more, limits_.max_states);
+  }
 }
 
 void Evaluator::poll(const GameInstance& g, std::uint64_t done, std::uint64_t total) {
@@ -230,6 +242,12 @@ void Evaluator::setup(const GameInstance& g, FastPath& f) {
         f.kernel = std::make_unique<HeapKernel>(*spec);
         f.spec = std::make_unique<HeapSpec>(*spec);
         f.how = "native kernel for " + spec->describe();
+        if (auto run = spec->subtraction_run()) {
+          f.run_a = run->first;
+          f.run_b = run->second;
+          f.how += "; a run of takes: (n mod " + std::to_string(run->first + run->second) + ") / " +
+                   std::to_string(run->first);
+        }
         explain(g, f.how + (spec->provable() ? "; its period is proven when it shows up"
                                              : ""));
         return;
@@ -436,6 +454,14 @@ const DenseTable* Evaluator::dense_values(const GameInstance& g, std::uint64_t c
   FastPath& f = fast_path(g);
   if (f.kind == FastPath::Kind::General || f.kind == FastPath::Kind::Box) return nullptr;
   if (count == 0 || f.table.size() >= count) return &f.table;
+  if (f.run_a > 0) {  // no kernel run: the formula
+    reserve_states(count - f.table.size());
+    const std::size_t before = f.table.size();
+    while (f.table.size() < count) f.table.push(*f.known(static_cast<std::int64_t>(f.table.size())));
+    games_.states += f.table.size() - before;
+    g.dense_states += f.table.size() - before;
+    return &f.table;
+  }
   if (f.p == 0) {
     if (f.busy) return nullptr;
     const auto last = static_cast<std::int64_t>(count - 1);

@@ -32,6 +32,28 @@ std::int64_t HeapSpec::max_take() const {
   return 0;
 }
 
+std::optional<std::pair<std::int64_t, std::int64_t>> HeapSpec::subtraction_run() const {
+  constexpr std::uint8_t kTake = kNone | kOne;  // take k: leave the rest of the heap, if any
+  std::int64_t a = 0, b = 0;
+  for (std::size_t k = 0; k < digits.size(); ++k) {
+    if (digits[k] == 0) continue;
+    if (digits[k] != kTake || (a > 0 && b + 1 != static_cast<std::int64_t>(k))) return std::nullopt;
+    if (a == 0) a = static_cast<std::int64_t>(k);
+    b = static_cast<std::int64_t>(k);
+  }
+  if (tail != 0) {
+    if (tail != kTake || tail_end < static_cast<std::int64_t>(digits.size()) ||
+        (a > 0 && b + 1 != static_cast<std::int64_t>(digits.size()))) {
+      return std::nullopt;
+    }
+    if (a == 0) a = static_cast<std::int64_t>(digits.size());
+    b = tail_end;
+  }
+  // a + b must not overflow: a tail to INT64_MAX is "all heaps" (Nim), not a run.
+  if (a == 0 || b > INT64_MAX - a) return std::nullopt;
+  return std::make_pair(a, b);
+}
+
 bool HeapSpec::provable() const {
   if (tail != 0) return false;
   return std::none_of(digits.begin(), digits.end(), [](std::uint8_t d) { return d & kUnequal; });

@@ -48,6 +48,9 @@ struct HeapSpec {
   std::int64_t max_take() const;
   // True when the periodicity theorem applies: a finite code without kUnequal.
   bool provable() const;
+  // For the subtraction game of a run {a, a + 1, ..., b} (1 <= a <= b, also b as a tail's
+  // end): (a, b). Its values are (n mod (a + b)) / a, for every n.
+  std::optional<std::pair<std::int64_t, std::int64_t>> subtraction_run() const;
   // Guy and Smith's bound, generalised to splits into up to h heaps: if
   // value(n + p) == value(n) for all n0 <= n < bound(n0, p), then for all n >= n0.
   std::int64_t proof_bound(std::int64_t n0, std::int64_t p) const;

@@ -55,6 +55,7 @@ PeriodInfo find_period(Evaluator& ev, const GameInstance& game, std::optional<st
   const std::int64_t last = limit ? *limit : code ? kPeriodLimitCodes : kPeriodLimitRules;
   if (last < 1) fail("the limit of period must be at least 1, got " + std::to_string(last));
   if (f.p > 0) return PeriodInfo{f.n0, f.p, true};
+  if (f.run_a > 0) return PeriodInfo{0, f.run_a + f.run_b, true};  // subtraction of a run
   DenseTable own;  // for games without a dense table: values one by one
   const DenseTable* table = nullptr;
   std::optional<PeriodInfo> seen;

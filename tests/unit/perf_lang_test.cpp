@@ -230,3 +230,24 @@ TEST_CASE("a tabulation reads known values straight from the table, and only tho
   CHECK(err.str().empty());
   CHECK(out.str() == "[0, 1, 2, 0, 1, 2, 0]\n[0, 1, 0, 1, 2, 3, 2]\n[0, 1, 0, 1, 2, 3, 2]\n");
 }
+
+TEST_CASE("a subtraction game of a run {a..b} is valued (n mod (a + b)) / a without a table", "[perf][period]") {
+  for (const auto& [a, b] : std::vector<std::pair<int, int>>{{1, 1}, {1, 3}, {2, 5}, {3, 6}, {4, 4}, {5, 9}}) {
+    std::vector<int> set;
+    for (int k = a; k <= b; ++k) set.push_back(k);
+    const auto g = grundy::brute::subtraction(set, 200);
+    std::string expect = "[";
+    for (int n = 0; n <= 200; ++n) expect += (n ? ", " : "") + std::to_string(g[static_cast<std::size_t>(n)]);
+    const std::string run = "{" + std::to_string(a) + ".." + std::to_string(b) + "}";
+    INFO(run);
+    const auto r = run_explained("game S { state n  move n - k for k in " + std::to_string(a) + "..min(n, " +
+                                 std::to_string(b) + ") }\n" +
+                                 "[grundy(S(n)) for n in 0..200]\nperiod(S)\n");
+    CHECK(contains(r.explain, "a run of takes"));
+    CHECK(r.out == expect + "]\n(0, " + std::to_string(a + b) + ", proven)\n");
+  }
+  // Far beyond any table: Bash[10^9], whose period is 10^9 + 1.
+  const auto big = run_lines("import nim\ngrundy(Bash[10^9](10^18))\nperiod(Bash[10^9])\nwins(Bash[10^9](3 * (10^9 + 1)))\n", 3);
+  CHECK(big == std::vector<std::string>{std::to_string(1000000000000000000LL % 1000000001LL),
+                                        "(0, 1000000001, proven)", "false"});
+}
