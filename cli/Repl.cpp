@@ -42,7 +42,7 @@ constexpr CommandInfo kCommands[] = {
 constexpr std::string_view kKeywords[] = {
     "game", "state", "let",    "move",  "split", "for",   "in",   "if",     "then",
     "else", "def",   "and",    "or",    "not",   "xor",   "misere", "every", "assert",
-    "import", "true", "false", "octal", "subtraction", "graph", "N", "P", "play",
+    "import", "true", "false", "octal", "subtraction", "graph", "value", "N", "P", "play",
 };
 
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }

@@ -79,7 +79,8 @@ inline constexpr std::uint32_t kMaxExprDepth = 10000;
 
 // One item of a game's body, in written order.
 struct GameItem {
-  enum class Kind : std::uint8_t { State, Let, Move, Split };
+  // Formula: `value EXPR`, the state's nim-value written out (at most one per game).
+  enum class Kind : std::uint8_t { State, Let, Move, Split, Formula };
   Kind kind = Kind::Move;
   Where where;
   std::vector<std::string> names;  // State: the pattern's names; Let: the name

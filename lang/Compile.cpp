@@ -426,6 +426,8 @@ class Compiler {
           items.push_back(std::move(c));
           break;
         }
+        case GameItem::Kind::Formula:
+          return nullptr;  // valued by its formula, not by a table
         case GameItem::Kind::Move:
         case GameItem::Kind::Split: {
           if (arity == 0) return nullptr;

@@ -45,6 +45,8 @@ struct kw_assert : key<TAO_PEGTL_STRING("assert")> {};
 struct kw_import : key<TAO_PEGTL_STRING("import")> {};
 struct kw_true : key<TAO_PEGTL_STRING("true")> {};
 struct kw_false : key<TAO_PEGTL_STRING("false")> {};
+// A keyword only at the start of a rule in a game's body (elsewhere a name like any other).
+struct kw_value : key<TAO_PEGTL_STRING("value")> {};
 // Keywords only after `game NAME =`.
 struct kw_octal : key<TAO_PEGTL_STRING("octal")> {};
 struct kw_subtraction : key<TAO_PEGTL_STRING("subtraction")> {};
@@ -223,7 +225,11 @@ struct move_item : if_must<tok<kw_move>, move_value, rule_clauses> {};
 struct split_parts : seq<open_bracket, elements, must<close_bracket>> {};
 struct split_item : if_must<tok<kw_split>, split_parts, rule_clauses> {};
 
-struct game_item : sor<state_item, let_item, move_item, split_item> {};
+// value EXPR: the state's nim-value by a formula, used for normal play instead of a search.
+struct value_expr : seq<expr> {};
+struct value_item : if_must<tok<kw_value>, value_expr> {};
+
+struct game_item : sor<state_item, let_item, move_item, split_item, value_item> {};
 struct body_close : close_brace {};
 struct body_open : open_brace {};
 struct game_body : seq<opt<game_params>, must<body_open>, star<game_item>, must<body_close>> {};

@@ -31,7 +31,7 @@ using selector = pt::selector<
                      add_expr, mul_expr, unary_expr, power_expr, postfix_expr>,
     pt::remove_content::on<call_suffix, index_suffix, paren_expr, list_expr, set_expr, if_expr,
                            for_clause, if_clause, game_stmt, game_body, game_params, state_item,
-                           state_tuple, let_item, move_item, split_item, split_parts, octal_form,
+                           state_tuple, let_item, move_item, split_item, value_item, split_parts, octal_form,
                            subtraction_form, graph_form, graph_entry, alias_form, def_stmt,
                            let_stmt, assert_stmt, import_stmt, expr_stmt>>;
 
@@ -164,6 +164,9 @@ class Builder {
         it.names.push_back(trimmed(p));
         it.name_wheres.push_back(at(p));
       }
+    } else if (n.is_type<value_item>()) {
+      it.kind = GameItem::Kind::Formula;
+      it.exprs.push_back(expr(*n.children.at(0)));
     } else if (n.is_type<let_item>()) {
       it.kind = GameItem::Kind::Let;
       it.names.push_back(trimmed(*n.children.at(0)));
@@ -483,8 +486,8 @@ Refined refine(std::string_view stmt, std::size_t at, std::string_view message) 
     return r;
   }
   if (!word.empty() && is(error_message<grammar::body_close>)) {
-    std::string hint = "a game's body holds rules that start with state, let, move or split";
-    for (std::string_view rule : {"state", "let", "move", "split"}) {
+    std::string hint = "a game's body holds rules that start with state, let, move, split or value";
+    for (std::string_view rule : {"state", "let", "move", "split", "value"}) {
       std::size_t diff = word.size() > rule.size() ? word.size() - rule.size() : rule.size() - word.size();
       for (std::size_t i = 0; i < std::min(word.size(), rule.size()); ++i) diff += word[i] != rule[i];
       if (diff <= 2 && word.size() > 1) hint = "did you mean '" + std::string(rule) + "'?";

@@ -654,6 +654,7 @@ std::unique_ptr<HeapShape> recognize_heap(const GameDecl& decl) {
         ctx.n_slot = it.slots[0];
         break;
       case GameItem::Kind::Let:
+      case GameItem::Kind::Formula:
         return nullptr;
       case GameItem::Kind::Move:
       case GameItem::Kind::Split: {

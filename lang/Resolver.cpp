@@ -419,6 +419,7 @@ class Resolver {
     const int arity = state && state->tuple_pattern ? static_cast<int>(state->names.size()) : 1;
     g.state_arity = arity;
     bool have_state = false;
+    const GameItem* formula = nullptr;
     auto declare_state = [&] {
       have_state = true;
       state->slots.clear();
@@ -442,6 +443,15 @@ class Resolver {
       if (it.kind == GameItem::Kind::Let) {
         expr(*it.exprs[0]);
         it.slots = {declare_local(it.names[0])};
+        continue;
+      }
+      if (it.kind == GameItem::Kind::Formula) {
+        if (formula) {
+          d_.error(it.where, "game " + g.name + " has a second value rule",
+                   "a state has one nim-value: keep one `value` rule");
+        }
+        formula = &it;
+        expr(*it.exprs[0]);
         continue;
       }
       push_scope();

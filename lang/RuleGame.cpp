@@ -6,44 +6,54 @@ namespace grundy::lang {
 
 namespace {
 
+// A frame holding a game instance's parameters and a state bound to the state's names.
+Frame frame_for(const GameDecl& decl, const GameInstance& game, const Value& state) {
+  Frame frame(static_cast<std::size_t>(decl.frame_size));
+  const auto& params = game.params().items();
+  std::copy(params.begin(), params.end(), frame.begin());
+  for (const GameItem& it : decl.items) {
+    if (it.kind != GameItem::Kind::State) continue;
+    if (!it.tuple_pattern) {
+      frame[static_cast<std::size_t>(it.slots[0])] = state;
+    } else {
+      const auto& parts = state.items();
+      for (std::size_t i = 0; i < it.slots.size() && i < parts.size(); ++i) {
+        frame[static_cast<std::size_t>(it.slots[i])] = parts[i];
+      }
+    }
+    break;
+  }
+  return frame;
+}
+
+// Runs f; a runtime error from the rules says which position's rules failed: the caret
+// points into the rules, which every position shares. Only the innermost position adds it.
+template <typename F>
+auto in_position(const GameInstance& game, const Value& state, F&& f) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    if (e.kind != ErrorKind::Runtime || e.context) throw;
+    Error with(e.kind, "in " + to_string(Position{&game, state}) + ": " + e.what(), e.hint, e.where);
+    with.context = true;
+    throw with;
+  }
+}
+
 class RuleCursor : public OptionCursor {
  public:
   RuleCursor(const GameDecl& decl, const GameInstance& game, const Value& state, Machine& m)
-      : decl_(decl), game_(game), m_(m), state_(state), frame_(static_cast<std::size_t>(decl.frame_size)) {
-    const auto& params = game.params().items();
-    std::copy(params.begin(), params.end(), frame_.begin());
-    for (const GameItem& it : decl.items) {
-      if (it.kind != GameItem::Kind::State) continue;
-      if (!it.tuple_pattern) {
-        frame_[static_cast<std::size_t>(it.slots[0])] = state;
-      } else {
-        const auto& parts = state.items();
-        for (std::size_t i = 0; i < it.slots.size() && i < parts.size(); ++i) {
-          frame_[static_cast<std::size_t>(it.slots[i])] = parts[i];
-        }
-      }
-      break;
-    }
-  }
+      : decl_(decl), game_(game), m_(m), state_(state), frame_(frame_for(decl, game, state)) {}
 
   bool next(Option& out) override {
-    try {
-      return next_option(out);
-    } catch (const Error& e) {
-      // Say which position's rules failed: the caret points into the rules, which every
-      // position shares. Only the innermost cursor adds it.
-      if (e.kind != ErrorKind::Runtime || e.context) throw;
-      Error with(e.kind, "in " + to_string(Position{&game_, state_}) + ": " + e.what(), e.hint, e.where);
-      with.context = true;
-      throw with;
-    }
+    return in_position(game_, state_, [&] { return next_option(out); });
   }
 
  private:
   bool next_option(Option& out) {
     while (item_ < decl_.items.size()) {
       const GameItem& it = decl_.items[item_];
-      if (it.kind == GameItem::Kind::State) {
+      if (it.kind == GameItem::Kind::State || it.kind == GameItem::Kind::Formula) {
         ++item_;
         continue;
       }
@@ -131,7 +141,32 @@ class RuleCursor : public OptionCursor {
 }  // namespace
 
 RuleGame::RuleGame(const GameDecl& decl, Machine& machine)
-    : decl_(decl), machine_(machine), shape_(recognize_heap(decl)) {}
+    : decl_(decl), machine_(machine), shape_(recognize_heap(decl)) {
+  for (const GameItem& it : decl.items) {
+    if (it.kind == GameItem::Kind::Formula) {
+      formula_ = &it;
+      break;
+    }
+  }
+}
+
+std::uint64_t RuleGame::formula(const GameInstance& game, const Value& state) const {
+  return in_position(game, state, [&]() -> std::uint64_t {
+    Frame frame = frame_for(decl_, game, state);
+    // The lets written before the value rule, which it may use.
+    for (const GameItem& it : decl_.items) {
+      if (&it == formula_) break;
+      if (it.kind == GameItem::Kind::Let) frame[static_cast<std::size_t>(it.slots[0])] = machine_.eval(*it.exprs[0], frame);
+    }
+    const Expr& e = *formula_->exprs[0];
+    const Value v = machine_.eval(e, frame);
+    if (!v.is(Kind::Int) || v.as_int() < 0) {
+      throw Error(ErrorKind::Runtime, "a nim-value is an integer >= 0; the value rule gives " + to_string(v),
+                  "`value` gives the state's nim-value, e.g. value n % 3", e.where);
+    }
+    return static_cast<std::uint64_t>(v.as_int());
+  });
+}
 
 RuleGame::~RuleGame() = default;
 

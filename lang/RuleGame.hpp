@@ -22,11 +22,14 @@ class RuleGame : public Ruleset, public HeapSpecSource, public IntRulesSource {
   std::optional<HeapSpec> heap_spec(const GameInstance& game) const override;
   // The rules compiled over unboxed integers (lang/Compile.hpp), or null.
   std::shared_ptr<const IntRules> int_rules(const GameInstance& game) const override;
+  bool has_formula() const override { return formula_ != nullptr; }
+  std::uint64_t formula(const GameInstance& game, const Value& state) const override;
 
  private:
   const GameDecl& decl_;
   Machine& machine_;
   std::unique_ptr<HeapShape> shape_;
+  const GameItem* formula_ = nullptr;  // `value EXPR`
 };
 
 }  // namespace grundy::lang

@@ -21,6 +21,7 @@
 #include "lang/RuleGame.hpp"
 #include "lang/Statements.hpp"
 #include "runtime/Cycle.hpp"
+#include "runtime/Probe.hpp"
 #include "runtime/Shorthands.hpp"
 #include "stdlib/Stdlib.hpp"
 
@@ -141,8 +142,10 @@ struct Session::Impl {
   }
 
   // grundy check: a game of the file whose small states lead to a loop is reported, with
-  // the cycle, at its name, as the first query of it would report it. Games with parameters
-  // are not looked at (their instances are known only at run time). True when one loops.
+  // the cycle, at its name, as the first query of it would report it; a value rule that
+  // disagrees with the mex of the options on a small state, at the rule. Games with
+  // parameters are not looked at (their instances are known only at run time). True when
+  // something is wrong.
   bool probe_loops(const Program& p) {
     const Limits saved = world.limits;
     world.limits.max_steps = 2'000'000;  // a probe, not a run: a state with 10^12 options stops it
@@ -154,19 +157,33 @@ struct Session::Impl {
       if (at == world.names.end() || at->second.to != Binding::To::Game) continue;
       GameEntry& entry = world.games[static_cast<std::size_t>(at->second.index)];
       std::vector<Position> cycle;
+      std::string wrong_value;
       try {
         world.limits.steps = 0;
         const GameInstance* g = machine.instance(entry, {}, st.game->where);
         cycle = probe_loop(*g, std::max(st.game->state_arity, 1));
+        if (cycle.empty() && g->rules().has_formula()) {
+          world.limits.steps = 0;
+          wrong_value = probe_formula(machine.evaluator(), *g, std::max(st.game->state_arity, 1));
+        }
       } catch (const Error& e) {
         if (e.kind == ErrorKind::Interrupted) throw;
         continue;  // the probe met a limit of its own: nothing seen
       }
-      if (cycle.empty()) continue;
-      diags.error(st.game->where, "the rules loop: " + describe_cycle(cycle),
-                  "a game must end: every sequence of moves has to reach a position with no options "
-                  "(grundy check tried the states from 0 up)");
-      found = true;
+      if (!cycle.empty()) {
+        diags.error(st.game->where, "the rules loop: " + describe_cycle(cycle),
+                    "a game must end: every sequence of moves has to reach a position with no options "
+                    "(grundy check tried the states from 0 up)");
+        found = true;
+      } else if (!wrong_value.empty()) {
+        const auto formula = std::find_if(st.game->items.begin(), st.game->items.end(),
+                                          [](const GameItem& it) { return it.kind == GameItem::Kind::Formula; });
+        diags.error(formula->where, "the value rule is wrong at " + wrong_value,
+                    "a state's nim-value is the mex of its options' values, and grundy check compares them "
+                    "on the states from 0 up; if that state is not a position of the game, let its rules "
+                    "give it no options");
+        found = true;
+      }
     }
     world.limits = saved;
     forget_memos();
@@ -625,6 +642,9 @@ struct Session::Impl {
         else if (splits == 0) s.form = "rules (" + count(moves, "move") + ")";
         else if (moves == 0) s.form = "rules (" + count(splits, "split") + ")";
         else s.form = "rules (" + count(moves, "move") + ", " + count(splits, "split") + ")";
+        if (std::any_of(d.items.begin(), d.items.end(), [](const GameItem& it) { return it.kind == GameItem::Kind::Formula; })) {
+          s.form.insert(s.form.size() - 1, ", a value rule");
+        }
         break;
       }
       case GameDecl::Form::Graph:

@@ -16,15 +16,6 @@ namespace grundy {
 // budget or the rules fail on the way.
 std::vector<Position> shortest_cycle(const Position& start, std::size_t budget = 20000);
 
-// A loop that the small states of g lead to (grundy check looks for one before anything
-// runs): each coordinate of the state from 0 up, about 256 start states in all, searched
-// depth first through options that are positions of g. The shortest cycle through the first
-// position met again; empty when none shows up within the budgets (positions visited,
-// options looked at). A start state whose options the rules cannot compute (an error, a
-// state of another shape) is passed over: a run meets that only if a query goes there.
-std::vector<Position> probe_loop(const GameInstance& g, int arity, std::size_t max_positions = 20000,
-                                 std::size_t max_options = 200000);
-
 // "A -> B -> A", long cycles shortened in the middle.
 std::string describe_cycle(const std::vector<Position>& cycle);
 

@@ -212,6 +212,12 @@ FastPath& Evaluator::fast_path(const GameInstance& g) {
 
 void Evaluator::setup(const GameInstance& g, FastPath& f) {
   const Ruleset& rules = g.rules();
+  if (rules.has_formula()) {
+    f.kind = FastPath::Kind::General;
+    f.how = "the value rule: each state's nim-value by its formula, no search";
+    explain(g, f.how);
+    return;
+  }
   if (rules.is_nim()) {
     f.kind = FastPath::Kind::General;
     f.how = "a Nim heap: the value is the heap size";
@@ -483,6 +489,7 @@ const DenseTable* Evaluator::dense_values(const GameInstance& g, std::uint64_t c
 
 std::uint64_t Evaluator::grundy(const Position& root) {
   if (root.game->rules().is_nim()) return nim_value(root);
+  if (root.game->rules().has_formula()) return root.game->rules().formula(*root.game, root.state);
   check_stack();  // a query inside a rule re-enters here
   {
     auto it = root.game->memo.find(root.state);
@@ -528,6 +535,10 @@ std::uint64_t Evaluator::grundy(const Position& root) {
       for (const Position& part : f.pending) {
         if (part.game->rules().is_nim()) {
           x ^= nim_value(part);
+          continue;
+        }
+        if (part.game->rules().has_formula()) {
+          x ^= part.game->rules().formula(*part.game, part.state);
           continue;
         }
         if (part.game->fast) {

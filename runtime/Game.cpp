@@ -1,5 +1,7 @@
 #include "runtime/Game.hpp"
 
+#include "runtime/Error.hpp"
+
 namespace grundy {
 
 void Ruleset::append_state(std::string& out, const Value& state) const {
@@ -22,6 +24,10 @@ std::string Ruleset::check_state(const Value& state) const {
            to_string(state);
   }
   return {};
+}
+
+std::uint64_t Ruleset::formula(const GameInstance& game, const Value&) const {
+  throw Error(ErrorKind::Runtime, game.display_name() + " has no value rule");
 }
 
 std::string GameInstance::display_name() const {

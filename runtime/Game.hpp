@@ -63,6 +63,12 @@ class Ruleset {
   // True when the state is a heap size n and the options are exactly the heaps 0..n-1:
   // a Nim heap, whose value is n and whose misère play follows Bouton's rule.
   virtual bool is_nim() const { return false; }
+  // True when the rules give each state's nim-value by a formula (`value` in a game's
+  // body): normal play takes it instead of a search; the options still are the game's.
+  virtual bool has_formula() const { return false; }
+  // The formula's value at `state` (has_formula() only); throws Error when it is not a
+  // non-negative integer.
+  virtual std::uint64_t formula(const GameInstance& game, const Value& state) const;
 };
 
 // Options computed all at once, handed out one by one; for rulesets whose options are cheap.

@@ -1,0 +1,138 @@
+#include "runtime/Probe.hpp"
+
+#include <algorithm>
+
+#include <absl/container/flat_hash_map.h>
+
+#include "runtime/Cycle.hpp"
+#include "runtime/Error.hpp"
+
+namespace grundy {
+
+namespace {
+
+// The start states of a probe: every coordinate from 0 to below `side`, side^arity <= 256.
+std::vector<Value> probe_starts(int arity) {
+  int side = 1;
+  while (true) {
+    std::uint64_t cells = 1;
+    for (int i = 0; i < arity; ++i) cells *= static_cast<std::uint64_t>(side + 1);
+    if (cells > 256) break;
+    ++side;
+  }
+  std::vector<Value> starts;
+  std::vector<std::int64_t> c(static_cast<std::size_t>(arity), 0);
+  while (true) {
+    if (arity == 1) {
+      starts.push_back(Value::integer(c[0]));
+    } else {
+      std::vector<Value> items;
+      for (std::int64_t x : c) items.push_back(Value::integer(x));
+      starts.push_back(Value::tuple(std::move(items)));
+    }
+    int i = arity - 1;
+    while (i >= 0 && ++c[static_cast<std::size_t>(i)] == side) c[static_cast<std::size_t>(i--)] = 0;
+    if (i < 0) break;
+  }
+  return starts;
+}
+
+}  // namespace
+
+std::vector<Position> probe_loop(const GameInstance& g, int arity, std::size_t max_positions,
+                                 std::size_t max_options) {
+  enum : std::uint8_t { kGrey = 1, kBlack = 2 };
+  absl::flat_hash_map<Value, std::uint8_t> color;
+  std::size_t options_seen = 0;
+  // The states of g among the options of `state`; false when the rules fail there.
+  auto children = [&](const Value& state, std::vector<Value>& out) {
+    try {
+      auto cursor = g.rules().options(g, state);
+      Option o;
+      while (cursor->next(o)) {
+        if (++options_seen > max_options) return false;
+        for (const Position& q : o) {
+          if (q.game == &g) out.push_back(q.state);
+        }
+      }
+      return true;
+    } catch (const Error& e) {
+      if (e.kind == ErrorKind::Interrupted) throw;
+      return false;
+    }
+  };
+  struct Frame {
+    Value state;
+    std::vector<Value> next;
+    std::size_t i = 0;
+  };
+  for (const Value& start : probe_starts(arity)) {
+    if (color.contains(start)) continue;
+    std::vector<Frame> stack;
+    auto enter = [&](const Value& s) {
+      color[s] = kGrey;
+      stack.push_back({s, {}, 0});
+      if (!children(s, stack.back().next)) stack.back().next.clear();
+    };
+    enter(start);
+    while (!stack.empty()) {
+      if (color.size() > max_positions || options_seen > max_options) return {};
+      Frame& f = stack.back();
+      if (f.i == f.next.size()) {
+        color[f.state] = kBlack;
+        stack.pop_back();
+        continue;
+      }
+      const Value s = f.next[f.i++];
+      const auto it = color.find(s);
+      if (it == color.end()) {
+        enter(s);
+        continue;
+      }
+      if (it->second != kGrey) continue;
+      // Back on the path: a loop through s. The shortest one through it, or the path's.
+      std::vector<Position> cycle = shortest_cycle(Position{&g, s});
+      if (!cycle.empty()) return cycle;
+      std::size_t from = 0;
+      while (stack[from].state != s) ++from;
+      for (std::size_t k = from; k < stack.size(); ++k) cycle.push_back(Position{&g, stack[k].state});
+      cycle.push_back(Position{&g, s});
+      return cycle;
+    }
+  }
+  return {};
+}
+
+std::string probe_formula(Evaluator& ev, const GameInstance& g, int arity, std::size_t max_options) {
+  std::size_t options_seen = 0;
+  for (const Value& s : probe_starts(arity)) {
+    std::vector<std::uint64_t> values;
+    std::uint64_t claimed = 0;
+    try {
+      claimed = g.rules().formula(g, s);
+      auto cursor = g.rules().options(g, s);
+      Option o;
+      while (cursor->next(o)) {
+        if (++options_seen > max_options) return {};
+        values.push_back(ev.grundy(o));
+      }
+    } catch (const Error& e) {
+      if (e.kind == ErrorKind::Interrupted) throw;
+      continue;
+    }
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    std::uint64_t mex = 0;
+    while (mex < values.size() && values[mex] == mex) ++mex;
+    if (mex == claimed) continue;
+    std::string seen;
+    for (std::size_t i = 0; i < values.size() && i < 12; ++i) seen += (i ? ", " : "") + std::to_string(values[i]);
+    if (values.size() > 12) seen += ", ...";
+    return to_string(Position{&g, s}) + ": it gives " + std::to_string(claimed) + ", but " +
+           (values.empty() ? std::string("the position has no options, so its value is 0")
+                           : "the mex of its options' values (" + seen + ") is " + std::to_string(mex));
+  }
+  return {};
+}
+
+}  // namespace grundy
