@@ -269,6 +269,16 @@ const std::shared_ptr<const Ruleset>& Machine::rules_of(GameEntry& g, Where wher
     }
     g.rules = std::make_shared<SubtractionRuleset>(g.name, std::move(moves));
   } else if (d.form == GameDecl::Form::Alias) {
+    // `game A = A`, or A = B with B = A: the instance would be looked up for ever.
+    if (g.resolving) {
+      fail_at(d.expr->where, "game " + g.name + " is defined in terms of itself",
+              "an alias names an instance of another game, e.g. game B3 = Bash[3]");
+    }
+    struct Resolving {
+      GameEntry& g;
+      explicit Resolving(GameEntry& e) : g(e) { g.resolving = true; }
+      ~Resolving() { g.resolving = false; }
+    } resolving(g);
     Value inst = eval(*d.expr, frame);
     if (!inst.is(Kind::Game)) {
       fail_at(d.expr->where, "game " + g.name + " = ... needs a game, got " + describe(inst),
@@ -528,7 +538,30 @@ Value Machine::index(const Expr& e, Frame& frame) {
   return items[static_cast<std::size_t>(i)];
 }
 
+Machine::Expanding::Expanding(Machine& m, const GameInstance& game, const Value& state) : m_(m), key_(&game, state) {
+  // Rules that ask about another position, whose rules ask about another, ...: as deep as
+  // function calls may nest.
+  if (m_.expanding_.size() >= static_cast<std::size_t>(m_.w_.max_depth)) {
+    throw Error(ErrorKind::Limit,
+                "queries inside rules nested deeper than " + std::to_string(m_.w_.max_depth) + " (at " +
+                    to_string(Position{&game, state}) + ")",
+                "raise the limit with --max-depth N, or let the rules ask about fewer positions");
+  }
+  if (!m_.expanding_.insert(key_).second) {
+    throw Error(ErrorKind::Runtime,
+                "the rules loop: listing the options of " + to_string(Position{&game, state}) +
+                    " asks a question about " + to_string(Position{&game, state}) + " itself",
+                "a rule may ask about other positions, not about the position it moves from "
+                "or one that leads back to it");
+  }
+}
+
+Machine::Expanding::~Expanding() { m_.expanding_.erase(key_); }
+
 Value Machine::call(const Expr& e, Frame& frame) {
+  // Every recursion of the language goes through a call (a function, a query inside a rule
+  // about a position of the same game): stop it with an error before the stack ends.
+  check_stack();
   const Expr& callee = *e.args[0];
   if (auto v = known_grundy(e, frame)) return Value::integer(*v);
   if (callee.kind == ExprKind::Name && callee.binding.to == Binding::To::Builtin) {

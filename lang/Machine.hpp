@@ -4,6 +4,8 @@
 #pragma once
 
 #include <functional>
+
+#include <absl/container/flat_hash_set.h>
 #include <vector>
 
 #include "lang/Builtins.hpp"
@@ -49,6 +51,21 @@ class Machine {
   // Adds to `out` the positions that a move's value stands for: a position, the parts of a
   // sum, or a state of `self`.
   void to_parts(const Value& v, const GameInstance& self, Option& out, Where where);
+
+  // Marks a position whose rules are computing an option, for as long as they do. A rule
+  // that asks a query about that same position (`move n - 1 if wins(misere G(n))` in G)
+  // would compute its options again inside, for ever: that is an error naming the position.
+  class Expanding {
+   public:
+    Expanding(Machine& m, const GameInstance& game, const Value& state);
+    ~Expanding();
+    Expanding(const Expanding&) = delete;
+    Expanding& operator=(const Expanding&) = delete;
+
+   private:
+    Machine& m_;
+    std::pair<const GameInstance*, Value> key_;
+  };
 
   Evaluator& evaluator() { return ev_; }
   MisereSolver& misere() { return misere_; }
@@ -105,6 +122,7 @@ class Machine {
   std::vector<Value> list_options(const Option& o, Modifier mod, bool winning_only);
 
   World& w_;
+  absl::flat_hash_set<std::pair<const GameInstance*, Value>> expanding_;
   Evaluator ev_;
   MisereSolver misere_;
   EverySolver every_;

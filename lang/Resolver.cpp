@@ -394,6 +394,30 @@ class Resolver {
     }
   }
 
+  // The game an alias names: `game A = B` or `game A = B[...]`; null for anything else.
+  const GameDecl* aliased(const GameDecl& g) const {
+    const Expr* e = g.expr.get();
+    if (e->kind == ExprKind::Index) e = e->args[0].get();
+    if (e->kind != ExprKind::Name || e->binding.to != Binding::To::Game) return nullptr;
+    return w_.games[static_cast<std::size_t>(e->binding.index)].decl;
+  }
+
+  // `game A = A`, or A = B and B = A: each names the other for ever.
+  void check_alias_cycle(const GameDecl& g) {
+    std::string path = g.name;
+    const GameDecl* at = &g;
+    for (int steps = 0; steps < 64 && at && at->form == GameDecl::Form::Alias; ++steps) {
+      at = aliased(*at);
+      if (!at) return;
+      path += " = " + at->name;
+      if (at == &g) {
+        d_.error(g.expr->where, "game " + g.name + " is defined by itself: " + path,
+                 "an alias names an instance of another game, e.g. game B3 = Bash[3]");
+        return;
+      }
+    }
+  }
+
   // ---- definitions ----
   void game(GameDecl& g) {
     begin_frame();
@@ -404,6 +428,7 @@ class Resolver {
       case GameDecl::Form::Alias:
         expr(*g.expr);
         g.frame_size = max_slot_;
+        if (g.form == GameDecl::Form::Alias) check_alias_cycle(g);
         return;
       case GameDecl::Form::Octal:
       case GameDecl::Form::Graph:

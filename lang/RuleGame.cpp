@@ -46,7 +46,10 @@ class RuleCursor : public OptionCursor {
       : decl_(decl), game_(game), m_(m), state_(state), frame_(frame_for(decl, game, state)) {}
 
   bool next(Option& out) override {
-    return in_position(game_, state_, [&] { return next_option(out); });
+    return in_position(game_, state_, [&] {
+      const Machine::Expanding expanding(m_, game_, state_);
+      return next_option(out);
+    });
   }
 
  private:

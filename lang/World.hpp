@@ -25,6 +25,7 @@ struct GameEntry {
   int param_count = 0;
   int state_arity = 1;                   // -1: known only at run time (an alias of a value)
   std::vector<Value> labels;             // graph games: node labels
+  bool resolving = false;                // an alias being evaluated (a cycle of aliases)
 };
 
 struct DefEntry {
