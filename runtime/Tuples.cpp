@@ -177,7 +177,6 @@ class BoxSink : public OptionSink {
     any_unknown_ = false;
     crowded_ = false;
     grow_ = false;
-    blocked_ = false;
     if (++gen_ == 0) {
       std::fill(stamp_.begin(), stamp_.end(), 0);
       gen_ = 1;
@@ -222,7 +221,6 @@ class BoxSink : public OptionSink {
     }
   }
   void search() { sweeping_ = false; }
-  bool blocked() const { return blocked_; }
 
   bool run(const std::int64_t* first, const std::int64_t* slope, int parts, std::int64_t count) override {
     if (count <= 0) return true;
@@ -392,10 +390,7 @@ class BoxSink : public OptionSink {
     });
   }
   bool child(const std::int64_t* p, std::int64_t i) {
-    if (sweeping_) {
-      blocked_ = true;
-      return false;
-    }
+    if (sweeping_) return false;  // not known and not before the state: the sweep is over
     // Millions of options not known yet (one state's options spread over a huge range):
     // give up, in good time and before the list passes the search stack's share of
     // --max-memory. The general search takes such a state (and counts its steps).
@@ -452,7 +447,6 @@ class BoxSink : public OptionSink {
   std::vector<Coords> children_;
   absl::flat_hash_set<std::int64_t> child_index_;
   bool sweeping_ = false;
-  bool blocked_ = false;
   Coords extent_{};
   std::uint64_t rank_ = 0;
   std::array<std::uint64_t, kMaxBoxArity> sweep_strides_{};
@@ -466,10 +460,6 @@ std::string show(const Coords& c, int arity) {
   }
   return s + ")";
 }
-
-}  // namespace
-
-namespace {
 
 enum class Fill : std::uint8_t { Done, OverBudget, Failed };
 
