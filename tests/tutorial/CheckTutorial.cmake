@@ -2,17 +2,16 @@
 #
 #   cmake -DDOC=<docs/tutorial.md> -DDIR=<tests/tutorial> -P CheckTutorial.cmake
 #
-# For each DIR/NAME.game and DIR/pending/NAME.game, the tutorial must contain the program as
-# a fenced block (```\n<file>```\n) and its output NAME.expected as a ```text block. The
-# golden tests (tests/CMakeLists.txt) check that each program prints its .expected; this
-# check ties the text to them. pending/ holds the programs whose features are still being
-# finished (misère, Every-SG): shown in the text, moved up beside the others once stable.
+# For each DIR/NAME.game, the tutorial must contain the program as a fenced block
+# (```\n<file>```\n) and its output NAME.expected as a ```text block. The golden tests
+# (tests/CMakeLists.txt) check that each program prints its .expected; this check ties the
+# text to them.
 # After changing a program, regenerate NAME.expected (GRUNDY_UPDATE_GOLDEN=1) and paste both
 # into the tutorial.
 cmake_minimum_required(VERSION 3.20)
 
 file(READ "${DOC}" doc)
-file(GLOB programs "${DIR}/*.game" "${DIR}/pending/*.game")
+file(GLOB programs "${DIR}/*.game")
 list(SORT programs)
 set(failures "")
 set(count 0)
