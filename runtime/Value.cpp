@@ -41,8 +41,11 @@ std::uint32_t Value::nest(const std::vector<Value>& items) {
 namespace {
 
 // Multiply-xorshift mixing: boost's hash_combine collides heavily on small tuples like (v, i).
+// h is scaled before it meets v: from h ^ v alone, mix(h, h) was h, so every list of empty
+// lists ([[]], [[], [[]]], ..., a tree as nested lists) hashed as [] does.
 std::size_t mix(std::size_t h, std::size_t v) {
-  std::uint64_t x = (static_cast<std::uint64_t>(h) ^ static_cast<std::uint64_t>(v)) * 0x9e3779b97f4a7c15ULL;
+  std::uint64_t x = (static_cast<std::uint64_t>(h) * 0xc2b2ae3d27d4eb4fULL ^ static_cast<std::uint64_t>(v)) *
+                    0x9e3779b97f4a7c15ULL;
   x ^= x >> 29;
   x *= 0xbf58476d1ce4e5b9ULL;
   x ^= x >> 32;

@@ -128,6 +128,25 @@ TEST_CASE("Value to_string uses the language's syntax", "[runtime][value]") {
   CHECK(to_string(Value::sum({})) == "0");
 }
 
+TEST_CASE("trees of empty lists hash apart", "[runtime][value]") {
+  // A tree as nested lists ([[]], [[], [[]]], ...) is all empty lists: with a hash that
+  // mixed a list's running hash h with an item v as h ^ v, mix(h, h) was h, all of them
+  // hashed as [], and memoized calls on trees took quadratic time.
+  const Value e = Value::list({});
+  const Value one = Value::list({e});
+  const Value two = Value::list({e, e});
+  const Value stalk = Value::list({one});
+  const std::vector<Value> trees{e, one, two, stalk, Value::list({one, e}), Value::list({e, one}),
+                                 Value::list({two}), Value::list({stalk}), Value::list({e, e, e})};
+  for (std::size_t i = 0; i < trees.size(); ++i) {
+    for (std::size_t j = i + 1; j < trees.size(); ++j) {
+      INFO(to_string(trees[i]) << " and " << to_string(trees[j]));
+      CHECK(trees[i].hash() != trees[j].hash());
+    }
+  }
+  CHECK(Value::tuple({one}).hash() != Value::tuple({e}).hash());
+}
+
 TEST_CASE("values compare, hash and order consistently", "[runtime][value]") {
   const Value a = Value::list({I(1), Value::tuple({I(2), I(3)})});
   const Value b = Value::list({I(1), Value::tuple({I(2), I(3)})});
