@@ -108,8 +108,14 @@ std::string probe_formula(Evaluator& ev, const GameInstance& g, int arity, std::
   for (const Value& s : probe_starts(arity)) {
     std::vector<std::uint64_t> values;
     std::uint64_t claimed = 0;
+    std::string fails;  // the formula's error at s, if any
     try {
       claimed = g.rules().formula(g, s);
+    } catch (const Error& e) {
+      if (e.kind == ErrorKind::Interrupted) throw;
+      fails = e.what();
+    }
+    try {
       auto cursor = g.rules().options(g, s);
       Option o;
       while (cursor->next(o)) {
@@ -118,7 +124,10 @@ std::string probe_formula(Evaluator& ev, const GameInstance& g, int arity, std::
       }
     } catch (const Error& e) {
       if (e.kind == ErrorKind::Interrupted) throw;
-      continue;
+      continue;  // the rules (or an option's value) fail at s too: not a position to judge by
+    }
+    if (!fails.empty()) {
+      return to_string(Position{&g, s}) + ": its rules give it options, but the value rule fails there (" + fails + ")";
     }
     std::sort(values.begin(), values.end());
     values.erase(std::unique(values.begin(), values.end()), values.end());
