@@ -4,6 +4,10 @@
 
 #include <algorithm>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <absl/container/flat_hash_set.h>
 
 namespace grundy {
@@ -160,7 +164,7 @@ template <typename T>
 
 constexpr int kRunParts = 4;
 // Values below this are marked in the stamp array (every value of a 1- or 2-byte table),
-// larger ones in a list; one more slot, never marked, ends the mex's scan.
+// larger ones in a list; four more slots, never marked, end the mex's scan.
 constexpr std::uint32_t kStampSlots = 65537;
 constexpr std::size_t kMaxChildren = std::size_t{1} << 20;  // options of one state not known yet
 
@@ -168,7 +172,7 @@ class BoxSink : public OptionSink {
  public:
   // The marks outlive one search (a fresh array per query would cost more than the query).
   BoxSink(TupleMemo& m, const BoxHooks& hooks) : m_(m), hooks_(hooks), stamp_(scratch().stamp), gen_(scratch().gen) {
-    if (stamp_.size() < kStampSlots + 1) stamp_.assign(kStampSlots + 1, 0);
+    if (stamp_.size() < kStampSlots + 4) stamp_.assign(kStampSlots + 4, 0);
   }
 
   // Marks the values of the options whose parts are all known, and lists the parts that
@@ -335,7 +339,22 @@ class BoxSink : public OptionSink {
   std::uint32_t mex() {
     std::uint32_t v = 0;
     const std::uint32_t* stamp = stamp_.data();
-    while (stamp[v] == gen_) ++v;  // the slot after the last is never marked
+    // The slots after the last are never marked, so the scan stops there at the latest.
+#if defined(__SSE2__)
+    // Four marks at a time: Wythoff's values run to hundreds, and so does this scan, once
+    // per state, as long as the options' loops themselves.
+    const __m128i g = _mm_set1_epi32(static_cast<int>(gen_));
+    for (;; v += 4) {
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(stamp + v));
+      const int same = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, g)));
+      if (same != 0xF) {
+        v += static_cast<std::uint32_t>(__builtin_ctz(static_cast<unsigned>(~same) & 0xFu));
+        break;
+      }
+    }
+#else
+    while (stamp[v] == gen_) ++v;
+#endif
     if (v < kStampSlots || big_.empty()) return v;
     std::sort(big_.begin(), big_.end());
     for (std::uint32_t b : big_) {
