@@ -189,11 +189,27 @@ class Resolver {
     return &w_.games[static_cast<std::size_t>(b.index)];
   }
 
+  // Names bound together (parameters, a state tuple, a for's tuple) each name one value:
+  // in `def f(x, x)` the second x would hide the first. The error is at the second.
+  // `what` ends the message: "'x' is already " + what.
+  void check_distinct(const std::vector<std::string>& names, const std::vector<Where>& wheres,
+                      const std::string& what, const std::string& hint) {
+    for (std::size_t i = 1; i < names.size() && i < wheres.size(); ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        if (names[i] != names[j]) continue;
+        d_.error(wheres[i], "'" + names[i] + "' is already " + what, hint);
+        break;
+      }
+    }
+  }
+
   // ---- expressions ----
   void clauses(std::vector<Clause>& cs) {
     for (Clause& c : cs) {
       expr(*c.expr);
       if (c.kind == Clause::Kind::For) {
+        check_distinct(c.names, c.name_wheres, "a name of this 'for'",
+                       "each part of the tuple needs its own name, e.g. for (x, y) in pairs");
         c.slots.clear();
         for (const std::string& n : c.names) c.slots.push_back(declare_local(n));
       }
@@ -421,6 +437,8 @@ class Resolver {
   // ---- definitions ----
   void game(GameDecl& g) {
     begin_frame();
+    check_distinct(g.params, g.param_wheres, "a parameter of " + g.name,
+                   "each parameter needs its own name, e.g. game G(a, b)");
     for (const std::string& p : g.params) declare_local(p);
     switch (g.form) {
       case GameDecl::Form::Rules: break;
@@ -445,6 +463,16 @@ class Resolver {
     g.state_arity = arity;
     bool have_state = false;
     const GameItem* formula = nullptr;
+    if (state) {
+      check_distinct(state->names, state->name_wheres, "a name of this state",
+                     "each value of the state needs its own name, e.g. state (a, b)");
+      for (std::size_t i = 0; i < state->names.size() && i < state->name_wheres.size(); ++i) {
+        if (std::find(g.params.begin(), g.params.end(), state->names[i]) != g.params.end()) {
+          d_.error(state->name_wheres[i], "'" + state->names[i] + "' is already a parameter of " + g.name,
+                   "the state would hide the parameter: give it another name");
+        }
+      }
+    }
     auto declare_state = [&] {
       have_state = true;
       state->slots.clear();
@@ -497,6 +525,8 @@ class Resolver {
 
   void def(DefDecl& d) {
     begin_frame();
+    check_distinct(d.params, d.param_wheres, "a parameter of " + d.name,
+                   "each parameter needs its own name, e.g. def f(a, b)");
     for (const std::string& p : d.params) declare_local(p);
     expr(*d.body);
     d.frame_size = max_slot_;
