@@ -304,7 +304,8 @@ const GameInstance* Machine::instance(GameEntry& g, std::vector<Value> params, W
   if (params.empty() && g.plain) return g.plain;
   const auto& rules = rules_of(g, where);
   if (static_cast<int>(params.size()) != g.param_count) {
-    fail_at(where, g.name + " takes " + std::to_string(g.param_count) + " parameters, got " +
+    fail_at(where, g.name + " takes " + std::to_string(g.param_count) +
+                       (g.param_count == 1 ? " parameter, got " : " parameters, got ") +
                        std::to_string(params.size()));
   }
   if (params.empty()) return g.plain = w_.registry.instance(rules, Value::tuple({}));
@@ -627,8 +628,8 @@ Value Machine::call(const Expr& e, Frame& frame) {
 Value Machine::position_of(const GameInstance* g, std::vector<Value> args, const Expr& call) {
   const int arity = g->rules().state_arity();
   if (static_cast<int>(args.size()) != arity) {
-    fail_at(call.where, g->display_name() + " takes " + std::to_string(arity) + " values, got " +
-                            std::to_string(args.size()));
+    fail_at(call.where, g->display_name() + " takes " + std::to_string(arity) +
+                            (arity == 1 ? " value, got " : " values, got ") + std::to_string(args.size()));
   }
   Value state = args.size() == 1 ? args[0] : Value::tuple(std::move(args));
   std::string why = g->rules().check_state(state);

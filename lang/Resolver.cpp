@@ -256,10 +256,14 @@ class Resolver {
         const BuiltinInfo& b = kBuiltins[callee.binding.index];
         const int got = e.clauses.empty() ? static_cast<int>(e.args.size()) - 1 : 1;
         if (got < b.min_args || (b.max_args >= 0 && got > b.max_args)) {
-          d_.error(e.where, std::string(b.name) + " takes " +
-                                (b.min_args == b.max_args ? plural(b.min_args, "argument")
-                                                          : "at least " + plural(b.min_args, "argument")) +
-                                ", got " + std::to_string(got),
+          // What the count should be, said from the side it missed: period takes 1 or 2,
+          // min at least 1, update 3.
+          std::string takes;
+          if (b.min_args == b.max_args) takes = plural(b.min_args, "argument");
+          else if (b.max_args == b.min_args + 1) takes = std::to_string(b.min_args) + " or " + plural(b.max_args, "argument");
+          else if (got < b.min_args) takes = "at least " + plural(b.min_args, "argument");
+          else takes = "at most " + plural(b.max_args, "argument");
+          d_.error(e.where, std::string(b.name) + " takes " + takes + ", got " + std::to_string(got),
                    "usage: " + std::string(b.signature));
         }
         if (static_cast<Builtin>(callee.binding.index) == Builtin::Table && e.clauses.empty()) {
