@@ -10,6 +10,7 @@
 #include "lang/Builtins.hpp"
 #include "lang/RuleGame.hpp"
 #include "lang/Table.hpp"
+#include "runtime/Show.hpp"
 #include "runtime/Period.hpp"
 #include "runtime/Progress.hpp"
 #include "runtime/Shorthands.hpp"
@@ -25,9 +26,7 @@ namespace {
 }
 
 std::string describe(const Value& v) {
-  std::string s = to_string(v);
-  if (s.size() > 60) s = s.substr(0, 57) + "...";
-  return std::string(kind_name(v.kind())) + " " + s;
+  return std::string(kind_name(v.kind())) + " " + shown(v, 60);
 }
 
 std::int64_t need_int(const Value& v, Where where, const char* what) {
@@ -545,13 +544,13 @@ Machine::Expanding::Expanding(Machine& m, const GameInstance& game, const Value&
   if (m_.expanding_.size() >= static_cast<std::size_t>(m_.w_.max_depth)) {
     throw Error(ErrorKind::Limit,
                 "queries inside rules nested deeper than " + std::to_string(m_.w_.max_depth) + " (at " +
-                    to_string(Position{&game, state}) + ")",
+                    shown(Position{&game, state}) + ")",
                 "raise the limit with --max-depth N, or let the rules ask about fewer positions");
   }
   if (!m_.expanding_.insert(key_).second) {
     throw Error(ErrorKind::Runtime,
-                "the rules loop: listing the options of " + to_string(Position{&game, state}) +
-                    " asks a question about " + to_string(Position{&game, state}) + " itself",
+                "the rules loop: listing the options of " + shown(Position{&game, state}) +
+                    " asks a question about " + shown(Position{&game, state}) + " itself",
                 "a rule may ask about other positions, not about the position it moves from "
                 "or one that leads back to it");
   }
@@ -724,8 +723,8 @@ Option Machine::option_of(const Value& v, Where where, const char* query) {
       }
     }
   } else if (v.is(Kind::Game)) {
-    fail_at(where, std::string(query) + " needs a position, got the game " + to_string(v),
-            "give it a state: " + to_string(v) + "(10)");
+    fail_at(where, std::string(query) + " needs a position, got the game " + shown(v),
+            "give it a state: " + shown(v) + "(10)");
   } else {
     fail_at(where, std::string(query) + " needs a position or a sum, got " + describe(v));
   }

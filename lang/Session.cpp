@@ -22,6 +22,7 @@
 #include "lang/Statements.hpp"
 #include "runtime/Cycle.hpp"
 #include "runtime/Probe.hpp"
+#include "runtime/Show.hpp"
 #include "runtime/Shorthands.hpp"
 #include "stdlib/Stdlib.hpp"
 
@@ -291,9 +292,9 @@ struct Session::Impl {
         (e.text == "==" || e.text == "!=" || e.text == "<" || e.text == "<=" || e.text == ">" ||
          e.text == ">=")) {
       try {
-        std::string left = to_string(machine.eval(*e.args[0], frame));
-        std::string right = to_string(machine.eval(*e.args[1], frame));
-        if (left.size() + right.size() < 400) detail = ": " + left + " " + e.text + " " + right + " is false";
+        std::string left = shown(machine.eval(*e.args[0], frame));
+        std::string right = shown(machine.eval(*e.args[1], frame));
+        detail = ": " + left + " " + e.text + " " + right + " is false";
       } catch (const Error&) {
         // Evaluating the sides again met a limit: report the failure without them.
       }
