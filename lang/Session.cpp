@@ -60,6 +60,28 @@ struct Session::Impl {
     return world.programs.back();
   }
 
+  // The files being loaded, the file run first, then each import inside the one before:
+  // an import of one of them is a cycle.
+  struct Loading {
+    std::string key;   // as world.loaded keeps it; empty for text that is not a file
+    std::string name;  // as diagnostics name the file
+  };
+  std::vector<Loading> importing;
+
+  // An import of a file that is being loaded: a.game -> b.game -> a.game.
+  bool import_cycle(const Stmt& s, const std::string& key) {
+    const auto first = std::find_if(importing.begin(), importing.end(),
+                                    [&](const Loading& l) { return l.key == key; });
+    if (first == importing.end()) return false;
+    std::string chain;
+    for (auto it = first; it != importing.end(); ++it) chain += it->name + " -> ";
+    chain += first->name;
+    diags.error(s.where, "import cycle: " + chain,
+                "files may not import each other in a circle: move what they share into a file "
+                "that each of them imports");
+    return true;
+  }
+
   // Imports of `p`, depth first, so that a module comes before the files that use it.
   void load_imports(Program& p, std::vector<Program*>& batch) {
     const SourceFile& from = world.sources.file(p.file);
@@ -71,14 +93,24 @@ struct Session::Impl {
         std::error_code ec;
         fs::path canon = fs::weakly_canonical(path, ec);
         key = (ec ? path : canon).string();
-        if (already_loaded(key)) continue;
-        // Only regular files: a FIFO or a device (/dev/zero, /dev/stdin) would block or never end.
-        const bool regular = fs::is_regular_file(path, ec);
+        if (import_cycle(s, key) || already_loaded(key)) continue;
+        // Only regular files: a FIFO or a device (/dev/zero, /dev/stdin) would block or never
+        // end. Why a file cannot be read is said as `grundy run` says it.
+        std::string why, hint;
         std::ifstream in;
-        if (regular) in.open(path, std::ios::binary);
-        if (!regular || !in) {
-          diags.error(s.where, "cannot open '" + s.name + "'",
-                      "imports are relative to the importing file: looked for " + path.string());
+        if (fs::is_directory(path, ec)) {
+          why = "it is a directory, not a .game file";
+        } else if (!fs::exists(path, ec)) {
+          why = std::strerror(ENOENT);
+          hint = "imports are relative to the importing file: looked for " + path.string();
+        } else if (!fs::is_regular_file(path, ec)) {
+          why = "not a regular file (a FIFO or a device is not read)";
+        } else {
+          in.open(path, std::ios::binary);
+          if (!in) why = std::strerror(errno);
+        }
+        if (!why.empty()) {
+          diags.error(s.where, "cannot open '" + s.name + "': " + why, hint);
           continue;
         }
         std::ostringstream buf;
@@ -101,13 +133,15 @@ struct Session::Impl {
           continue;
         }
         key = "stdlib:" + s.name;
-        if (already_loaded(key)) continue;
+        if (import_cycle(s, key) || already_loaded(key)) continue;
         text = std::string(*module);
         name = "<stdlib>/" + s.name + ".game";
       }
       world.loaded.push_back(key);
       Program& imported = parse(world.sources.add(name, dir, std::move(text)));
+      importing.push_back({key, name});
       load_imports(imported, batch);
+      importing.pop_back();
       batch.push_back(&imported);
     }
   }
@@ -303,8 +337,11 @@ struct Session::Impl {
     diags.flush();
   }
 
-  int run(std::string text, const std::string& name, const std::string& dir) {
+  // `key` identifies the file run (its canonical path; empty for text that is not a file),
+  // so that an import of it is seen as a cycle.
+  int run(std::string text, const std::string& name, const std::string& dir, const std::string& key = {}) {
     diags.reset();
+    importing.assign(1, Loading{key, name});
     const int file = world.sources.add(name, dir, std::move(text));
     std::vector<Program*> batch;
     Program* main = nullptr;
@@ -700,7 +737,8 @@ int Session::run_file(const std::string& path) {
   std::ostringstream buf;
   buf << in.rdbuf();
   fs::path p(path);
-  return impl_->run(buf.str(), path, p.parent_path().string());
+  fs::path canon = fs::weakly_canonical(p, ec);
+  return impl_->run(buf.str(), path, p.parent_path().string(), (ec ? p : canon).string());
 }
 
 // ---- for the REPL and play mode ----
