@@ -256,8 +256,54 @@ struct Session::Impl {
 
   // ---- running ----
 
-  void report(const Error& e, Where fallback) {
-    diags.error(e.where.known() ? e.where : fallback, e.what(), e.hint);
+  // A runtime error of a statement: `fallback` is where the statement (or the expression
+  // play started from) begins, `expr` the expression it ran. An error inside the rules of a
+  // game or the body of a function defined in another file (the standard library, an
+  // import) is followed by a note at the use in the user's statement that led there.
+  void report(const Error& e, Where fallback, const Expr* expr) {
+    const Where where = e.where.known() ? e.where : fallback;
+    const bool elsewhere = where.known() && fallback.known() && where.file != fallback.file;
+    std::string hint = e.hint;
+    const std::string& file = where.known() ? world.sources.file(where.file).name : std::string();
+    constexpr std::string_view kStdlib = "<stdlib>/";
+    if (elsewhere && file.rfind(kStdlib, 0) == 0) {
+      // Advice on how to write the rules shown would be advice to edit the standard library.
+      hint = "this is inside the standard library: look at the values given to it (the note below)";
+    }
+    diags.error(where, e.what(), hint);
+    if (!elsewhere) return;
+    std::string what;
+    const Expr* use = foreign_use(expr, fallback.file, what);
+    diags.note(use ? use->where : fallback, use ? what : "while running this statement");
+  }
+
+  // The first name in `e` of a game or function defined in a file other than `file`; `what`
+  // says which it is.
+  const Expr* foreign_use(const Expr* e, int file, std::string& what) const {
+    if (!e) return nullptr;
+    if (e->kind == ExprKind::Name) {
+      const auto i = static_cast<std::size_t>(e->binding.index);
+      if (e->binding.to == Binding::To::Game && i < world.games.size()) {
+        const GameDecl* d = world.games[i].decl;
+        if (d && d->where.file != file) {
+          what = "in the rules of " + d->name + ", used here";
+          return e;
+        }
+      } else if (e->binding.to == Binding::To::Def && i < world.defs.size()) {
+        const DefDecl* d = world.defs[i].decl;
+        if (d && d->where.file != file) {
+          what = "in the function " + d->name + ", called here";
+          return e;
+        }
+      }
+    }
+    for (const ExprPtr& a : e->args) {
+      if (const Expr* u = foreign_use(a.get(), file, what)) return u;
+    }
+    for (const Clause& c : e->clauses) {
+      if (const Expr* u = foreign_use(c.expr.get(), file, what)) return u;
+    }
+    return nullptr;
   }
 
   // Returns an exit code.
@@ -296,7 +342,7 @@ struct Session::Impl {
       } catch (const Error& e) {
         out.flush();
         if (e.kind == ErrorKind::Interrupted && options.rethrow_interrupts) throw;
-        report(e, s.where);
+        report(e, s.where, s.expr.get());
         diags.flush();
         return kExitRuntime;
       } catch (const std::bad_alloc&) {
@@ -531,6 +577,7 @@ struct Session::Impl {
   // ---- the REPL's commands and play mode ----
 
   Where query_where;  // the expression play started from: errors of its queries point there
+  const Expr* query_expr = nullptr;
 
   std::optional<Value> evaluate(std::string text, const std::string& name) {
     diags.reset();
@@ -549,10 +596,11 @@ struct Session::Impl {
       machine.begin_statement();
       Value v = machine.eval(*s.expr, frame);
       query_where = s.expr->where;
+      query_expr = s.expr.get();
       return v;
     } catch (const Error& e) {
       if (e.kind == ErrorKind::Interrupted && options.rethrow_interrupts) throw;
-      report(e, s.where);
+      report(e, s.where, s.expr.get());
       diags.flush();
       return std::nullopt;
     }
@@ -818,7 +866,7 @@ std::string Session::value_note(const Value& x) {
 
 void Session::report(const Error& e) {
   impl_->out.flush();
-  impl_->report(e, impl_->query_where);
+  impl_->report(e, impl_->query_where, impl_->query_expr);
   impl_->diags.flush();
 }
 
