@@ -213,12 +213,23 @@ Documentation: docs/language.md, docs/repl.md)");
   options.check_only = check->parsed();
   install_sigint();
 
+  // What was printed must have reached standard output (not a full disk, /dev/full): else
+  // an I/O error. A Session reports its own failed writes; this catches the rest.
+  const auto output_checked = [](int code) {
+    errno = 0;
+    if (std::cout.flush() || code == grundy::kExitIo) return code;
+    std::cerr << "error: cannot write the output";
+    if (errno != 0) std::cerr << ": " << std::strerror(errno);
+    std::cerr << '\n';
+    return static_cast<int>(grundy::kExitIo);
+  };
+
   if (!run->parsed() && !eval->parsed() && !check->parsed()) {
     options.rethrow_interrupts = true;
     const char* term = std::getenv("TERM");
     const bool color = !no_color && !std::getenv("NO_COLOR") && isatty(STDOUT_FILENO) &&
                        !(term && std::string(term) == "dumb");
-    return run_with_big_stack([&]() -> int {
+    return output_checked(run_with_big_stack([&]() -> int {
       grundy::cli::ColoredErrors colored(std::cerr.rdbuf());
       std::ostream colored_err(&colored);
       const bool paint = color && isatty(STDERR_FILENO) && isatty(STDIN_FILENO) && repl_commands.empty();
@@ -226,10 +237,10 @@ Documentation: docs/language.md, docs/repl.md)");
       const int code = run_repl(session, repl_files, repl_commands, color, paint ? colored_err : std::cerr);
       colored_err.flush();
       return code;
-    });
+    }));
   }
 
-  return run_with_big_stack([&]() -> int {
+  return output_checked(run_with_big_stack([&]() -> int {
     grundy::Session session(std::cout, std::cerr, options);
     if (eval->parsed()) {
       std::string source;
@@ -245,5 +256,5 @@ Documentation: docs/language.md, docs/repl.md)");
       worst = std::max(worst, code);
     }
     return worst;
-  });
+  }));
 }

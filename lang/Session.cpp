@@ -306,6 +306,16 @@ struct Session::Impl {
     return nullptr;
   }
 
+  // Standard output failed (a full disk, /dev/full): what was printed is lost, so the run
+  // stops with an I/O error rather than exit 0.
+  int output_failed(int error_number) {
+    err << "error: cannot write the output";
+    if (error_number != 0) err << ": " << std::strerror(error_number);
+    err << '\n';
+    err.flush();
+    return kExitIo;
+  }
+
   // Returns an exit code.
   int run_program(Program& p, bool main) {
     for (Stmt& s : p.stmts) {
@@ -335,6 +345,11 @@ struct Session::Impl {
           case Stmt::Kind::Expr: {
             Value v = machine.eval(*s.expr, frame);
             out << (v.is(Kind::Str) ? v.as_str() : to_string(v)) << '\n';
+            // Each statement's output goes out when it is complete, also into a pipe or a
+            // file (where output is buffered): a later statement that runs long, or is
+            // killed, does not take it down with it. One flush per statement, not per line.
+            errno = 0;
+            if (!out.flush()) return output_failed(errno);
             break;
           }
           default: break;
@@ -360,7 +375,8 @@ struct Session::Impl {
         return kExitRuntime;
       }
     }
-    out.flush();
+    errno = 0;
+    if (!out.flush()) return output_failed(errno);
     return kExitOk;
   }
 
