@@ -3,6 +3,7 @@
 // the AST of Ast.hpp, with a Where on every node.
 #include "lang/Parser.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <optional>
@@ -605,9 +606,11 @@ Refined refine(std::string_view stmt, std::size_t at, std::string_view message) 
 
 }  // namespace
 
-Program parse_program(const Sources& sources, int file, Diagnostics& diags) {
+Program parse_program(const Sources& sources, int file, Diagnostics& diags, std::uint32_t from) {
   const SourceFile& f = sources.file(file);
-  const StatementSplit split = split_statements(f.text);
+  std::string text = f.text;
+  std::fill(text.begin(), text.begin() + std::min<std::size_t>(from, text.size()), ' ');
+  const StatementSplit split = split_statements(text);
   Program program;
   program.file = file;
   for (const StatementSpan& span : split.statements) {

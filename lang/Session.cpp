@@ -55,8 +55,8 @@ struct Session::Impl {
 
   // ---- loading ----
 
-  Program& parse(int file) {
-    world.programs.push_back(parse_program(world.sources, file, diags));
+  Program& parse(int file, std::uint32_t from = 0) {
+    world.programs.push_back(parse_program(world.sources, file, diags, from));
     return world.programs.back();
   }
 
@@ -595,17 +595,19 @@ struct Session::Impl {
   Where query_where;  // the expression play started from: errors of its queries point there
   const Expr* query_expr = nullptr;
 
-  std::optional<Value> evaluate(std::string text, const std::string& name) {
+  std::optional<Value> evaluate(std::string text, const std::string& name, std::uint32_t from, int& failure) {
     diags.reset();
     const int file = world.sources.add(name, fs::current_path().string(), std::move(text));
-    Program& p = parse(file);
+    Program& p = parse(file, from);
     if (diags.count() == 0 && (p.stmts.size() != 1 || p.stmts[0].kind != Stmt::Kind::Expr)) {
-      diags.error(p.stmts.size() > 1 ? p.stmts[1].where : p.stmts.empty() ? Where{file, 0} : p.stmts[0].where,
+      diags.error(p.stmts.size() > 1 ? p.stmts[1].where : p.stmts.empty() ? Where{file, from} : p.stmts[0].where,
                   "expected one expression here", "e.g. Nim(3) + Nim(5)");
     }
     if (diags.count() == 0) resolve(world, p, diags);
     diags.flush();
+    failure = kExitCompile;
     if (diags.count() > 0) return std::nullopt;
+    failure = kExitRuntime;
     const Stmt& s = p.stmts[0];
     Frame frame(static_cast<std::size_t>(s.frame_size));
     try {
@@ -613,6 +615,7 @@ struct Session::Impl {
       Value v = machine.eval(*s.expr, frame);
       query_where = s.expr->where;
       query_expr = s.expr.get();
+      failure = 0;
       return v;
     } catch (const Error& e) {
       if (e.kind == ErrorKind::Interrupted && options.rethrow_interrupts) throw;
@@ -855,8 +858,13 @@ std::vector<std::string> Session::defined_names() const {
 
 std::uint64_t Session::clear_memos() { return impl_->clear_memos(); }
 
-std::optional<Value> Session::evaluate(std::string_view text, const std::string& name) {
-  return impl_->evaluate(std::string(text), name);
+std::optional<Value> Session::evaluate(std::string_view text, const std::string& name, std::size_t from,
+                                      int* failure) {
+  int code = 0;
+  std::optional<Value> v =
+      impl_->evaluate(std::string(text), name, static_cast<std::uint32_t>(std::min(from, text.size())), code);
+  if (failure) *failure = code;
+  return v;
 }
 
 std::vector<Value> Session::options(const Value& x) {
