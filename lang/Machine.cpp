@@ -96,7 +96,7 @@ const std::vector<Value>& items_in(Machine& m, const Value& v, Where where, cons
     if (hi >= lo) {
       // Each element listed is a step; the count itself may not fit in an int64.
       const std::uint64_t n = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
-      m.count_steps(n == UINT64_MAX ? n : n + 1, where);
+      m.count_listed(n, v, where, what);
       m.check_size(n == UINT64_MAX ? n : n + 1, sizeof(Value), where);
     }
     // Counted, not `i <= hi`: a range may end at the largest int64.
@@ -161,6 +161,19 @@ void Machine::steps_exceeded(Where where) const {
               "raise the limit with --max-steps N; a range as large as 0..10^18 can never be "
               "run through",
               where);
+}
+
+void Machine::count_listed(std::uint64_t n, const Value& range, Where where, const char* what) {
+  const std::uint64_t left = w_.limits.max_steps - std::min(w_.limits.steps, w_.limits.max_steps);
+  if (n >= left) {  // n + 1 values, and n + 1 may not fit
+    throw Error(ErrorKind::Limit,
+                "the range " + to_string(range) + " has " +
+                    (n == UINT64_MAX ? std::string("2^64") : std::to_string(n + 1)) + " values, more than the " +
+                    std::to_string(w_.limits.max_steps) + " steps a statement may take: " + what +
+                    " lists them one by one",
+                "raise the limit with --max-steps N", where);
+  }
+  count_steps(n + 1, where);
 }
 
 void Machine::check_loop(const Value& collection, Where where) {
