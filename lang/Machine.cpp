@@ -377,6 +377,9 @@ Value Machine::eval(const Expr& e, Frame& frame) {
     case ExprKind::Modifier: {
       if (e.text == "every") return every_sum(*e.args[0], frame);
       Value v = eval(*e.args[0], frame);
+      // 0 is the empty sum (it prints as 0): `misere 0` is the misere empty sum, which the
+      // player to move wins (the opponent moved last), as `every 0` is an every sum.
+      if (v.is(Kind::Int) && v.as_int() == 0) v = Value::sum({});
       if (!is_gamey(v) || v.modifier() != Modifier::Normal) {
         fail_at(e.args[0]->where, "'" + e.text + "' applies to a position or sum, got " + describe(v));
       }
