@@ -86,21 +86,26 @@ class Resolver {
            prog_.broken_names.end();
   }
 
+  // The nearest name to a misspelt one. On a tie a builtin wins over a global, a global over
+  // a local, and then the first in alphabetical order: the global names are in a hash map,
+  // whose order differs from run to run, and the hint must not.
   std::string suggestion(const std::string& name) const {
     std::string best;
     std::size_t best_d = name.size() <= 5 ? 1 : 2;
-    auto consider = [&](std::string_view cand) {
+    int best_rank = -1;
+    auto consider = [&](std::string_view cand, int rank) {
       const std::size_t dist = edit_distance(name, cand);
-      if (dist <= best_d && cand != name) {
-        best_d = dist;
-        best = std::string(cand);
-      }
+      if (dist > best_d || cand == name) return;
+      if (dist == best_d && !best.empty() && (rank < best_rank || (rank == best_rank && cand >= best))) return;
+      best_d = dist;
+      best_rank = rank;
+      best = std::string(cand);
     };
     for (const auto& scope : scopes_) {
-      for (const auto& [n, slot] : scope) consider(n);
+      for (const auto& [n, slot] : scope) consider(n, 0);
     }
-    for (const auto& [n, b] : w_.names) consider(n);
-    for (const BuiltinInfo& b : kBuiltins) consider(b.name);
+    for (const auto& [n, b] : w_.names) consider(n, 1);
+    for (const BuiltinInfo& b : kBuiltins) consider(b.name, 2);
     return best.empty() ? std::string() : "did you mean '" + best + "'?";
   }
 
