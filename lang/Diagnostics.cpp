@@ -30,7 +30,7 @@ void Diagnostics::flush() {
     if (end - i > shown) {
       const Where w = pending_[i].where;
       err_ << "error: too many errors";
-      if (w.known()) err_ << " in " << sources_.file(w.file).name;
+      if (w.known()) err_ << " in " << one_line(sources_.file(w.file).name, 200);
       err_ << " (" << end - i << "); stopping after the first " << shown << '\n';
     }
     i = end;
@@ -137,7 +137,7 @@ void Diagnostics::print_at(Where where, const char* severity, const std::string&
     const std::size_t n = utf8_length(line, i);
     const std::string text = n == 0 ? escaped(line[i]) : std::string(line.substr(i, n));
     shown += text;
-    if (i < at) caret += line[i] == '\t' ? std::string(1, '\t') : std::string(n == 1 ? 1 : n == 0 ? text.size() : 1, ' ');
+    if (i < at) caret += line[i] == '\t' ? std::string(1, '\t') : std::string(n == 0 ? text.size() : 1, ' ');
     i += n == 0 ? 1 : n;
   }
   err_ << shown << shown_suffix << '\n';

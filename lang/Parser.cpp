@@ -466,8 +466,8 @@ bool is_statement_keyword(std::string_view w) {
   return w == "game" || w == "def" || w == "let" || w == "assert" || w == "import";
 }
 
-// The words of `text` from `from`, as (offset, word) pairs, up to `to`; a non-word character
-// that is not a blank is a word of its own.
+// The tokens of `text` before offset `to`, as (offset, token) pairs: words, strings, and
+// any other character that is not a blank on its own.
 std::vector<std::pair<std::size_t, std::string_view>> tokens(std::string_view text, std::size_t to) {
   std::vector<std::pair<std::size_t, std::string_view>> out;
   std::size_t i = 0;
