@@ -370,7 +370,7 @@ class Game {
 
 }  // namespace
 
-void play(PlayEngine& engine, LineSource& input, std::ostream& out, const Value& start, PlayStyle style) {
+bool play(PlayEngine& engine, LineSource& input, std::ostream& out, const Value& start, PlayStyle style) {
   Game game(engine, input, out, style);
   try {
     game.run(start);
@@ -379,7 +379,9 @@ void play(PlayEngine& engine, LineSource& input, std::ostream& out, const Value&
     out.flush();
     engine.report(e);
     out << "The game stopped.\n";
+    return false;
   }
+  return true;
 }
 
 }  // namespace grundy::cli

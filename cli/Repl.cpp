@@ -13,6 +13,7 @@
 #include "lang/Builtins.hpp"
 #include "lang/Session.hpp"
 #include "lang/Statements.hpp"
+#include "runtime/Show.hpp"
 #include "stdlib/Stdlib.hpp"
 
 namespace grundy::cli {
@@ -231,11 +232,8 @@ void Repl::statement(const std::string& chunk) {
   // `play X` at the start of a statement, unless the session defines a `play` of its own.
   if (text.rfind("play", 0) == 0 && (text.size() == 4 || std::isspace(static_cast<unsigned char>(text[4])) || text[4] == '(') &&
       !defines("play")) {
-    // Diagnostics about the position point into the line as typed: `play` becomes blanks.
-    std::string position = chunk;
-    const std::size_t at = position.find("play");
-    position.replace(at, 4, "    ");
-    play(position);
+    // The position is read after `play`; diagnostics show the line as typed.
+    play(chunk, chunk.find("play") + 4);
     return;
   }
   const auto start = std::chrono::steady_clock::now();
@@ -245,23 +243,26 @@ void Repl::statement(const std::string& chunk) {
   out_.flush();
 }
 
-void Repl::play(const std::string& position) {
-  if (trim(position).empty()) {
+void Repl::play(const std::string& line, std::size_t from) {
+  if (trim(std::string_view(line).substr(from)).empty()) {
     error("play needs a position", "e.g. play Nim(3) + Nim(5), or play misere Kayles(7)");
     failed(kExitUsage);
     return;
   }
   const int code = guarded([&] {
-    std::optional<Value> start = session_.evaluate(position, options_.source_name);
-    if (!start) return static_cast<int>(kExitCompile);
+    int failure = 0;
+    std::optional<Value> start = session_.evaluate(line, options_.source_name, from, &failure);
+    if (!start) return failure;
     if (!start->is(Kind::Position) && !start->is(Kind::Sum)) {
-      error("play needs a position or a sum, got " + to_string(*start),
-            start->is(Kind::Game) ? "give its state, e.g. " + to_string(*start) + "(7)" : "e.g. play Nim(3) + Nim(5)");
+      error("play needs a position or a sum, got " + shown(*start),
+            start->is(Kind::Game) ? "give its state, e.g. " + shown(*start) + "(7)" : "e.g. play Nim(3) + Nim(5)");
       return static_cast<int>(kExitRuntime);
     }
     SessionEngine engine(session_);
-    cli::play(engine, input_, out_, *start, PlayStyle{options_.color, options_.interrupt});
-    return 0;
+    // A game that stopped on an error (a loop in the rules, a limit) fails like any
+    // statement whose query fails: a run without a terminal then exits 70.
+    const bool finished = cli::play(engine, input_, out_, *start, PlayStyle{options_.color, options_.interrupt});
+    return finished ? 0 : static_cast<int>(kExitRuntime);
   });
   failed(code);
   out_.flush();
@@ -339,7 +340,7 @@ void Repl::command(const std::string& line) {
     const std::uint64_t n = session_.clear_memos();
     out_ << "memo tables cleared (" << n << (n == 1 ? " position)" : " positions)") << '\n';
   } else if (c == "play") {
-    play(std::string(end, ' ') + line.substr(end));
+    play(line, end);
   }
   out_.flush();
 }

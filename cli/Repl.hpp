@@ -41,7 +41,8 @@ class Repl {
  private:
   void statement(const std::string& chunk);
   void command(const std::string& line);
-  void play(const std::string& position);
+  // play POSITION or :play POSITION: the position is line[from...].
+  void play(const std::string& line, std::size_t from);
   void help();
   void games();
   void definition(const std::string& name);

@@ -3,11 +3,16 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <charconv>
 #include <csignal>
 #include <cstdlib>
-#include <sstream>
+#include <cstring>
 #include <functional>
 #include <iostream>
+#include <limits>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -68,6 +73,37 @@ int run_repl(grundy::Session& session, const std::vector<std::string>& files,
   return terminal ? 0 : (status != 0 ? status : code);
 }
 
+// A limit's value: a whole number from lo to hi, or a usage error that names the range
+// (CLI11's own checks said "not in range 0.000000 to 1797...(309 digits)", and let a value
+// past the type's range through).
+CLI::Validator whole_number(std::uint64_t lo, std::uint64_t hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        std::uint64_t v = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec == std::errc() && end == text.data() + text.size() && v >= lo && v <= hi) return {};
+        return "expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+               ", got '" + text + "'";
+      },
+      "INT in " + std::to_string(lo) + ".." + std::to_string(hi));
+}
+
+// How a bad command line is reported: `error: ...`, and what would help.
+std::string usage_failure(const CLI::App*, const CLI::Error& e) {
+  std::string text = std::string("error: ") + e.what() + "\n";
+  // An argument that starts with one '-' is read as an option, even a program like -x.
+  const std::string what = e.what();
+  const std::size_t colon = what.find("not expected: ");
+  std::istringstream unexpected(colon == std::string::npos ? std::string() : what.substr(colon + 14));
+  bool dash = false;
+  for (std::string a; unexpected >> a;) dash = dash || (a.size() > 1 && a[0] == '-' && a[1] != '-');
+  if (dash) {
+    return text + "hint: an argument that starts with '-' is read as an option: put -- before the "
+                  "arguments, e.g. grundy eval -- 'let x = 1' '-x'\n";
+  }
+  return text + "hint: grundy --help lists the commands and options\n";
+}
+
 // Sessions run on a thread with a 1 GB stack, and Ctrl-C goes to it (runtime/StackGuard.hpp).
 int run_with_big_stack(const std::function<int()>& work) {
   return grundy::run_on_stack(std::size_t{1} << 30, work, /*sigint_to_worker=*/true);
@@ -98,18 +134,20 @@ Documentation: docs/language.md, docs/repl.md)");
   std::uint64_t max_steps = options.limits.max_steps;
   std::uint64_t max_memory_mb = options.limits.max_memory >> 20;
   int max_depth = options.max_depth;
+  constexpr std::uint64_t kMax64 = std::numeric_limits<std::uint64_t>::max();
   app.add_option("--max-states", max_states, "Memo entries before evaluation stops")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(whole_number(1, kMax64));
   app.add_option("--max-depth", max_depth, "Nesting of function calls")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(whole_number(1, std::numeric_limits<int>::max()));
   app.add_option("--max-rows", max_rows, "Cells of one table(...)")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(whole_number(1, kMax64));
   app.add_option("--max-steps", max_steps,
                  "Steps per statement: iterations of 'for' clauses, options looked at by searches")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(whole_number(1, kMax64));
   app.add_option("--max-memory", max_memory_mb,
                  "Approximate memory (MB) for memo tables, searches and collections")
-      ->capture_default_str()->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+      ->capture_default_str()->check(whole_number(1, std::uint64_t{1} << 40));
+  app.failure_message(usage_failure);
   bool explain = false;
   app.add_flag("--explain", explain,
                "Say on stderr how each game is evaluated (native kernel, dense table or search) "
@@ -139,11 +177,16 @@ Documentation: docs/language.md, docs/repl.md)");
   for (CLI::App* sub : {run, eval, check, repl}) sub->fallthrough();
 
   // CLI11 reads an argument written "[a, b]" as a list and splits it at its commas; a
-  // program like `[n for n in 0..9]` must reach the interpreter whole, so guard brackets.
+  // program like `[n for n in 0..9]` must reach the interpreter whole, so brackets are
+  // guarded by a space while CLI11 reads them, and the space is taken off again after.
   std::vector<std::string> args;
+  std::set<std::string> bracketed;
   for (int i = argc - 1; i >= 1; --i) {
     std::string a = argv[i];
-    if (!a.empty() && a.front() == '[' && a.back() == ']') a = " " + a;
+    if (!a.empty() && a.front() == '[' && a.back() == ']') {
+      bracketed.insert(a);
+      a = " " + a;
+    }
     args.push_back(std::move(a));
   }
   try {
@@ -151,6 +194,11 @@ Documentation: docs/language.md, docs/repl.md)");
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : grundy::kExitUsage;
+  }
+  for (auto* list : {&run_files, &check_files, &eval_sources, &repl_files, &repl_commands}) {
+    for (std::string& a : *list) {
+      if (a.size() > 1 && a[0] == ' ' && bracketed.count(a.substr(1))) a.erase(0, 1);
+    }
   }
 
   options.limits.max_states = max_states;
@@ -165,12 +213,23 @@ Documentation: docs/language.md, docs/repl.md)");
   options.check_only = check->parsed();
   install_sigint();
 
+  // What was printed must have reached standard output (not a full disk, /dev/full): else
+  // an I/O error. A Session reports its own failed writes; this catches the rest.
+  const auto output_checked = [](int code) {
+    errno = 0;
+    if (std::cout.flush() || code == grundy::kExitIo) return code;
+    std::cerr << "error: cannot write the output";
+    if (errno != 0) std::cerr << ": " << std::strerror(errno);
+    std::cerr << '\n';
+    return static_cast<int>(grundy::kExitIo);
+  };
+
   if (!run->parsed() && !eval->parsed() && !check->parsed()) {
     options.rethrow_interrupts = true;
     const char* term = std::getenv("TERM");
     const bool color = !no_color && !std::getenv("NO_COLOR") && isatty(STDOUT_FILENO) &&
                        !(term && std::string(term) == "dumb");
-    return run_with_big_stack([&]() -> int {
+    return output_checked(run_with_big_stack([&]() -> int {
       grundy::cli::ColoredErrors colored(std::cerr.rdbuf());
       std::ostream colored_err(&colored);
       const bool paint = color && isatty(STDERR_FILENO) && isatty(STDIN_FILENO) && repl_commands.empty();
@@ -178,10 +237,10 @@ Documentation: docs/language.md, docs/repl.md)");
       const int code = run_repl(session, repl_files, repl_commands, color, paint ? colored_err : std::cerr);
       colored_err.flush();
       return code;
-    });
+    }));
   }
 
-  return run_with_big_stack([&]() -> int {
+  return output_checked(run_with_big_stack([&]() -> int {
     grundy::Session session(std::cout, std::cerr, options);
     if (eval->parsed()) {
       std::string source;
@@ -197,5 +256,5 @@ Documentation: docs/language.md, docs/repl.md)");
       worst = std::max(worst, code);
     }
     return worst;
-  });
+  }));
 }

@@ -3,11 +3,17 @@
 #include <algorithm>
 #include <ostream>
 
+#include "runtime/Show.hpp"
+
 namespace grundy::lang {
 
 void Diagnostics::error(Where where, const std::string& message, const std::string& hint) {
   ++count_;
-  pending_.push_back({where, message, hint});
+  pending_.push_back({where, message, hint, {}});
+}
+
+void Diagnostics::note(Where where, const std::string& message) {
+  if (!pending_.empty()) pending_.back().notes.push_back({where, message});
 }
 
 void Diagnostics::flush() {
@@ -15,35 +21,63 @@ void Diagnostics::flush() {
     if (a.where.file != b.where.file) return a.where.file < b.where.file;
     return a.where.offset < b.where.offset;
   });
-  for (const Pending& d : pending_) print(d);
+  for (std::size_t i = 0; i < pending_.size();) {
+    // The errors of one file (or of no place): the first kMaxErrorsPerFile are printed.
+    std::size_t end = i;
+    while (end < pending_.size() && pending_[end].where.file == pending_[i].where.file) ++end;
+    const std::size_t shown = std::min<std::size_t>(end - i, kMaxErrorsPerFile);
+    for (std::size_t k = i; k < i + shown; ++k) print(pending_[k]);
+    if (end - i > shown) {
+      const Where w = pending_[i].where;
+      err_ << "error: too many errors";
+      if (w.known()) err_ << " in " << one_line(sources_.file(w.file).name, 200);
+      err_ << " (" << end - i << "); stopping after the first " << shown << '\n';
+    }
+    i = end;
+  }
   pending_.clear();
   err_.flush();
 }
 
 namespace {
 
-// A message on one line: control characters (a newline in a string value, say) are escaped.
-std::string one_line(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '\n') {
-      out += "\\n";
-    } else if (u < 0x20 && c != '\t') {
-      static const char* kHex = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 bool continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
+bool control(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return (u < 0x20 && c != '\t') || u == 0x7F;
+}
+
+// The length of the UTF-8 character at text[i] that may be shown as it is (a printable
+// ASCII byte, a tab, or a well-formed multi-byte sequence), or 0 for a byte to escape.
+std::size_t utf8_length(std::string_view text, std::size_t i) {
+  const auto c = static_cast<unsigned char>(text[i]);
+  if (c < 0x80) return control(text[i]) ? 0 : 1;
+  const std::size_t len = c >= 0xC2 && c < 0xE0 ? 2 : c >= 0xE0 && c < 0xF0 ? 3 : c >= 0xF0 && c < 0xF5 ? 4 : 0;
+  if (len == 0 || i + len > text.size()) return 0;
+  for (std::size_t k = 1; k < len; ++k) {
+    if (!continuation(text[i + k])) return 0;
+  }
+  return len;
+}
+
+std::string escaped(char c) {
+  if (c == '\n') return "\\n";
+  static const char* kHex = "0123456789abcdef";
+  const auto u = static_cast<unsigned char>(c);
+  return std::string("\\x") + kHex[u >> 4] + kHex[u & 15];
+}
+
 }  // namespace
+
+std::string one_line(const std::string& text, std::size_t max) {
+  std::string out;
+  for (char c : text) {
+    if (control(c)) out += escaped(c);
+    else out += c;
+  }
+  return elide(std::move(out), max);
+}
 
 std::string Diagnostics::place(Where where) const {
   if (!where.known()) return "among the built-ins";
@@ -57,17 +91,24 @@ std::string Diagnostics::place(Where where) const {
 }
 
 void Diagnostics::print(const Pending& d) {
-  const Where where = d.where;
   const std::string message = one_line(d.message);
   const std::string hint = one_line(d.hint);
-  if (!where.known()) {
+  if (!d.where.known()) {
     err_ << "error: " << message << '\n';
-    if (!hint.empty()) err_ << "hint: " << hint << '\n';
-    return;
+  } else {
+    print_at(d.where, "error", message);
   }
+  if (!hint.empty()) err_ << "hint: " << hint << '\n';
+  for (const Note& n : d.notes) {
+    if (n.where.known()) print_at(n.where, "note", one_line(n.message));
+  }
+}
+
+void Diagnostics::print_at(Where where, const char* severity, const std::string& message) {
   const SourceFile& f = sources_.file(where.file);
   const LineCol lc = sources_.locate(where);
-  err_ << f.name << ':' << lc.line << ':' << lc.column << ": error: " << message << '\n';
+  err_ << one_line(f.name, 200) << ':' << lc.line << ':' << lc.column << ": " << severity << ": "
+       << message << '\n';
   std::string_view line = sources_.line_text(where);
   // The byte where the caret goes (column lc.column, counted in code points).
   std::size_t at = 0;
@@ -88,14 +129,19 @@ void Diagnostics::print(const Pending& d) {
     at -= from;
     line = line.substr(from, to - from);
   }
-  err_ << shown_prefix << line << shown_suffix << '\n';
+  // Control bytes and bytes that are not UTF-8 (a binary file read as a program) are shown
+  // escaped, and the caret moves by as many columns as their escapes take.
+  std::string shown = shown_prefix;
   std::string caret(shown_prefix.size(), ' ');
-  for (std::size_t i = 0; i < at && i < line.size(); ++i) {
-    if (continuation(line[i])) continue;
-    caret += line[i] == '\t' ? '\t' : ' ';
+  for (std::size_t i = 0; i < line.size();) {
+    const std::size_t n = utf8_length(line, i);
+    const std::string text = n == 0 ? escaped(line[i]) : std::string(line.substr(i, n));
+    shown += text;
+    if (i < at) caret += line[i] == '\t' ? std::string(1, '\t') : std::string(n == 0 ? text.size() : 1, ' ');
+    i += n == 0 ? 1 : n;
   }
+  err_ << shown << shown_suffix << '\n';
   err_ << caret << "^\n";
-  if (!hint.empty()) err_ << "hint: " << hint << '\n';
 }
 
 }  // namespace grundy::lang

@@ -107,7 +107,10 @@ struct nest {
 };
 
 struct int_lit : seq<plus<digit>, not_at<ident_other>> {};
-struct str_char : sor<seq<one<'\\'>, one<'"', '\\', 'n', 't'>>, not_one<'"', '\\', '\n', '\r'>> {};
+// An escape is \" \\ \n or \t; a backslash before anything else is an error at once.
+struct escape_code : one<'"', '\\', 'n', 't'> {};
+struct str_escape : if_must<one<'\\'>, escape_code> {};
+struct str_char : sor<str_escape, not_one<'"', '\\', '\n', '\r'>> {};
 struct str_close : one<'"'> {};
 struct str_lit : seq<one<'"'>, star<str_char>, must<str_close>> {};
 struct true_lit : kw_true {};
@@ -115,8 +118,13 @@ struct false_lit : kw_false {};
 struct name_ref : identifier {};
 
 // clause -> 'for' target 'in' expr | 'if' expr
+// target -> NAME | '(' NAME (',' NAME)* ')'
+// In every list of names (this one, parameters, a state tuple) a comma must be followed by a
+// name: `(x, 3)` is "expected a name" at the 3, not a complaint about the comma.
 struct name_decl : identifier {};
-struct for_names : seq<open_paren, list<tok<name_decl>, comma>, must<close_paren>> {};
+struct for_name : tok<name_decl> {};
+struct for_name_list : list_must<for_name, comma> {};
+struct for_names : if_must<open_paren, for_name_list, close_paren> {};
 struct for_target : sor<tok<name_decl>, for_names> {};
 struct in_keyword : tok<kw_in> {};
 struct clause_expr : seq<expr> {};
@@ -125,14 +133,29 @@ struct if_clause : if_must<tok<kw_if>, clause_expr> {};
 struct clause : sor<for_clause, if_clause> {};
 struct clauses : plus<clause> {};
 
-// Elements of ( ), [ ], { }: a comprehension, or expressions separated by commas.
+// Elements of ( ), [ ], { } and their closing bracket: nothing, a comprehension, or
+// expressions separated by commas (a trailing comma allowed). Each place the closing bracket
+// may come has its own must<> point, so that the message says what could come there:
+// elements_to<Close> itself (nothing read yet: an expression or the bracket),
+// after_elem<Close> (',' or the bracket), after_comma<Close> (an expression or the bracket)
+// and after_clauses<Close> (another clause or the bracket).
 struct elem : seq<expr> {};
 struct tuple_comma : comma {};
-struct elements : opt<elem, sor<clauses, seq<star<tuple_comma, elem>, opt<tuple_comma>>>> {};
+template <typename Close>
+struct after_elem : Close {};
+template <typename Close>
+struct after_comma : Close {};
+template <typename Close>
+struct after_clauses : Close {};
+template <typename Close>
+struct elements_to
+    : sor<Close, seq<elem, sor<seq<clauses, must<after_clauses<Close>>>,
+                               seq<star<tuple_comma, elem>, sor<seq<tuple_comma, must<after_comma<Close>>>,
+                                                                must<after_elem<Close>>>>>>> {};
 
-struct paren_expr : if_must<open_paren, elements, close_paren> {};
-struct list_expr : if_must<open_bracket, elements, close_bracket> {};
-struct set_expr : if_must<open_brace, elements, close_brace> {};
+struct paren_expr : if_must<open_paren, elements_to<close_paren>> {};
+struct list_expr : if_must<open_bracket, elements_to<close_bracket>> {};
+struct set_expr : if_must<open_brace, elements_to<close_brace>> {};
 
 struct then_keyword : tok<kw_then> {};
 struct else_keyword : tok<kw_else> {};
@@ -145,8 +168,8 @@ struct if_expr : if_must<tok<kw_if>, if_cond, then_keyword, if_then, else_keywor
 struct primary : sor<tok<int_lit>, tok<str_lit>, tok<true_lit>, tok<false_lit>, if_expr,
                      paren_expr, list_expr, set_expr, tok<name_ref>> {};
 
-struct call_suffix : if_must<open_paren, elements, close_paren> {};
-struct index_suffix : if_must<open_bracket, elements, close_bracket> {};
+struct call_suffix : if_must<open_paren, elements_to<close_paren>> {};
+struct index_suffix : if_must<open_bracket, elements_to<close_bracket>> {};
 struct postfix_expr : seq<primary, star<sor<call_suffix, index_suffix>>> {};
 
 struct unary_expr;
@@ -203,12 +226,14 @@ struct expr : nest<or_expr> {};
 // ---- games ----
 // game -> 'game' NAME ( '=' shorthand | params? '{' item* '}' )
 struct game_name : tok<identifier> {};
+// params -> '(' ')' | '(' NAME (',' NAME)* ')'
 struct param_name : tok<identifier> {};
-struct param_list : opt<list<param_name, comma>> {};
-struct game_params : if_must<open_paren, param_list, close_paren> {};
+struct params_end : close_paren {};
+struct param_list : sor<close_paren, seq<list_must<param_name, comma>, must<params_end>>> {};
+struct game_params : if_must<open_paren, param_list> {};
 
 struct state_name : tok<identifier> {};
-struct state_names : list<state_name, comma> {};
+struct state_names : list_must<state_name, comma> {};
 struct state_tuple : if_must<open_paren, state_names, close_paren> {};
 struct state_pattern : sor<state_name, state_tuple> {};
 struct state_item : if_must<tok<kw_state>, state_pattern> {};
@@ -222,7 +247,7 @@ struct rule_clauses : opt<clauses> {};
 struct move_item : if_must<tok<kw_move>, move_value, rule_clauses> {};
 
 // split [a, n - a] lists its parts; split [e for x in xs] computes them (any number).
-struct split_parts : seq<open_bracket, elements, must<close_bracket>> {};
+struct split_parts : seq<open_bracket, must<elements_to<close_bracket>>> {};
 struct split_item : if_must<tok<kw_split>, split_parts, rule_clauses> {};
 
 // value EXPR: the state's nim-value by a formula, used for normal play instead of a search.
@@ -257,7 +282,7 @@ struct game_stmt : if_must<tok<kw_game>, game_name, game_rest> {};
 
 // def -> 'def' NAME '(' params ')' '=' expr
 struct def_name : tok<identifier> {};
-struct def_params : if_must<open_paren, param_list, close_paren> {};
+struct def_params : if_must<open_paren, param_list> {};
 struct def_equals : equals {};
 struct def_body : seq<expr> {};
 struct def_stmt : if_must<tok<kw_def>, def_name, def_params, def_equals, def_body> {};

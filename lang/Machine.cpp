@@ -10,6 +10,7 @@
 #include "lang/Builtins.hpp"
 #include "lang/RuleGame.hpp"
 #include "lang/Table.hpp"
+#include "runtime/Show.hpp"
 #include "runtime/Period.hpp"
 #include "runtime/Progress.hpp"
 #include "runtime/Shorthands.hpp"
@@ -25,9 +26,7 @@ namespace {
 }
 
 std::string describe(const Value& v) {
-  std::string s = to_string(v);
-  if (s.size() > 60) s = s.substr(0, 57) + "...";
-  return std::string(kind_name(v.kind())) + " " + s;
+  return std::string(kind_name(v.kind())) + " " + shown(v, 60);
 }
 
 std::int64_t need_int(const Value& v, Where where, const char* what) {
@@ -97,7 +96,7 @@ const std::vector<Value>& items_in(Machine& m, const Value& v, Where where, cons
     if (hi >= lo) {
       // Each element listed is a step; the count itself may not fit in an int64.
       const std::uint64_t n = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
-      m.count_steps(n == UINT64_MAX ? n : n + 1, where);
+      m.count_listed(n, v, where, what);
       m.check_size(n == UINT64_MAX ? n : n + 1, sizeof(Value), where);
     }
     // Counted, not `i <= hi`: a range may end at the largest int64.
@@ -162,6 +161,19 @@ void Machine::steps_exceeded(Where where) const {
               "raise the limit with --max-steps N; a range as large as 0..10^18 can never be "
               "run through",
               where);
+}
+
+void Machine::count_listed(std::uint64_t n, const Value& range, Where where, const char* what) {
+  const std::uint64_t left = w_.limits.max_steps - std::min(w_.limits.steps, w_.limits.max_steps);
+  if (n >= left) {  // n + 1 values, and n + 1 may not fit
+    throw Error(ErrorKind::Limit,
+                "the range " + to_string(range) + " has " +
+                    (n == UINT64_MAX ? std::string("2^64") : std::to_string(n + 1)) + " values, more than the " +
+                    std::to_string(w_.limits.max_steps) + " steps a statement may take: " + what +
+                    " lists them one by one",
+                "raise the limit with --max-steps N", where);
+  }
+  count_steps(n + 1, where);
 }
 
 void Machine::check_loop(const Value& collection, Where where) {
@@ -304,7 +316,8 @@ const GameInstance* Machine::instance(GameEntry& g, std::vector<Value> params, W
   if (params.empty() && g.plain) return g.plain;
   const auto& rules = rules_of(g, where);
   if (static_cast<int>(params.size()) != g.param_count) {
-    fail_at(where, g.name + " takes " + std::to_string(g.param_count) + " parameters, got " +
+    fail_at(where, g.name + " takes " + std::to_string(g.param_count) +
+                       (g.param_count == 1 ? " parameter, got " : " parameters, got ") +
                        std::to_string(params.size()));
   }
   if (params.empty()) return g.plain = w_.registry.instance(rules, Value::tuple({}));
@@ -364,6 +377,9 @@ Value Machine::eval(const Expr& e, Frame& frame) {
     case ExprKind::Modifier: {
       if (e.text == "every") return every_sum(*e.args[0], frame);
       Value v = eval(*e.args[0], frame);
+      // 0 is the empty sum (it prints as 0): `misere 0` is the misere empty sum, which the
+      // player to move wins (the opponent moved last), as `every 0` is an every sum.
+      if (v.is(Kind::Int) && v.as_int() == 0) v = Value::sum({});
       if (!is_gamey(v) || v.modifier() != Modifier::Normal) {
         fail_at(e.args[0]->where, "'" + e.text + "' applies to a position or sum, got " + describe(v));
       }
@@ -544,13 +560,13 @@ Machine::Expanding::Expanding(Machine& m, const GameInstance& game, const Value&
   if (m_.expanding_.size() >= static_cast<std::size_t>(m_.w_.max_depth)) {
     throw Error(ErrorKind::Limit,
                 "queries inside rules nested deeper than " + std::to_string(m_.w_.max_depth) + " (at " +
-                    to_string(Position{&game, state}) + ")",
+                    shown(Position{&game, state}) + ")",
                 "raise the limit with --max-depth N, or let the rules ask about fewer positions");
   }
   if (!m_.expanding_.insert(key_).second) {
     throw Error(ErrorKind::Runtime,
-                "the rules loop: listing the options of " + to_string(Position{&game, state}) +
-                    " asks a question about " + to_string(Position{&game, state}) + " itself",
+                "the rules loop: listing the options of " + shown(Position{&game, state}) +
+                    " asks a question about " + shown(Position{&game, state}) + " itself",
                 "a rule may ask about other positions, not about the position it moves from "
                 "or one that leads back to it");
   }
@@ -627,8 +643,8 @@ Value Machine::call(const Expr& e, Frame& frame) {
 Value Machine::position_of(const GameInstance* g, std::vector<Value> args, const Expr& call) {
   const int arity = g->rules().state_arity();
   if (static_cast<int>(args.size()) != arity) {
-    fail_at(call.where, g->display_name() + " takes " + std::to_string(arity) + " values, got " +
-                            std::to_string(args.size()));
+    fail_at(call.where, g->display_name() + " takes " + std::to_string(arity) +
+                            (arity == 1 ? " value, got " : " values, got ") + std::to_string(args.size()));
   }
   Value state = args.size() == 1 ? args[0] : Value::tuple(std::move(args));
   std::string why = g->rules().check_state(state);
@@ -723,8 +739,8 @@ Option Machine::option_of(const Value& v, Where where, const char* query) {
       }
     }
   } else if (v.is(Kind::Game)) {
-    fail_at(where, std::string(query) + " needs a position, got the game " + to_string(v),
-            "give it a state: " + to_string(v) + "(10)");
+    fail_at(where, std::string(query) + " needs a position, got the game " + shown(v),
+            "give it a state: " + shown(v) + "(10)");
   } else {
     fail_at(where, std::string(query) + " needs a position or a sum, got " + describe(v));
   }

@@ -79,6 +79,9 @@ class Machine {
     w_.limits.steps += n;
     if (w_.limits.steps > w_.limits.max_steps) steps_exceeded(where);
   }
+  // A builtin about to list the n + 1 values of `range` (sum(0..n)): one step each, and
+  // more than the steps left an error at once that names the builtin (`what`).
+  void count_listed(std::uint64_t n, const Value& range, Where where, const char* what);
   // A `for` about to run over `collection`: a range longer than the steps left is an error
   // at once, rather than after max_steps iterations.
   void check_loop(const Value& collection, Where where);

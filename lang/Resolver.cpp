@@ -86,21 +86,26 @@ class Resolver {
            prog_.broken_names.end();
   }
 
+  // The nearest name to a misspelt one. On a tie a builtin wins over a global, a global over
+  // a local, and then the first in alphabetical order: the global names are in a hash map,
+  // whose order differs from run to run, and the hint must not.
   std::string suggestion(const std::string& name) const {
     std::string best;
     std::size_t best_d = name.size() <= 5 ? 1 : 2;
-    auto consider = [&](std::string_view cand) {
+    int best_rank = -1;
+    auto consider = [&](std::string_view cand, int rank) {
       const std::size_t dist = edit_distance(name, cand);
-      if (dist <= best_d && cand != name) {
-        best_d = dist;
-        best = std::string(cand);
-      }
+      if (dist > best_d || cand == name) return;
+      if (dist == best_d && !best.empty() && (rank < best_rank || (rank == best_rank && cand >= best))) return;
+      best_d = dist;
+      best_rank = rank;
+      best = std::string(cand);
     };
     for (const auto& scope : scopes_) {
-      for (const auto& [n, slot] : scope) consider(n);
+      for (const auto& [n, slot] : scope) consider(n, 0);
     }
-    for (const auto& [n, b] : w_.names) consider(n);
-    for (const BuiltinInfo& b : kBuiltins) consider(b.name);
+    for (const auto& [n, b] : w_.names) consider(n, 1);
+    for (const BuiltinInfo& b : kBuiltins) consider(b.name, 2);
     return best.empty() ? std::string() : "did you mean '" + best + "'?";
   }
 
@@ -189,11 +194,27 @@ class Resolver {
     return &w_.games[static_cast<std::size_t>(b.index)];
   }
 
+  // Names bound together (parameters, a state tuple, a for's tuple) each name one value:
+  // in `def f(x, x)` the second x would hide the first. The error is at the second.
+  // `what` ends the message: "'x' is already " + what.
+  void check_distinct(const std::vector<std::string>& names, const std::vector<Where>& wheres,
+                      const std::string& what, const std::string& hint) {
+    for (std::size_t i = 1; i < names.size() && i < wheres.size(); ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        if (names[i] != names[j]) continue;
+        d_.error(wheres[i], "'" + names[i] + "' is already " + what, hint);
+        break;
+      }
+    }
+  }
+
   // ---- expressions ----
   void clauses(std::vector<Clause>& cs) {
     for (Clause& c : cs) {
       expr(*c.expr);
       if (c.kind == Clause::Kind::For) {
+        check_distinct(c.names, c.name_wheres, "a name of this 'for'",
+                       "each part of the tuple needs its own name, e.g. for (x, y) in pairs");
         c.slots.clear();
         for (const std::string& n : c.names) c.slots.push_back(declare_local(n));
       }
@@ -240,10 +261,14 @@ class Resolver {
         const BuiltinInfo& b = kBuiltins[callee.binding.index];
         const int got = e.clauses.empty() ? static_cast<int>(e.args.size()) - 1 : 1;
         if (got < b.min_args || (b.max_args >= 0 && got > b.max_args)) {
-          d_.error(e.where, std::string(b.name) + " takes " +
-                                (b.min_args == b.max_args ? plural(b.min_args, "argument")
-                                                          : "at least " + plural(b.min_args, "argument")) +
-                                ", got " + std::to_string(got),
+          // What the count should be, said from the side it missed: period takes 1 or 2,
+          // min at least 1, update 3.
+          std::string takes;
+          if (b.min_args == b.max_args) takes = plural(b.min_args, "argument");
+          else if (b.max_args == b.min_args + 1) takes = std::to_string(b.min_args) + " or " + plural(b.max_args, "argument");
+          else if (got < b.min_args) takes = "at least " + plural(b.min_args, "argument");
+          else takes = "at most " + plural(b.max_args, "argument");
+          d_.error(e.where, std::string(b.name) + " takes " + takes + ", got " + std::to_string(got),
                    "usage: " + std::string(b.signature));
         }
         if (static_cast<Builtin>(callee.binding.index) == Builtin::Table && e.clauses.empty()) {
@@ -421,6 +446,8 @@ class Resolver {
   // ---- definitions ----
   void game(GameDecl& g) {
     begin_frame();
+    check_distinct(g.params, g.param_wheres, "a parameter of " + g.name,
+                   "each parameter needs its own name, e.g. game G(a, b)");
     for (const std::string& p : g.params) declare_local(p);
     switch (g.form) {
       case GameDecl::Form::Rules: break;
@@ -445,6 +472,16 @@ class Resolver {
     g.state_arity = arity;
     bool have_state = false;
     const GameItem* formula = nullptr;
+    if (state) {
+      check_distinct(state->names, state->name_wheres, "a name of this state",
+                     "each value of the state needs its own name, e.g. state (a, b)");
+      for (std::size_t i = 0; i < state->names.size() && i < state->name_wheres.size(); ++i) {
+        if (std::find(g.params.begin(), g.params.end(), state->names[i]) != g.params.end()) {
+          d_.error(state->name_wheres[i], "'" + state->names[i] + "' is already a parameter of " + g.name,
+                   "the state would hide the parameter: give it another name");
+        }
+      }
+    }
     auto declare_state = [&] {
       have_state = true;
       state->slots.clear();
@@ -497,6 +534,8 @@ class Resolver {
 
   void def(DefDecl& d) {
     begin_frame();
+    check_distinct(d.params, d.param_wheres, "a parameter of " + d.name,
+                   "each parameter needs its own name, e.g. def f(a, b)");
     for (const std::string& p : d.params) declare_local(p);
     expr(*d.body);
     d.frame_size = max_slot_;

@@ -1,6 +1,7 @@
 #include "lang/RuleGame.hpp"
 
 #include "lang/Compile.hpp"
+#include "runtime/Show.hpp"
 
 namespace grundy::lang {
 
@@ -34,7 +35,7 @@ auto in_position(const GameInstance& game, const Value& state, F&& f) {
     return f();
   } catch (const Error& e) {
     if (e.kind != ErrorKind::Runtime || e.context) throw;
-    Error with(e.kind, "in " + to_string(Position{&game, state}) + ": " + e.what(), e.hint, e.where);
+    Error with(e.kind, "in " + shown(Position{&game, state}) + ": " + e.what(), e.hint, e.where);
     with.context = true;
     throw with;
   }
@@ -164,7 +165,7 @@ std::uint64_t RuleGame::formula(const GameInstance& game, const Value& state) co
     const Expr& e = *formula_->exprs[0];
     const Value v = machine_.eval(e, frame);
     if (!v.is(Kind::Int) || v.as_int() < 0) {
-      throw Error(ErrorKind::Runtime, "a nim-value is an integer >= 0; the value rule gives " + to_string(v),
+      throw Error(ErrorKind::Runtime, "a nim-value is an integer >= 0; the value rule gives " + shown(v),
                   "`value` gives the state's nim-value, e.g. value n % 3", e.where);
     }
     return static_cast<std::uint64_t>(v.as_int());

@@ -22,6 +22,7 @@
 #include "lang/Statements.hpp"
 #include "runtime/Cycle.hpp"
 #include "runtime/Probe.hpp"
+#include "runtime/Show.hpp"
 #include "runtime/Shorthands.hpp"
 #include "stdlib/Stdlib.hpp"
 
@@ -54,9 +55,31 @@ struct Session::Impl {
 
   // ---- loading ----
 
-  Program& parse(int file) {
-    world.programs.push_back(parse_program(world.sources, file, diags));
+  Program& parse(int file, std::uint32_t from = 0) {
+    world.programs.push_back(parse_program(world.sources, file, diags, from));
     return world.programs.back();
+  }
+
+  // The files being loaded, the file run first, then each import inside the one before:
+  // an import of one of them is a cycle.
+  struct Loading {
+    std::string key;   // as world.loaded keeps it; empty for text that is not a file
+    std::string name;  // as diagnostics name the file
+  };
+  std::vector<Loading> importing;
+
+  // An import of a file that is being loaded: a.game -> b.game -> a.game.
+  bool import_cycle(const Stmt& s, const std::string& key) {
+    const auto first = std::find_if(importing.begin(), importing.end(),
+                                    [&](const Loading& l) { return l.key == key; });
+    if (first == importing.end()) return false;
+    std::string chain;
+    for (auto it = first; it != importing.end(); ++it) chain += it->name + " -> ";
+    chain += first->name;
+    diags.error(s.where, "import cycle: " + chain,
+                "files may not import each other in a circle: move what they share into a file "
+                "that each of them imports");
+    return true;
   }
 
   // Imports of `p`, depth first, so that a module comes before the files that use it.
@@ -70,14 +93,24 @@ struct Session::Impl {
         std::error_code ec;
         fs::path canon = fs::weakly_canonical(path, ec);
         key = (ec ? path : canon).string();
-        if (already_loaded(key)) continue;
-        // Only regular files: a FIFO or a device (/dev/zero, /dev/stdin) would block or never end.
-        const bool regular = fs::is_regular_file(path, ec);
+        if (import_cycle(s, key) || already_loaded(key)) continue;
+        // Only regular files: a FIFO or a device (/dev/zero, /dev/stdin) would block or never
+        // end. Why a file cannot be read is said as `grundy run` says it.
+        std::string why, hint;
         std::ifstream in;
-        if (regular) in.open(path, std::ios::binary);
-        if (!regular || !in) {
-          diags.error(s.where, "cannot open '" + s.name + "'",
-                      "imports are relative to the importing file: looked for " + path.string());
+        if (fs::is_directory(path, ec)) {
+          why = "it is a directory, not a .game file";
+        } else if (!fs::exists(path, ec)) {
+          why = std::strerror(ENOENT);
+          hint = "imports are relative to the importing file: looked for " + path.string();
+        } else if (!fs::is_regular_file(path, ec)) {
+          why = "not a regular file (a FIFO or a device is not read)";
+        } else {
+          in.open(path, std::ios::binary);
+          if (!in) why = std::strerror(errno);
+        }
+        if (!why.empty()) {
+          diags.error(s.where, "cannot open '" + s.name + "': " + why, hint);
           continue;
         }
         std::ostringstream buf;
@@ -100,13 +133,15 @@ struct Session::Impl {
           continue;
         }
         key = "stdlib:" + s.name;
-        if (already_loaded(key)) continue;
+        if (import_cycle(s, key) || already_loaded(key)) continue;
         text = std::string(*module);
         name = "<stdlib>/" + s.name + ".game";
       }
       world.loaded.push_back(key);
       Program& imported = parse(world.sources.add(name, dir, std::move(text)));
+      importing.push_back({key, name});
       load_imports(imported, batch);
+      importing.pop_back();
       batch.push_back(&imported);
     }
   }
@@ -221,8 +256,64 @@ struct Session::Impl {
 
   // ---- running ----
 
-  void report(const Error& e, Where fallback) {
-    diags.error(e.where.known() ? e.where : fallback, e.what(), e.hint);
+  // A runtime error of a statement: `fallback` is where the statement (or the expression
+  // play started from) begins, `expr` the expression it ran. An error inside the rules of a
+  // game or the body of a function defined in another file (the standard library, an
+  // import) is followed by a note at the use in the user's statement that led there.
+  void report(const Error& e, Where fallback, const Expr* expr) {
+    const Where where = e.where.known() ? e.where : fallback;
+    const bool elsewhere = where.known() && fallback.known() && where.file != fallback.file;
+    std::string hint = e.hint;
+    const std::string& file = where.known() ? world.sources.file(where.file).name : std::string();
+    constexpr std::string_view kStdlib = "<stdlib>/";
+    if (elsewhere && file.rfind(kStdlib, 0) == 0) {
+      // Advice on how to write the rules shown would be advice to edit the standard library.
+      hint = "this is inside the standard library: look at the values given to it (the note below)";
+    }
+    diags.error(where, e.what(), hint);
+    if (!elsewhere) return;
+    std::string what;
+    const Expr* use = foreign_use(expr, fallback.file, what);
+    diags.note(use ? use->where : fallback, use ? what : "while running this statement");
+  }
+
+  // The first name in `e` of a game or function defined in a file other than `file`; `what`
+  // says which it is.
+  const Expr* foreign_use(const Expr* e, int file, std::string& what) const {
+    if (!e) return nullptr;
+    if (e->kind == ExprKind::Name) {
+      const auto i = static_cast<std::size_t>(e->binding.index);
+      if (e->binding.to == Binding::To::Game && i < world.games.size()) {
+        const GameDecl* d = world.games[i].decl;
+        if (d && d->where.file != file) {
+          what = "in the rules of " + d->name + ", used here";
+          return e;
+        }
+      } else if (e->binding.to == Binding::To::Def && i < world.defs.size()) {
+        const DefDecl* d = world.defs[i].decl;
+        if (d && d->where.file != file) {
+          what = "in the function " + d->name + ", called here";
+          return e;
+        }
+      }
+    }
+    for (const ExprPtr& a : e->args) {
+      if (const Expr* u = foreign_use(a.get(), file, what)) return u;
+    }
+    for (const Clause& c : e->clauses) {
+      if (const Expr* u = foreign_use(c.expr.get(), file, what)) return u;
+    }
+    return nullptr;
+  }
+
+  // Standard output failed (a full disk, /dev/full): what was printed is lost, so the run
+  // stops with an I/O error rather than exit 0.
+  int output_failed(int error_number) {
+    err << "error: cannot write the output";
+    if (error_number != 0) err << ": " << std::strerror(error_number);
+    err << '\n';
+    err.flush();
+    return kExitIo;
   }
 
   // Returns an exit code.
@@ -254,6 +345,11 @@ struct Session::Impl {
           case Stmt::Kind::Expr: {
             Value v = machine.eval(*s.expr, frame);
             out << (v.is(Kind::Str) ? v.as_str() : to_string(v)) << '\n';
+            // Each statement's output goes out when it is complete, also into a pipe or a
+            // file (where output is buffered): a later statement that runs long, or is
+            // killed, does not take it down with it. One flush per statement, not per line.
+            errno = 0;
+            if (!out.flush()) return output_failed(errno);
             break;
           }
           default: break;
@@ -261,7 +357,7 @@ struct Session::Impl {
       } catch (const Error& e) {
         out.flush();
         if (e.kind == ErrorKind::Interrupted && options.rethrow_interrupts) throw;
-        report(e, s.where);
+        report(e, s.where, s.expr.get());
         diags.flush();
         return kExitRuntime;
       } catch (const std::bad_alloc&) {
@@ -279,7 +375,8 @@ struct Session::Impl {
         return kExitRuntime;
       }
     }
-    out.flush();
+    errno = 0;
+    if (!out.flush()) return output_failed(errno);
     return kExitOk;
   }
 
@@ -291,9 +388,9 @@ struct Session::Impl {
         (e.text == "==" || e.text == "!=" || e.text == "<" || e.text == "<=" || e.text == ">" ||
          e.text == ">=")) {
       try {
-        std::string left = to_string(machine.eval(*e.args[0], frame));
-        std::string right = to_string(machine.eval(*e.args[1], frame));
-        if (left.size() + right.size() < 400) detail = ": " + left + " " + e.text + " " + right + " is false";
+        std::string left = shown(machine.eval(*e.args[0], frame));
+        std::string right = shown(machine.eval(*e.args[1], frame));
+        detail = ": " + left + " " + e.text + " " + right + " is false";
       } catch (const Error&) {
         // Evaluating the sides again met a limit: report the failure without them.
       }
@@ -302,8 +399,11 @@ struct Session::Impl {
     diags.flush();
   }
 
-  int run(std::string text, const std::string& name, const std::string& dir) {
+  // `key` identifies the file run (its canonical path; empty for text that is not a file),
+  // so that an import of it is seen as a cycle.
+  int run(std::string text, const std::string& name, const std::string& dir, const std::string& key = {}) {
     diags.reset();
+    importing.assign(1, Loading{key, name});
     const int file = world.sources.add(name, dir, std::move(text));
     std::vector<Program*> batch;
     Program* main = nullptr;
@@ -493,28 +593,33 @@ struct Session::Impl {
   // ---- the REPL's commands and play mode ----
 
   Where query_where;  // the expression play started from: errors of its queries point there
+  const Expr* query_expr = nullptr;
 
-  std::optional<Value> evaluate(std::string text, const std::string& name) {
+  std::optional<Value> evaluate(std::string text, const std::string& name, std::uint32_t from, int& failure) {
     diags.reset();
     const int file = world.sources.add(name, fs::current_path().string(), std::move(text));
-    Program& p = parse(file);
+    Program& p = parse(file, from);
     if (diags.count() == 0 && (p.stmts.size() != 1 || p.stmts[0].kind != Stmt::Kind::Expr)) {
-      diags.error(p.stmts.size() > 1 ? p.stmts[1].where : p.stmts.empty() ? Where{file, 0} : p.stmts[0].where,
+      diags.error(p.stmts.size() > 1 ? p.stmts[1].where : p.stmts.empty() ? Where{file, from} : p.stmts[0].where,
                   "expected one expression here", "e.g. Nim(3) + Nim(5)");
     }
     if (diags.count() == 0) resolve(world, p, diags);
     diags.flush();
+    failure = kExitCompile;
     if (diags.count() > 0) return std::nullopt;
+    failure = kExitRuntime;
     const Stmt& s = p.stmts[0];
     Frame frame(static_cast<std::size_t>(s.frame_size));
     try {
       machine.begin_statement();
       Value v = machine.eval(*s.expr, frame);
       query_where = s.expr->where;
+      query_expr = s.expr.get();
+      failure = 0;
       return v;
     } catch (const Error& e) {
       if (e.kind == ErrorKind::Interrupted && options.rethrow_interrupts) throw;
-      report(e, s.where);
+      report(e, s.where, s.expr.get());
       diags.flush();
       return std::nullopt;
     }
@@ -699,7 +804,8 @@ int Session::run_file(const std::string& path) {
   std::ostringstream buf;
   buf << in.rdbuf();
   fs::path p(path);
-  return impl_->run(buf.str(), path, p.parent_path().string());
+  fs::path canon = fs::weakly_canonical(p, ec);
+  return impl_->run(buf.str(), path, p.parent_path().string(), (ec ? p : canon).string());
 }
 
 // ---- for the REPL and play mode ----
@@ -752,8 +858,13 @@ std::vector<std::string> Session::defined_names() const {
 
 std::uint64_t Session::clear_memos() { return impl_->clear_memos(); }
 
-std::optional<Value> Session::evaluate(std::string_view text, const std::string& name) {
-  return impl_->evaluate(std::string(text), name);
+std::optional<Value> Session::evaluate(std::string_view text, const std::string& name, std::size_t from,
+                                      int* failure) {
+  int code = 0;
+  std::optional<Value> v =
+      impl_->evaluate(std::string(text), name, static_cast<std::uint32_t>(std::min(from, text.size())), code);
+  if (failure) *failure = code;
+  return v;
 }
 
 std::vector<Value> Session::options(const Value& x) {
@@ -779,7 +890,7 @@ std::string Session::value_note(const Value& x) {
 
 void Session::report(const Error& e) {
   impl_->out.flush();
-  impl_->report(e, impl_->query_where);
+  impl_->report(e, impl_->query_where, impl_->query_expr);
   impl_->diags.flush();
 }
 

@@ -71,8 +71,12 @@ class Session {
   // Empties every memo table; returns how many positions they held.
   std::uint64_t clear_memos();
 
-  // Evaluates one expression; on an error prints the diagnostic and returns nothing.
-  std::optional<Value> evaluate(std::string_view text, const std::string& name);
+  // Evaluates one expression, the text from byte `from` on (what comes before it, such as
+  // the REPL's `play`, is shown in diagnostics but not read); on an error prints the
+  // diagnostic and returns nothing.
+  // `failure`, when given, is set to the exit code of the error (65 or 70).
+  std::optional<Value> evaluate(std::string_view text, const std::string& name, std::size_t from = 0,
+                                int* failure = nullptr);
   // The queries of the same names, on a position or sum (normal, misere or every). They
   // throw Error; report() prints one with a caret under the expression last evaluated.
   std::vector<Value> options(const Value& x);

@@ -7,6 +7,12 @@ namespace grundy::lang {
 int Sources::add(std::string name, std::string dir, std::string text) {
   // A UTF-8 byte order mark (some Windows editors write one) is not part of the program.
   if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
+  // A lone CR (old Mac line ends) is a line break like LF, for statements, comments,
+  // strings, line numbers and carets alike; CR LF stays one line break. Same length, so
+  // offsets do not move.
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) text[i] = '\n';
+  }
   SourceFile f{std::move(name), std::move(dir), std::move(text), {0}};
   for (std::uint32_t i = 0; i < f.text.size(); ++i) {
     if (f.text[i] == '\n') f.line_starts.push_back(i + 1);

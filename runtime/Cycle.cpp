@@ -6,6 +6,8 @@
 
 #include <absl/container/flat_hash_map.h>
 
+#include "runtime/Show.hpp"
+
 namespace grundy {
 
 std::vector<Position> shortest_cycle(const Position& start, std::size_t budget) {
@@ -50,7 +52,7 @@ std::string describe_cycle(const std::vector<Position>& cycle) {
       path += "... (" + std::to_string(cycle.size() - 1 - kShown) + " more) -> ";
       i = cycle.size() - 1 - kShown / 2;
     }
-    path += to_string(cycle[i]);
+    path += shown(cycle[i]);
     if (i + 1 < cycle.size()) path += " -> ";
   }
   return path;

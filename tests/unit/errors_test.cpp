@@ -2,6 +2,7 @@
 // 0 ok, 1 failed assert, 65 compile error, 70 runtime error; clang-style messages
 // "file:line:col: error: ...", the source line, a caret, then an optional hint.
 #include <sstream>
+#include <streambuf>
 #include <string>
 #include <vector>
 
@@ -292,4 +293,60 @@ TEST_CASE("a later batch's definition replaces an earlier one (REPL)", "[errors]
   CHECK(session.run_source("grundy(Chain(2))\n", "d.game") == kExitOk);  // memo not reused
   CHECK(session.run_source("grundy(Chain(5))\n", "e.game") == kExitOk);  // 5 -> 3 -> 1
   CHECK(out.str() == "0\n1\n0\n");
+}
+
+namespace {
+
+// A stream buffer that keeps what was written and, at each flush, what had been written by
+// then; `fail` makes every write fail (a full disk).
+class RecordingBuf : public std::streambuf {
+ public:
+  explicit RecordingBuf(bool fail = false) : fail_(fail) {}
+  std::string text;
+  std::vector<std::string> flushed;  // text at each flush
+
+ protected:
+  int overflow(int c) override {
+    if (fail_) return traits_type::eof();
+    if (c != traits_type::eof()) text += static_cast<char>(c);
+    return traits_type::not_eof(c);
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    if (fail_) return 0;
+    text.append(s, static_cast<std::size_t>(n));
+    return n;
+  }
+  int sync() override {
+    flushed.push_back(text);
+    return fail_ ? -1 : 0;
+  }
+
+ private:
+  bool fail_;
+};
+
+}  // namespace
+
+TEST_CASE("each statement's output is flushed when the statement ends", "[errors][output]") {
+  // A later statement that runs long (or is killed) does not hold back what earlier ones
+  // printed; a statement that prints many lines is flushed once.
+  RecordingBuf buf;
+  std::ostream out(&buf);
+  std::ostringstream err;
+  grundy::Session session(out, err);
+  CHECK(session.run_source("1\nlet a = 2\ntable(n for n in 0..12)\n\"x\"\n", "test.game") == kExitOk);
+  REQUIRE(buf.flushed.size() >= 3);
+  CHECK(buf.flushed[0] == "1\n");
+  CHECK(buf.flushed[1].substr(2).find('x') == std::string::npos);  // the whole table, not "x"
+  CHECK(buf.flushed[2] == buf.text);
+  CHECK(buf.text.ends_with("x\n"));
+}
+
+TEST_CASE("a failed write of the output is an I/O error", "[errors][output]") {
+  RecordingBuf buf(/*fail=*/true);
+  std::ostream out(&buf);
+  std::ostringstream err;
+  grundy::Session session(out, err);
+  CHECK(session.run_source("1\n2\n", "test.game") == grundy::kExitIo);
+  CHECK(starts_with(err.str(), "error: cannot write the output"));
 }
