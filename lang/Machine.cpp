@@ -61,7 +61,12 @@ std::int64_t arith(std::string_view op, std::int64_t a, std::int64_t b, Where wh
     case '/':
     case '%':
       if (b == 0) fail_at(where, "division by zero", "check the divisor before dividing");
-      if (a == INT64_MIN && b == -1) overflow(where, op[0] == '/' ? "/" : "%", a, b);
+      // Only the quotient INT64_MIN / -1 = 2^63 overflows; every x % -1 is 0 (and C++'s
+      // INT64_MIN % -1 traps, so it is not computed).
+      if (b == -1) {
+        if (op[0] == '%') return 0;
+        if (a == INT64_MIN) overflow(where, "/", a, b);
+      }
       return op[0] == '/' ? a / b : a % b;
     case '^': {
       if (b < 0) fail_at(where, "negative exponent " + std::to_string(b), "^ takes an exponent >= 0");

@@ -173,6 +173,21 @@ TEST_CASE("integer overflow exits 70 at the operator", "[errors][int]") {
                kExitRuntime, "test.game:");
 }
 
+TEST_CASE("x % -1 is 0 for every x, the smallest int included", "[errors][int]") {
+  // Only the quotient INT64_MIN / -1 = 2^63 is outside the range; the remainder is 0.
+  CHECK(grundy::test::run_ok("(-9223372036854775807 - 1) % -1\n7 % -1\n-7 % -1\n") == "0\n0\n0\n");
+  expect_error("(-9223372036854775807 - 1) / -1\n", kExitRuntime, "test.game:1:");
+  // The same in compiled rules: the box must not hand over (it would only meet the same
+  // remainder in the interpreter), and the answer is the interpreter's.
+  const char* const rules =
+      "game G { state (a, b)  move (a - 1, b) if a > 0 and (b - 9223372036854775807 - 1) % -1 == 0 }\n"
+      "grundy(G(3, 0))\nwins(G(2, 0))\n";
+  const grundy::test::Explained e = grundy::test::run_explained(rules);
+  CHECK(e.out == "1\nfalse\n");
+  CHECK(contains(e.explain, "compiled"));
+  CHECK(!contains(e.explain, "stop"));
+}
+
 TEST_CASE("other runtime errors exit 70", "[errors]") {
   const RunResult r = expect_error("1\nlet z = 0\n1 / z\n", kExitRuntime, "test.game:3:");
   CHECK(r.out == "1\n");
