@@ -184,13 +184,6 @@ void Machine::check_loop(const Value& collection, Where where) {
               where);
 }
 
-void Machine::size_exceeded(std::uint64_t n, std::uint64_t bytes_each, Where where) const {
-  throw Error(ErrorKind::Limit,
-              "out of memory: a value of " + std::to_string(n) + (bytes_each == 1 ? " characters" : " elements") +
-                  " passes the limit of " + std::to_string(w_.limits.max_memory >> 20) + " MB",
-              "raise the limit with --max-memory MB", where);
-}
-
 void Machine::check_interrupt() const {
   if (w_.limits.interrupt && w_.limits.interrupt->load(std::memory_order_relaxed)) {
     throw Error(ErrorKind::Interrupted, "interrupted");
@@ -415,9 +408,13 @@ Value Machine::collection(const Expr& e, Frame& frame) {
     for (const auto& a : e.args) items.push_back(eval(*a, frame));
   } else {
     reserve_for(e.clauses, items, frame);
+    std::uint64_t bytes = 0;
     each(e.clauses, 0, frame, [&] {
-      check_size(items.size() + 1, sizeof(Value), e.where);
+      check_bytes(items.size() + 1, bytes + sizeof(Value), e.where);
       items.push_back(eval(*e.args[0], frame));
+      // An element built for this list ([[x] for x in ...]) is held by it alone; one that
+      // is shared lives on anyway, and costs only its slot here.
+      bytes += sizeof(Value) + (items.back().shared() ? 0 : items.back().bytes());
     });
   }
   if (e.kind == ExprKind::Tuple) return Value::tuple(std::move(items));
@@ -474,7 +471,9 @@ Value Machine::binary(const Expr& e, Frame& frame) {
     }
     if (a.is(Kind::List) && b.is(Kind::List)) {
       check_size(a.items().size() + b.items().size(), sizeof(Value), e.where);
-      std::vector<Value> items = a.items();
+      std::vector<Value> items;
+      items.reserve(a.items().size() + b.items().size());  // not twice that, as a copy and an insert would
+      items.insert(items.end(), a.items().begin(), a.items().end());
       items.insert(items.end(), b.items().begin(), b.items().end());
       return Value::list(std::move(items));
     }
@@ -484,7 +483,9 @@ Value Machine::binary(const Expr& e, Frame& frame) {
     }
     if (a.is(Kind::Set) && b.is(Kind::Set)) {
       check_size(a.items().size() + b.items().size(), sizeof(Value), e.where);
-      std::vector<Value> items = a.items();
+      std::vector<Value> items;
+      items.reserve(a.items().size() + b.items().size());
+      items.insert(items.end(), a.items().begin(), a.items().end());
       items.insert(items.end(), b.items().begin(), b.items().end());
       return Value::set(std::move(items));
     }
@@ -563,6 +564,42 @@ Machine::Expanding::Expanding(Machine& m, const GameInstance& game, const Value&
 
 Machine::Expanding::~Expanding() { m_.expanding_.erase(key_); }
 
+Machine::Holding::Holding(Machine& m, const Value& v, Where where) : m_(m), v_(v) {
+  const std::uint64_t b = m_.calls_.hold(v_);
+  m_.w_.limits.held += b;
+  if (b < ValueMeter::kShared) return;  // small arguments: counted, checked with the results
+  try {
+    check_memory(m_.w_.limits, m_.ev_.held_bytes(), "the arguments of the calls in progress");
+  } catch (Error& err) {
+    err.where = where;
+    m_.w_.limits.held -= std::min(m_.calls_.release(v_), m_.w_.limits.held);
+    throw;
+  }
+}
+
+Machine::Holding::~Holding() { m_.w_.limits.held -= std::min(m_.calls_.release(v_), m_.w_.limits.held); }
+
+void Machine::begin_statement() {
+  w_.limits.steps = 0;
+  // What functions have memoized (a REPL command or a redefinition may have dropped it);
+  // no call is in progress between statements.
+  calls_.clear();
+  std::uint64_t held = 0;
+  for (const DefEntry& d : w_.defs) held += d.memo.bytes();
+  w_.limits.held = held;
+}
+
+void Machine::size_exceeded(std::uint64_t n, bool chars, Where where) const {
+  const std::uint64_t held = ev_.held_bytes() + w_.limits.held;
+  throw Error(ErrorKind::Limit,
+              "out of memory: a value of " + std::to_string(n) + (chars ? " characters" : " elements") +
+                  ((held >> 20) > 0 ? ", with the " + std::to_string(held >> 20) +
+                                          " MB that memos and calls in progress hold,"
+                                    : std::string()) +
+                  " passes the limit of " + std::to_string(w_.limits.max_memory >> 20) + " MB",
+              "raise the limit with --max-memory MB", where);
+}
+
 Value Machine::call(const Expr& e, Frame& frame) {
   // Every recursion of the language goes through a call (a function, a query inside a rule
   // about a position of the same game): stop it with an error before the stack ends.
@@ -598,25 +635,26 @@ Value Machine::call(const Expr& e, Frame& frame) {
     }
     Frame inner(static_cast<std::size_t>(d.decl->frame_size));
     std::copy(args.begin(), args.end(), inner.begin());
-    ++depth_;
     Value result;
-    try {
-      result = eval(*d.decl->body, inner);
-    } catch (...) {
-      --depth_;
-      throw;
-    }
-    --depth_;
-    d.memo.emplace(std::move(key), result);
-    if ((d.memo.size() & 0x3FF) == 0) {  // now and then: the results of all functions
-      std::uint64_t results = 0;
-      for (const DefEntry& other : w_.defs) results += other.memo.size();
+    {
+      // The arguments stay alive until the call returns: d(s + s, k - 1) holds every s of
+      // the recursion at once.
+      const Holding holding(*this, key, e.where);
+      ++depth_;
       try {
-        check_memory(w_.limits, results * 2 * kBytesPerState, "the memoized results of functions");
-      } catch (Error& err) {
-        err.where = e.where;
+        result = eval(*d.decl->body, inner);
+      } catch (...) {
+        --depth_;
         throw;
       }
+      --depth_;
+    }
+    w_.limits.held += d.memo.emplace(key, result);
+    try {
+      check_memory(w_.limits, ev_.held_bytes(), "the memoized results of functions");
+    } catch (Error& err) {
+      err.where = e.where;
+      throw;
     }
     return result;
   }
@@ -839,12 +877,20 @@ std::vector<Value> Machine::list_options(const Option& o, Modifier mod, bool win
   // replaced by x, so two are equal exactly when their changes are: the key is x less
   // component i (a part of x equal to it cancels it, else it is marked as taken away),
   // not the whole sum again.
-  absl::flat_hash_set<std::vector<Value>> seen;
-  const Value taken_away = Value::word("-");
+  absl::flat_hash_set<std::vector<Position>> seen;
+  const Position taken_away{nullptr, Value()};
   const bool normal = mod == Modifier::Normal;
   const std::uint64_t total = normal && winning_only ? ev_.grundy(o) : 0;
-  std::uint64_t parts_held = 0;
+  // The components as values, made once: every option of a sum of n parts shares the n - 1
+  // it does not change, and holds only their slots.
+  std::vector<Value> base;
+  base.reserve(o.size());
+  for (const Position& p : o) base.push_back(Value::position(p.game, p.state));
+  // --max-memory: each option listed is a sum of about n parts (its body and n slots, the
+  // moved part's new bodies), its key in `seen` and its slot in `out`.
+  std::uint64_t bytes = 0;
   Option next;
+  std::vector<Value> parts;
   for (std::size_t i = 0; i < o.size(); ++i) {
     // A component equal to an earlier one has the same options, and they give the same sums.
     if (std::find(o.begin(), o.begin() + static_cast<std::ptrdiff_t>(i), o[i]) != o.begin() + static_cast<std::ptrdiff_t>(i)) {
@@ -852,29 +898,35 @@ std::vector<Value> Machine::list_options(const Option& o, Modifier mod, bool win
     }
     // `known_winning`: the move leaves a sum of value 0 (normal play), no need to ask.
     auto with = [&](const Option& x, bool known_winning) {
-      std::vector<Value> key;
+      std::vector<Position> key;
       bool cancelled = false;
       for (const Position& p : x) {
         if (!cancelled && p == o[i]) {
           cancelled = true;
           continue;
         }
-        key.push_back(Value::position(p.game, p.state));
+        key.push_back(p);
       }
       std::sort(key.begin(), key.end());
       if (!cancelled) {
         key.push_back(taken_away);
-        key.push_back(Value::position(o[i].game, o[i].state));
+        key.push_back(o[i]);
       }
       if (seen.contains(key)) return;
-      next.assign(o.begin(), o.begin() + static_cast<std::ptrdiff_t>(i));
-      next.insert(next.end(), x.begin(), x.end());
-      next.insert(next.end(), o.begin() + static_cast<std::ptrdiff_t>(i) + 1, o.end());
-      if (winning_only && !known_winning && (normal ? ev_.grundy(next) != 0 : misere_.wins(next))) return;
+      if (winning_only && !known_winning) {
+        next.assign(o.begin(), o.begin() + static_cast<std::ptrdiff_t>(i));
+        next.insert(next.end(), x.begin(), x.end());
+        next.insert(next.end(), o.begin() + static_cast<std::ptrdiff_t>(i) + 1, o.end());
+        if (normal ? ev_.grundy(next) != 0 : misere_.wins(next)) return;
+      }
+      parts.assign(base.begin(), base.begin() + static_cast<std::ptrdiff_t>(i));
+      for (const Position& p : x) parts.push_back(Value::position(p.game, p.state));
+      parts.insert(parts.end(), base.begin() + static_cast<std::ptrdiff_t>(i) + 1, base.end());
+      bytes += 2 * kValueBodyBytes + (parts.size() + 1) * sizeof(Value) + x.size() * kValueBodyBytes +
+               key.size() * sizeof(Position);
+      check_memory(w_.limits, ev_.held_bytes() + bytes, "the list of options");
       seen.insert(std::move(key));
-      out.push_back(option_value(next, mod));
-      parts_held += next.size() + x.size() + 2;
-      if ((out.size() & 0xFF) == 0) check_memory(w_.limits, parts_held * 2 * sizeof(Value), "the list of options");
+      out.push_back(Value::sum(parts, mod));
       if (out.size() > w_.limits.max_rows) {
         throw Error(ErrorKind::Limit, "more than " + std::to_string(w_.limits.max_rows) + " options",
                     "raise the limit with --max-rows N");
@@ -896,7 +948,6 @@ std::vector<Value> Machine::list_options(const Option& o, Modifier mod, bool win
     }
     for (const Option& x : ev_.options(o[i])) with(x, false);
   }
-  check_memory(w_.limits, parts_held * 2 * sizeof(Value), "the list of options");
   return out;
 }
 

@@ -1,6 +1,7 @@
 #include "runtime/Evaluator.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <ostream>
 
 #include <absl/container/flat_hash_set.h>
@@ -74,7 +75,11 @@ std::uint64_t nim_value(const Position& p) {
   return static_cast<std::uint64_t>(n);
 }
 
-[[noreturn]] void throw_loop(const std::vector<Frame>& stack, const Position& again) {
+// A deque: a search a few million positions deep does not copy its frames as it grows, nor
+// hold the old and the new array at once.
+using SearchStack = std::deque<Frame>;
+
+[[noreturn]] void throw_loop(const SearchStack& stack, const Position& again) {
   std::size_t from = 0;
   for (std::size_t i = stack.size(); i-- > 0;) {
     if (stack[i].pos == again) {
@@ -504,15 +509,23 @@ std::uint64_t Evaluator::grundy(const Position& root) {
     }
   }
   if (auto v = fast_value(root)) return *v;
-  std::vector<Frame> stack;
+  SearchStack stack;
   std::uint64_t ticks = 0;
   auto enter = [&](const Position& p) {
     if (games_.states >= limits_.max_states) throw_too_many(games_.states);
-    check_memory(limits_, games_.states * kBytesPerState + stack.size() * kBytesPerFrame,
-                 "the search");
+    auto cursor = p.game->rules().options(*p.game, p.state);
+    // A state that is a list or tuple holds its elements, in the memo as long as it lasts.
+    const std::uint64_t body = games_.meter.hold(p.state);
+    try {
+      check_memory(limits_, held_bytes() + body + (stack.size() + 1) * kBytesPerFrame, "the search");
+    } catch (...) {
+      games_.meter.release(p.state);
+      throw;
+    }
     p.game->memo[p.state] = kInProgress;
     ++games_.states;
-    stack.push_back(Frame{p, p.game->rules().options(*p.game, p.state), {}, false, {}});
+    games_.state_bytes += body;
+    stack.push_back(Frame{p, std::move(cursor), {}, false, {}});
   };
   try {
     enter(root);
@@ -570,6 +583,7 @@ std::uint64_t Evaluator::grundy(const Position& root) {
     for (const Frame& f : stack) {
       f.pos.game->memo.erase(f.pos.state);
       --games_.states;
+      games_.state_bytes -= std::min(games_.meter.release(f.pos.state), games_.state_bytes);
     }
     throw;
   }
@@ -614,15 +628,13 @@ namespace {
 class MultisetFilter {
  public:
   bool first_time(const Option& o) {
-    std::vector<Value> key;
-    key.reserve(o.size());
-    for (const Position& p : o) key.push_back(Value::position(p.game, p.state));
+    Option key = o;  // the states are shared, not copied
     std::sort(key.begin(), key.end());
     return seen_.insert(std::move(key)).second;
   }
 
  private:
-  absl::flat_hash_set<std::vector<Value>> seen_;
+  absl::flat_hash_set<Option> seen_;
 };
 }  // namespace
 
@@ -637,7 +649,7 @@ std::vector<Option> Evaluator::options(const Position& p) {
     // An option and its key in the filter take a few hundred bytes: a heap with 10^8
     // options must stop at --max-memory, not at the operating system's OOM killer.
     if ((out.size() & 0xFFF) == 0) {
-      check_memory(limits_, out.size() * kBytesPerOption, "the list of options");
+      check_memory(limits_, held_bytes() + out.size() * kBytesPerOption, "the list of options");
     }
   }
   return out;
@@ -646,12 +658,16 @@ std::vector<Option> Evaluator::options(const Position& p) {
 std::vector<Option> sum_options(Evaluator& ev, const Option& sum) {
   std::vector<Option> out;
   MultisetFilter filter;
+  std::uint64_t bytes = 0;  // each option of n parts, and its key in the filter: 2n positions
   for (std::size_t i = 0; i < sum.size(); ++i) {
     for (Option& o : ev.options(sum[i])) {
       Option next(sum.begin(), sum.begin() + static_cast<std::ptrdiff_t>(i));
       next.insert(next.end(), o.begin(), o.end());
       next.insert(next.end(), sum.begin() + static_cast<std::ptrdiff_t>(i) + 1, sum.end());
-      if (filter.first_time(next)) out.push_back(std::move(next));
+      if (!filter.first_time(next)) continue;
+      bytes += 2 * (sizeof(Option) + next.size() * sizeof(Position)) + 32;
+      check_memory(ev.limits(), ev.held_bytes() + bytes, "the list of options");
+      out.push_back(std::move(next));
     }
   }
   return out;
