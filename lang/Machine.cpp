@@ -806,33 +806,84 @@ std::vector<Value> Machine::every_options(const Value& x, bool winning_only, Whe
   }
   std::vector<Value> out;
   if (std::all_of(choices.begin(), choices.end(), [](const auto& c) { return c.empty(); })) return out;
-  absl::flat_hash_set<std::vector<Value>> seen;  // options equal as multisets are listed once
-  std::vector<std::size_t> pick(comps.size(), 0);
-  while (true) {
-    std::vector<Value> parts, key;
-    for (std::size_t i = 0; i < comps.size(); ++i) {
-      const Option& chosen = choices[i].empty() ? comps[i] : choices[i][pick[i]];
+  const std::size_t k = comps.size();
+  // Each choice as a component value, and sorted as a key, made once: a combination only
+  // gathers k of them.
+  std::vector<std::vector<Value>> made(k), keys(k);
+  for (std::size_t i = 0; i < k; ++i) {
+    const std::vector<Option> own{comps[i]};
+    for (const Option& chosen : choices[i].empty() ? own : choices[i]) {
       std::vector<Value> ps;
       for (const Position& p : chosen) ps.push_back(Value::position(p.game, p.state));
-      parts.push_back(Value::sum(ps));
+      made[i].push_back(Value::sum(ps));
       std::sort(ps.begin(), ps.end());
-      key.push_back(Value::sum(std::move(ps)));
+      keys[i].push_back(Value::sum(std::move(ps)));
+    }
+  }
+  // Equal components have the same choices, and swapping their picks gives the same option
+  // as a multiset: of those, only picks that do not decrease along a run of equal components
+  // are made (the first of each such option in the order below is one of them). Eight
+  // copies of Nim(20) combine in C(27, 8) ways, not 20^8.
+  std::vector<std::size_t> same(k, k);  // the previous component equal to this one
+  std::uint64_t combinations = 1;
+  for (std::size_t i = 0; i < k; ++i) {
+    if (choices[i].empty()) continue;
+    std::uint64_t run = 1;  // components equal to i up to it: C(c + run - 1, run) ways
+    for (std::size_t j = i; j-- > 0;) {
+      if (!choices[j].empty() && comps[j] == comps[i]) {
+        if (same[i] == k) same[i] = j;
+        ++run;
+      }
+    }
+    // The factor this component adds: C(c + run - 1, run) / C(c + run - 2, run - 1) =
+    // (c + run - 1) / run, exact when taken in this order (past 2^64: 2^64).
+    std::uint64_t next = 0;
+    if (__builtin_mul_overflow(combinations, choices[i].size() + run - 1, &next)) combinations = UINT64_MAX;
+    else combinations = next / run;
+  }
+  // Each combination is a step (--max-steps); more than the steps left is an error at once.
+  const std::uint64_t left = w_.limits.max_steps > w_.limits.steps ? w_.limits.max_steps - w_.limits.steps : 0;
+  if (combinations > left) {
+    throw Error(ErrorKind::Limit,
+                "the options of this every sum combine " +
+                    (combinations == UINT64_MAX ? std::string("more than 2^64") : std::to_string(combinations)) +
+                    " choices of moves, more than the " + std::to_string(w_.limits.max_steps) +
+                    " steps a statement may take",
+                "raise the limit with --max-steps N, or ask outcome/winning instead", where);
+  }
+  absl::flat_hash_set<std::vector<Value>> seen;  // options equal as multisets are listed once
+  std::vector<std::size_t> pick(k, 0);
+  auto lowest = [&](std::size_t i) { return same[i] == k ? std::size_t{0} : pick[same[i]]; };
+  for (std::size_t i = 0; i < k; ++i) pick[i] = lowest(i);
+  std::uint64_t bytes = 0;  // --max-memory: the options listed and their keys
+  while (true) {
+    w_.limits.charge(1);
+    std::vector<Value> parts, key;
+    parts.reserve(k);
+    key.reserve(k);
+    for (std::size_t i = 0; i < k; ++i) {
+      parts.push_back(made[i][pick[i]]);
+      key.push_back(keys[i][pick[i]]);
     }
     std::sort(key.begin(), key.end());
-    if (seen.insert(std::move(key)).second) out.push_back(Value::sum(std::move(parts), Modifier::Every));
+    if (seen.insert(std::move(key)).second) {
+      out.push_back(Value::sum(std::move(parts), Modifier::Every));
+      bytes += kValueBodyBytes + 2 * k * sizeof(Value) + 3 * sizeof(Value);
+      check_memory(w_.limits, ev_.held_bytes() + bytes, "the list of options");
+    }
     if (out.size() > w_.limits.max_rows) {
       throw Error(ErrorKind::Limit,
                   "more than " + std::to_string(w_.limits.max_rows) + " options of an every sum",
                   "raise the limit with --max-rows N, or ask outcome/winning instead", where);
     }
     // The last component's choice varies fastest, as nested `for` clauses do.
-    std::size_t i = comps.size();
-    for (; i-- > 0;) {
-      if (choices[i].empty()) continue;
-      if (++pick[i] < choices[i].size()) break;
-      pick[i] = 0;
+    std::size_t i = k;
+    while (i-- > 0) {
+      if (!choices[i].empty() && pick[i] + 1 < choices[i].size()) break;
     }
     if (i == static_cast<std::size_t>(-1)) break;
+    ++pick[i];
+    for (std::size_t j = i + 1; j < k; ++j) pick[j] = lowest(j);
   }
   return out;
 }

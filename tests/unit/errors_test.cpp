@@ -239,6 +239,46 @@ TEST_CASE("the state limit stops evaluation with a message naming --max-states",
   CHECK(contains(message_text(big.err), "--max-states"));
 }
 
+TEST_CASE("the options of an every sum are steps, and equal components are combined once", "[errors][limits][every]") {
+  // Eight copies of Nim(20): 20^8 choices of moves, C(27, 8) = 2220075 as multisets. More
+  // than --max-steps allows is an error at once, at the query.
+  grundy::SessionOptions options;
+  options.limits.max_steps = 1'000'000;
+  const std::string eight = "import nim\nlen(options(every (" + [] {
+    std::string s;
+    for (int i = 0; i < 8; ++i) s += i ? " + Nim(20)" : "Nim(20)";
+    return s;
+  }() + ")))\n";
+  const RunResult r = run_source(eight, options);
+  INFO(r);
+  CHECK(r.code == kExitRuntime);
+  CHECK(starts_with(r.err, "test.game:2:13: error: "));
+  CHECK(contains(message_text(r.err), "combine 2220075 choices of moves"));
+  CHECK(contains(message_text(r.err), "--max-steps"));
+  // Distinct components multiply: 20 * 21 * 22 * 23 * 24 * 25 * 26 > 10^8.
+  const RunResult distinct = run_source(
+      "import nim\nlen(options(every (Nim(20) + Nim(21) + Nim(22) + Nim(23) + Nim(24) + Nim(25) + Nim(26))))\n");
+  CHECK(distinct.code == kExitRuntime);
+  CHECK(contains(message_text(distinct.err), "--max-steps"));
+  // Equal components still list every option once, in the order of nested loops (these
+  // are the lists the enumeration of every choice gave).
+  const std::string same = grundy::test::run_ok(
+      "import nim\nimport octal\n"
+      "options(every (Nim(2) + Nim(2) + Kayles(2) + Nim(2)))\n"
+      "options(every (Nim(1) + Kayles(2) + Nim(1) + Kayles(2)))\n"
+      "len(options(every (Nim(4) + Nim(4) + Nim(4) + Nim(3) + Nim(4))))\n"
+      "winning(every (Nim(3) + Nim(3) + Kayles(4)))\n");
+  CHECK(same ==
+        "[every (Nim(0) + Nim(0) + Kayles(1) + Nim(0)), every (Nim(0) + Nim(0) + Kayles(1) + Nim(1)), "
+        "every (Nim(0) + Nim(0) + 0 + Nim(0)), every (Nim(0) + Nim(0) + 0 + Nim(1)), "
+        "every (Nim(0) + Nim(1) + Kayles(1) + Nim(1)), every (Nim(0) + Nim(1) + 0 + Nim(1)), "
+        "every (Nim(1) + Nim(1) + Kayles(1) + Nim(1)), every (Nim(1) + Nim(1) + 0 + Nim(1))]\n"
+        "[every (Nim(0) + Kayles(1) + Nim(0) + Kayles(1)), every (Nim(0) + Kayles(1) + Nim(0) + 0), "
+        "every (Nim(0) + 0 + Nim(0) + 0)]\n"
+        "55\n"
+        "[every (Nim(0) + Nim(0) + (Kayles(1) + Kayles(1)))]\n");
+}
+
 TEST_CASE("runaway recursion is a limit error naming --max-depth", "[errors][limits]") {
   const RunResult depth = expect_error("def f(n) = f(n + 1)\nf(0)\n", kExitRuntime, "test.game:");
   CHECK(contains(message_text(depth.err), "--max-depth"));
