@@ -15,11 +15,13 @@ struct Obj {
   Value state;                // Position
   const GameInstance* game = nullptr;  // Position, Game
   std::int64_t lo = 0, hi = -1;        // Range
-  Modifier mod = Modifier::Normal;     // Sum
   std::size_t hash = 0;
   std::uint64_t bytes = kValueBodyBytes;  // Value::bytes()
   std::uint32_t depth = 1;  // nesting of values inside this one
+  Modifier mod = Modifier::Normal;     // Sum
 };
+// What kValueBodyBytes stands for: the body and the reference counts beside it.
+static_assert(sizeof(Obj) + 16 <= kValueBodyBytes);
 
 // Values nested deeper than this (a list in a list in a list ..., built by a recursive
 // function) are an error rather than a stack overflow when printed, compared or freed.
