@@ -210,7 +210,12 @@ void Evaluator::poll(const GameInstance& g, std::uint64_t done, std::uint64_t to
 FastPath& Evaluator::fast_path(const GameInstance& g) {
   if (!g.fast) {
     g.fast = std::make_shared<FastPath>();
-    setup(g, *g.fast);
+    try {
+      setup(g, *g.fast);
+    } catch (...) {
+      g.fast.reset();  // a limit or an interrupt: set up again at the next query
+      throw;
+    }
   }
   return *g.fast;
 }
@@ -246,9 +251,15 @@ void Evaluator::setup(const GameInstance& g, FastPath& f) {
     }
     if (spec) {
       spec->normalize();
-      const auto upto = static_cast<std::int64_t>(std::min<std::size_t>(spec->K() + 40, 600));
-      const std::string why = verify_spec(*spec, g, upto);
+      // Rules recognised as a code are checked against it on their small heaps: a run of
+      // takes at once (its values come from a formula, not from the kernel), others as the
+      // kernel reaches each heap, so that a query of heap 0 costs no more than heap 0.
+      // `octal` and `subtraction` are their code: nothing to check.
+      const bool exact = source->spec_is_the_rules();
+      const auto bound = static_cast<std::int64_t>(std::min<std::size_t>(spec->K() + 40, 600));
+      const std::string why = exact || !spec->subtraction_run() ? std::string() : verify_spec(*spec, g, 0, bound);
       if (why.empty()) {
+        if (!exact && !spec->subtraction_run()) f.verify_to = bound + 1;
         f.kind = FastPath::Kind::Kernel;
         f.kernel = std::make_unique<HeapKernel>(*spec);
         f.spec = std::make_unique<HeapSpec>(*spec);
@@ -353,9 +364,37 @@ std::optional<std::uint32_t> Evaluator::kernel_value(const GameInstance& g, Fast
     std::uint64_t step = target;
     // On the way to a far heap, grow geometrically and look for a proven period.
     if (provable) step = std::min<std::uint64_t>(target, std::max<std::uint64_t>(2 * size, kFirstCheck));
+    if (f.verified < f.verify_to && f.verified < static_cast<std::int64_t>(step)) {
+      const std::int64_t to = std::min<std::int64_t>(f.verify_to, static_cast<std::int64_t>(step));
+      const std::string why = verify_spec(*f.spec, g, f.verified, to - 1);
+      if (!why.empty()) {
+        // The rules are not the code from some heap on: the table, checked below it, stays,
+        // and the rules are evaluated from there.
+        explain(g, "not used as " + f.spec->describe() + " from heap " + std::to_string(f.table.size()) +
+                       ": " + why + "; the rules are evaluated bottom-up from there");
+        f.kind = FastPath::Kind::Dense;
+        f.kernel.reset();
+        f.spec.reset();
+        f.busy = false;
+        return dense_value(g, f, n);
+      }
+      f.verified = to;
+    }
     reserve_states(step - size);
-    const bool whole = f.kernel->extend(f.table, static_cast<std::size_t>(step),
-                                        [&](std::size_t done, std::size_t total) { poll(g, done, total); });
+    // The kernel's work is charged to --max-steps as it goes (a heap with splits into three
+    // has n^2 / 12 options), and the heaps it adds count as states even when it stops.
+    bool whole = false;
+    try {
+      whole = f.kernel->extend(f.table, static_cast<std::size_t>(step),
+                               [&](std::size_t done, std::size_t total, std::uint64_t work) {
+                                 limits_.charge(work);
+                                 poll(g, done, total);
+                               });
+    } catch (...) {
+      games_.states += f.table.size() - size;
+      g.dense_states += f.table.size() - size;
+      throw;
+    }
     const std::size_t added = f.table.size() - size;
     games_.states += added;
     g.dense_states += added;

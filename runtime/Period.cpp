@@ -51,7 +51,9 @@ PeriodInfo find_period(Evaluator& ev, const GameInstance& game, std::optional<st
   }
   FastPath& f = ev.fast_path(game);
   const bool code = f.kind == FastPath::Kind::Kernel;
-  const bool provable = code && f.spec->provable();
+  // The kernel may give way to the rules on the way (a recognised code that the rules
+  // leave at some heap): only a kernel's table is proven.
+  auto provable = [&f] { return f.kind == FastPath::Kind::Kernel && f.spec->provable(); };
   const std::int64_t last = limit ? *limit : code ? kPeriodLimitCodes : kPeriodLimitRules;
   if (last < 1) fail("the limit of period must be at least 1, got " + std::to_string(last));
   if (f.p > 0) return PeriodInfo{f.n0, f.p, true};
@@ -72,7 +74,7 @@ PeriodInfo find_period(Evaluator& ev, const GameInstance& game, std::optional<st
       table = &own;
     }
     if (f.p > 0) return PeriodInfo{f.n0, f.p, true};
-    if (provable) {
+    if (provable()) {
       if (auto r = proven_period(*table, *f.spec)) {
         f.n0 = r->n0;
         f.p = r->p;

@@ -4,7 +4,9 @@
 // against published sequences (Kayles, Dawson's Kayles, Grundy's game).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,7 @@
 #include "runtime/Dense.hpp"
 #include "runtime/Evaluator.hpp"
 #include "runtime/Kernels.hpp"
+#include "runtime/Period.hpp"
 #include "runtime/Shorthands.hpp"
 #include "tests/unit/brute_force.hpp"
 #include "tests/unit/support.hpp"
@@ -220,4 +223,40 @@ TEST_CASE("published values: Kayles, Dawson's Kayles, Grundy's game", "[perf][ke
     if (__builtin_popcount(v & 0xfeu) % 2 == 0) seen.push_back({n, static_cast<int>(v)});
   }
   CHECK(seen == rare);
+}
+
+TEST_CASE("a kernel reports the splits it looks at, and stops when its poll throws", "[perf][kernels][limits]") {
+  // 0.ff: removing 1 or 2 tokens may leave up to three heaps; heap n has about n^2 / 12
+  // splits into three.
+  const HeapSpec ff = spec_of("0.ff");
+  std::uint64_t splits = 0;  // into two and three non-empty heaps, of r = n - 1 and n - 2
+  for (std::int64_t n = 0; n < 300; ++n) {
+    for (std::int64_t r : {n - 1, n - 2}) {
+      if (r >= 2) splits += static_cast<std::uint64_t>(r / 2);
+      for (std::int64_t a = 1; 3 * a <= r; ++a) splits += static_cast<std::uint64_t>((r - a) / 2 - a + 1);
+    }
+  }
+  HeapKernel k(ff);
+  DenseTable t;
+  std::uint64_t reported = 0;
+  k.extend(t, 300, [&](std::size_t, std::size_t, std::uint64_t work) { reported += work; });
+  CHECK(reported >= splits);
+  CHECK(reported <= splits + 300 * 10);  // and little besides (takes, a step per heap)
+  const Values plain = kernel_values(ff, 300, 0, true);
+  // A poll that throws past a budget (as --max-steps does) stops the kernel within a heap;
+  // what it computed stays right, and it goes on from there.
+  HeapKernel limited(ff);
+  DenseTable part;
+  std::uint64_t spent = 0;
+  auto budget = [&](std::size_t, std::size_t, std::uint64_t work) {
+    spent += work;
+    if (spent > 2'000'000) throw std::runtime_error("budget");
+  };
+  CHECK_THROWS(limited.extend(part, 3000, budget));
+  CHECK(part.size() < 3000);
+  CHECK(spent < 2'000'000 + (std::uint64_t{1} << 21));
+  limited.extend(part, 300, nullptr);
+  Values again;
+  for (std::size_t i = 0; i < 300; ++i) again.push_back(part.get(i));
+  check_same(again, plain, "after a stop");
 }
