@@ -26,6 +26,11 @@
 
 namespace grundy {
 
+// The largest removal a spec spells out digit by digit (a byte each). A subtraction set
+// with a larger element is left to the general evaluation: its proof would need a table of
+// more than twice as many heaps anyway.
+inline constexpr std::int64_t kMaxSpecDigit = std::int64_t{1} << 24;
+
 struct HeapSpec {
   // Digit bits, as in Conway's codes, for removing k tokens from one heap:
   static constexpr std::uint8_t kNone = 1;     // leave no heap (the heap had exactly k)

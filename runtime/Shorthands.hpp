@@ -19,6 +19,8 @@ class SubtractionRuleset : public Ruleset, public HeapSpecSource {
   std::unique_ptr<OptionCursor> options(const GameInstance& g, const Value& state) const override;
   std::string check_state(const Value& state) const override;
   const std::vector<std::int64_t>& set() const { return set_; }
+  // The spec has one digit per possible removal, up to the largest: sets whose largest
+  // element passes kMaxSpecDigit stay with the general evaluation.
   std::optional<HeapSpec> heap_spec(const GameInstance& game) const override;
   bool spec_is_the_rules() const override { return true; }
 

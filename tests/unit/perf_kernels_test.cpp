@@ -225,6 +225,67 @@ TEST_CASE("published values: Kayles, Dawson's Kayles, Grundy's game", "[perf][ke
   CHECK(seen == rare);
 }
 
+namespace {
+// The smallest p whose run from the end of g starts at n0 with n0 + 3p < L / 2, by a scan
+// back from the end for each p (the definition of observed_period).
+std::optional<std::pair<std::int64_t, std::int64_t>> naive_observed(const Values& g) {
+  const auto L = static_cast<std::int64_t>(g.size());
+  for (std::int64_t p = 1; 3 * p < L / 2; ++p) {
+    std::int64_t n0 = L - p;
+    while (n0 > 0 && g[static_cast<std::size_t>(n0 - 1)] == g[static_cast<std::size_t>(n0 - 1 + p)]) --n0;
+    if (n0 + 3 * p < L / 2) return std::make_pair(n0, p);
+  }
+  return std::nullopt;
+}
+
+// The same for proven_period: the smallest p with bound(n0, p) <= L - p.
+std::optional<std::pair<std::int64_t, std::int64_t>> naive_proven(const Values& g, const HeapSpec& spec) {
+  const auto L = static_cast<std::int64_t>(g.size());
+  for (std::int64_t p = 1; p < L; ++p) {
+    if (spec.proof_bound(0, p) > L - p) break;
+    std::int64_t n0 = L - p;
+    while (n0 > 0 && g[static_cast<std::size_t>(n0 - 1)] == g[static_cast<std::size_t>(n0 - 1 + p)]) --n0;
+    if (n0 < L - p && spec.proof_bound(n0, p) <= L - p) return std::make_pair(n0, p);
+  }
+  return std::nullopt;
+}
+}  // namespace
+
+TEST_CASE("periods found in one pass agree with a scan from the end for each period", "[perf][period]") {
+  std::mt19937 rng(7);
+  HeapSpec sub;  // subtraction {1, 4}: proof bound n0 + 4
+  sub.digits = {0, HeapSpec::kNone | HeapSpec::kOne, 0, 0, HeapSpec::kNone | HeapSpec::kOne};
+  HeapSpec kayles = spec_of("0.77");
+  for (int round = 0; round < 400; ++round) {
+    // A preperiod of noise, then a period with a few values, some long constant stretches.
+    const int pre = static_cast<int>(rng() % 60), p = 1 + static_cast<int>(rng() % 25);
+    const int len = pre + p * (3 + static_cast<int>(rng() % 30)) + static_cast<int>(rng() % 7);
+    const int alphabet = 1 + static_cast<int>(rng() % 4);
+    Values cycle;
+    for (int i = 0; i < p; ++i) cycle.push_back(rng() % static_cast<unsigned>(alphabet));
+    Values g;
+    for (int i = 0; i < len; ++i) {
+      g.push_back(i < pre ? rng() % static_cast<unsigned>(alphabet + 1) : cycle[static_cast<std::size_t>((i - pre) % p)]);
+    }
+    if (round % 5 == 0) {  // a break near the end: no period may be claimed across it
+      g[g.size() - 1 - rng() % std::min<std::size_t>(g.size(), 5)] += 1;
+    }
+    DenseTable t;
+    for (auto v : g) t.push(static_cast<std::uint32_t>(v));
+    INFO("round " << round << ", " << g.size() << " values");
+    const auto seen = grundy::observed_period(t);
+    const auto want = naive_observed(g);
+    REQUIRE(seen.has_value() == want.has_value());
+    if (seen) CHECK(std::make_pair(seen->n0, seen->p) == *want);
+    for (const HeapSpec* spec : {&sub, &kayles}) {
+      const auto proven = grundy::proven_period(t, *spec);
+      const auto want_proven = naive_proven(g, *spec);
+      REQUIRE(proven.has_value() == want_proven.has_value());
+      if (proven) CHECK(std::make_pair(proven->n0, proven->p) == *want_proven);
+    }
+  }
+}
+
 TEST_CASE("a kernel reports the splits it looks at, and stops when its poll throws", "[perf][kernels][limits]") {
   // 0.ff: removing 1 or 2 tokens may leave up to three heaps; heap n has about n^2 / 12
   // splits into three.
