@@ -321,3 +321,58 @@ TEST_CASE("a kernel reports the splits it looks at, and stops when its poll thro
   for (std::size_t i = 0; i < 300; ++i) again.push_back(part.get(i));
   check_same(again, plain, "after a stop");
 }
+
+namespace {
+// Rules that say they are subtraction {1, 3} but give heap 30 one more move, to heap 0: a
+// recognised spec that the rules leave at some heap (as a wrong recognition would). Heaps
+// up to the code's length + 40 are checked.
+class AlmostSubtraction : public Ruleset, public grundy::HeapSpecSource {
+ public:
+  const std::string& name() const override { return name_; }
+  std::unique_ptr<grundy::OptionCursor> options(const GameInstance& g, const Value& state) const override {
+    std::vector<grundy::Option> out;
+    const std::int64_t n = state.as_int();
+    for (std::int64_t s : {1, 3}) {
+      if (s <= n) out.push_back({Position{&g, Value::integer(n - s)}});
+    }
+    if (n == 30) out.push_back({Position{&g, Value::integer(0)}});
+    return std::make_unique<grundy::ListCursor>(std::move(out));
+  }
+  std::optional<HeapSpec> heap_spec(const GameInstance&) const override {
+    HeapSpec spec;
+    spec.digits = {0, HeapSpec::kNone | HeapSpec::kOne, 0, HeapSpec::kNone | HeapSpec::kOne};
+    return spec;  // not a run of takes, whose formula is checked at once
+  }
+
+ private:
+  std::string name_ = "Almost";
+};
+}  // namespace
+
+TEST_CASE("a recognised code is checked heap by heap as the kernel reaches them", "[perf][kernels]") {
+  auto rules = std::make_shared<AlmostSubtraction>();
+  const auto general = [&] {
+    GameRegistry games;
+    const Limits limits;
+    Evaluator ev(games, limits);
+    const GameInstance* g = games.instance(rules, Value::tuple({}));
+    g->fast = std::make_shared<FastPath>();  // the general search only
+    Values out;
+    for (int n = 0; n <= 120; ++n) out.push_back(ev.grundy(Position{g, Value::integer(n)}));
+    return out;
+  }();
+  // Heap 10 first: the kernel is used, and checked up to heap 10 only; then heap 120 meets
+  // heap 30, where the rules take over (and the values still are the rules').
+  GameRegistry games;
+  const Limits limits;
+  Evaluator ev(games, limits);
+  const GameInstance* g = games.instance(rules, Value::tuple({}));
+  CHECK(ev.grundy(Position{g, Value::integer(10)}) == static_cast<std::uint64_t>(general[10]));
+  CHECK(ev.fast_path(*g).kind == FastPath::Kind::Kernel);
+  CHECK(ev.fast_path(*g).table.size() < 30);
+  Values fast;
+  for (int n = 120; n >= 0; --n) fast.insert(fast.begin(), ev.grundy(Position{g, Value::integer(n)}));
+  CHECK(ev.fast_path(*g).kind != FastPath::Kind::Kernel);
+  check_same(fast, general, "against the general search");
+  CHECK(general[30] == 2);  // not 30 mod 2: the extra move counts
+}
