@@ -810,14 +810,21 @@ std::vector<Value> Machine::every_options(const Value& x, bool winning_only, Whe
   // Each choice as a component value, and sorted as a key, made once: a combination only
   // gathers k of them.
   std::vector<std::vector<Value>> made(k), keys(k);
+  // --max-memory: the choices made into values, and their keys, which share the states
+  // (what a move made, a list state, is counted once); then the options and their keys.
+  std::uint64_t bytes = 0;
   for (std::size_t i = 0; i < k; ++i) {
     const std::vector<Option> own{comps[i]};
     for (const Option& chosen : choices[i].empty() ? own : choices[i]) {
       std::vector<Value> ps;
-      for (const Position& p : chosen) ps.push_back(Value::position(p.game, p.state));
+      for (const Position& p : chosen) {
+        ps.push_back(Value::position(p.game, p.state));
+        bytes += p.state.bytes();
+      }
       made[i].push_back(Value::sum(ps));
       std::sort(ps.begin(), ps.end());
       keys[i].push_back(Value::sum(std::move(ps)));
+      bytes += 2 * (kValueBodyBytes + chosen.size() * (sizeof(Value) + kValueBodyBytes));
     }
   }
   // Equal components have the same choices, and swapping their picks gives the same option
@@ -855,7 +862,7 @@ std::vector<Value> Machine::every_options(const Value& x, bool winning_only, Whe
   std::vector<std::size_t> pick(k, 0);
   auto lowest = [&](std::size_t i) { return same[i] == k ? std::size_t{0} : pick[same[i]]; };
   for (std::size_t i = 0; i < k; ++i) pick[i] = lowest(i);
-  std::uint64_t bytes = 0;  // --max-memory: the options listed and their keys
+
   while (true) {
     w_.limits.charge(1);
     std::vector<Value> parts, key;
@@ -975,6 +982,7 @@ std::vector<Value> Machine::list_options(const Option& o, Modifier mod, bool win
       parts.insert(parts.end(), base.begin() + static_cast<std::ptrdiff_t>(i) + 1, base.end());
       bytes += 2 * kValueBodyBytes + (parts.size() + 1) * sizeof(Value) + x.size() * kValueBodyBytes +
                key.size() * sizeof(Position);
+      for (const Position& p : x) bytes += p.state.bytes();  // states the move made
       check_memory(w_.limits, ev_.held_bytes() + bytes, "the list of options");
       seen.insert(std::move(key));
       out.push_back(Value::sum(parts, mod));

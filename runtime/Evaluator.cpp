@@ -682,13 +682,20 @@ std::vector<Option> Evaluator::options(const Position& p) {
   MultisetFilter filter;
   auto cursor = p.game->rules().options(*p.game, p.state);
   Option o;
+  std::uint64_t bytes = 0;
   while (cursor->next(o)) {
     limits_.charge(1);  // --max-steps: the searches of misere and every list options
-    if (filter.first_time(o)) out.push_back(o);
-    // An option and its key in the filter take a few hundred bytes: a heap with 10^8
-    // options must stop at --max-memory, not at the operating system's OOM killer.
-    if ((out.size() & 0xFFF) == 0) {
-      check_memory(limits_, held_bytes() + out.size() * kBytesPerOption, "the list of options");
+    if (!filter.first_time(o)) continue;
+    // An option and its key in the filter take a few hundred bytes, and its states what
+    // they hold (a move that rewrites a list of n cells makes n of them): a heap with 10^8
+    // options, or 10^4 options of 10^4 cells, must stop at --max-memory, not at the
+    // operating system's OOM killer.
+    std::uint64_t b = kBytesPerOption;
+    for (const Position& part : o) b += part.state.bytes();
+    bytes += b;
+    out.push_back(o);
+    if ((out.size() & 0xFFF) == 0 || b > kBytesPerOption + 4096) {
+      check_memory(limits_, held_bytes() + bytes, "the list of options");
     }
   }
   return out;
@@ -705,6 +712,7 @@ std::vector<Option> sum_options(Evaluator& ev, const Option& sum) {
       next.insert(next.end(), sum.begin() + static_cast<std::ptrdiff_t>(i) + 1, sum.end());
       if (!filter.first_time(next)) continue;
       bytes += 2 * (sizeof(Option) + next.size() * sizeof(Position)) + 32;
+      for (const Position& part : o) bytes += part.state.bytes();  // the moved part's new states
       check_memory(ev.limits(), ev.held_bytes() + bytes, "the list of options");
       out.push_back(std::move(next));
     }

@@ -134,6 +134,14 @@ TEST_CASE("the memory limit counts the parts of the options of a large sum", "[l
   expect_memory_limit("import nim\nlen(options(sum([Nim(k) for k in 0..500])))\n");
 }
 
+TEST_CASE("the memory limit counts the states that the options of a position make", "[limits][memory]") {
+  // 20,000 options, each a new list of 20,000 cells (3 GB).
+  const std::string board = "game B { state c  move update(c, i, 0) for i in 0..len(c)-1 if c[i] == 1 }\n";
+  expect_memory_limit(board + "len(options(B([1 for k in 1..20000])))\n");
+  expect_memory_limit(board + "len(options(B([1 for k in 1..20000]) + B([1])))\n");
+  expect_memory_limit(board + "len(options(every (B([1 for k in 1..20000]) + B([1, 1]))))\n");
+}
+
 TEST_CASE("the memory limit counts lists of lists as they are built", "[limits][memory]") {
   expect_memory_limit("let a = [[x, x + 1] for x in 0..30000000]\nlen(a)\n");
 }
