@@ -75,7 +75,7 @@ struct Code {
       case Op::Sub: return __builtin_sub_overflow(x, y, &z) ? fail() : z;
       case Op::Mul: return __builtin_mul_overflow(x, y, &z) ? fail() : z;
       case Op::Div: return y == 0 || (x == INT64_MIN && y == -1) ? fail() : x / y;
-      case Op::Mod: return y == 0 || (x == INT64_MIN && y == -1) ? fail() : x % y;
+      case Op::Mod: return y == 0 ? fail() : y == -1 ? 0 : x % y;  // INT64_MIN % -1 is 0, but traps in C++
       case Op::Pow: {
         if (y < 0) return fail();
         std::int64_t result = 1, base = x, e = y;
@@ -182,7 +182,7 @@ struct Code {
         case Op::Sub: if (__builtin_sub_overflow(x, y, &z)) return false; break;
         case Op::Mul: if (__builtin_mul_overflow(x, y, &z)) return false; break;
         case Op::Div: if (y == 0 || (x == INT64_MIN && y == -1)) return false; z = x / y; break;
-        case Op::Mod: if (y == 0 || (x == INT64_MIN && y == -1)) return false; z = x % y; break;
+        case Op::Mod: if (y == 0) return false; z = y == -1 ? 0 : x % y; break;
         case Op::Xor: z = x ^ y; break;
         case Op::Min: z = std::min(x, y); break;
         case Op::Max: z = std::max(x, y); break;

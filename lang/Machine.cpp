@@ -60,7 +60,12 @@ std::int64_t arith(std::string_view op, std::int64_t a, std::int64_t b, Where wh
     case '/':
     case '%':
       if (b == 0) fail_at(where, "division by zero", "check the divisor before dividing");
-      if (a == INT64_MIN && b == -1) overflow(where, op[0] == '/' ? "/" : "%", a, b);
+      // Only the quotient INT64_MIN / -1 = 2^63 overflows; every x % -1 is 0 (and C++'s
+      // INT64_MIN % -1 traps, so it is not computed).
+      if (b == -1) {
+        if (op[0] == '%') return 0;
+        if (a == INT64_MIN) overflow(where, "/", a, b);
+      }
       return op[0] == '/' ? a / b : a % b;
     case '^': {
       if (b < 0) fail_at(where, "negative exponent " + std::to_string(b), "^ takes an exponent >= 0");
@@ -189,13 +194,6 @@ void Machine::check_loop(const Value& collection, Where where) {
               "raise the limit with --max-steps N, or bound the range by the state, e.g. "
               "for k in 1..n",
               where);
-}
-
-void Machine::size_exceeded(std::uint64_t n, std::uint64_t bytes_each, Where where) const {
-  throw Error(ErrorKind::Limit,
-              "out of memory: a value of " + std::to_string(n) + (bytes_each == 1 ? " characters" : " elements") +
-                  " passes the limit of " + std::to_string(w_.limits.max_memory >> 20) + " MB",
-              "raise the limit with --max-memory MB", where);
 }
 
 void Machine::check_interrupt() const {
@@ -426,9 +424,13 @@ Value Machine::collection(const Expr& e, Frame& frame) {
     for (const auto& a : e.args) items.push_back(eval(*a, frame));
   } else {
     reserve_for(e.clauses, items, frame);
+    std::uint64_t bytes = 0;
     each(e.clauses, 0, frame, [&] {
-      check_size(items.size() + 1, sizeof(Value), e.where);
+      check_bytes(items.size() + 1, bytes + sizeof(Value), e.where);
       items.push_back(eval(*e.args[0], frame));
+      // An element built for this list ([[x] for x in ...]) is held by it alone; one that
+      // is shared lives on anyway, and costs only its slot here.
+      bytes += sizeof(Value) + (items.back().shared() ? 0 : items.back().bytes());
     });
   }
   if (e.kind == ExprKind::Tuple) return Value::tuple(std::move(items));
@@ -485,7 +487,9 @@ Value Machine::binary(const Expr& e, Frame& frame) {
     }
     if (a.is(Kind::List) && b.is(Kind::List)) {
       check_size(a.items().size() + b.items().size(), sizeof(Value), e.where);
-      std::vector<Value> items = a.items();
+      std::vector<Value> items;
+      items.reserve(a.items().size() + b.items().size());  // not twice that, as a copy and an insert would
+      items.insert(items.end(), a.items().begin(), a.items().end());
       items.insert(items.end(), b.items().begin(), b.items().end());
       return Value::list(std::move(items));
     }
@@ -495,7 +499,9 @@ Value Machine::binary(const Expr& e, Frame& frame) {
     }
     if (a.is(Kind::Set) && b.is(Kind::Set)) {
       check_size(a.items().size() + b.items().size(), sizeof(Value), e.where);
-      std::vector<Value> items = a.items();
+      std::vector<Value> items;
+      items.reserve(a.items().size() + b.items().size());
+      items.insert(items.end(), a.items().begin(), a.items().end());
       items.insert(items.end(), b.items().begin(), b.items().end());
       return Value::set(std::move(items));
     }
@@ -574,6 +580,42 @@ Machine::Expanding::Expanding(Machine& m, const GameInstance& game, const Value&
 
 Machine::Expanding::~Expanding() { m_.expanding_.erase(key_); }
 
+Machine::Holding::Holding(Machine& m, const Value& v, Where where) : m_(m), v_(v) {
+  const std::uint64_t b = m_.calls_.hold(v_);
+  m_.w_.limits.held += b;
+  if (b < ValueMeter::kShared) return;  // small arguments: counted, checked with the results
+  try {
+    check_memory(m_.w_.limits, m_.ev_.held_bytes(), "the arguments of the calls in progress");
+  } catch (Error& err) {
+    err.where = where;
+    m_.w_.limits.held -= std::min(m_.calls_.release(v_), m_.w_.limits.held);
+    throw;
+  }
+}
+
+Machine::Holding::~Holding() { m_.w_.limits.held -= std::min(m_.calls_.release(v_), m_.w_.limits.held); }
+
+void Machine::begin_statement() {
+  w_.limits.steps = 0;
+  // What functions have memoized (a REPL command or a redefinition may have dropped it);
+  // no call is in progress between statements.
+  calls_.clear();
+  std::uint64_t held = 0;
+  for (const DefEntry& d : w_.defs) held += d.memo.bytes();
+  w_.limits.held = held;
+}
+
+void Machine::size_exceeded(std::uint64_t n, bool chars, Where where) const {
+  const std::uint64_t held = ev_.held_bytes() + w_.limits.held;
+  throw Error(ErrorKind::Limit,
+              "out of memory: a value of " + std::to_string(n) + (chars ? " characters" : " elements") +
+                  ((held >> 20) > 0 ? ", with the " + std::to_string(held >> 20) +
+                                          " MB that memos and calls in progress hold,"
+                                    : std::string()) +
+                  " passes the limit of " + std::to_string(w_.limits.max_memory >> 20) + " MB",
+              "raise the limit with --max-memory MB", where);
+}
+
 Value Machine::call(const Expr& e, Frame& frame) {
   // Every recursion of the language goes through a call (a function, a query inside a rule
   // about a position of the same game): stop it with an error before the stack ends.
@@ -609,25 +651,26 @@ Value Machine::call(const Expr& e, Frame& frame) {
     }
     Frame inner(static_cast<std::size_t>(d.decl->frame_size));
     std::copy(args.begin(), args.end(), inner.begin());
-    ++depth_;
     Value result;
-    try {
-      result = eval(*d.decl->body, inner);
-    } catch (...) {
-      --depth_;
-      throw;
-    }
-    --depth_;
-    d.memo.emplace(std::move(key), result);
-    if ((d.memo.size() & 0x3FF) == 0) {  // now and then: the results of all functions
-      std::uint64_t results = 0;
-      for (const DefEntry& other : w_.defs) results += other.memo.size();
+    {
+      // The arguments stay alive until the call returns: d(s + s, k - 1) holds every s of
+      // the recursion at once.
+      const Holding holding(*this, key, e.where);
+      ++depth_;
       try {
-        check_memory(w_.limits, results * 2 * kBytesPerState, "the memoized results of functions");
-      } catch (Error& err) {
-        err.where = e.where;
+        result = eval(*d.decl->body, inner);
+      } catch (...) {
+        --depth_;
         throw;
       }
+      --depth_;
+    }
+    w_.limits.held += d.memo.emplace(key, result);
+    try {
+      check_memory(w_.limits, ev_.held_bytes(), "the memoized results of functions");
+    } catch (Error& err) {
+      err.where = e.where;
+      throw;
     }
     return result;
   }
@@ -779,33 +822,91 @@ std::vector<Value> Machine::every_options(const Value& x, bool winning_only, Whe
   }
   std::vector<Value> out;
   if (std::all_of(choices.begin(), choices.end(), [](const auto& c) { return c.empty(); })) return out;
-  absl::flat_hash_set<std::vector<Value>> seen;  // options equal as multisets are listed once
-  std::vector<std::size_t> pick(comps.size(), 0);
-  while (true) {
-    std::vector<Value> parts, key;
-    for (std::size_t i = 0; i < comps.size(); ++i) {
-      const Option& chosen = choices[i].empty() ? comps[i] : choices[i][pick[i]];
+  const std::size_t k = comps.size();
+  // Each choice as a component value, and sorted as a key, made once: a combination only
+  // gathers k of them.
+  std::vector<std::vector<Value>> made(k), keys(k);
+  // --max-memory: the choices made into values, and their keys, which share the states
+  // (what a move made, a list state, is counted once); then the options and their keys.
+  std::uint64_t bytes = 0;
+  for (std::size_t i = 0; i < k; ++i) {
+    const std::vector<Option> own{comps[i]};
+    for (const Option& chosen : choices[i].empty() ? own : choices[i]) {
       std::vector<Value> ps;
-      for (const Position& p : chosen) ps.push_back(Value::position(p.game, p.state));
-      parts.push_back(Value::sum(ps));
+      for (const Position& p : chosen) {
+        ps.push_back(Value::position(p.game, p.state));
+        bytes += p.state.bytes();
+      }
+      made[i].push_back(Value::sum(ps));
       std::sort(ps.begin(), ps.end());
-      key.push_back(Value::sum(std::move(ps)));
+      keys[i].push_back(Value::sum(std::move(ps)));
+      bytes += 2 * (kValueBodyBytes + chosen.size() * (sizeof(Value) + kValueBodyBytes));
+    }
+  }
+  // Equal components have the same choices, and swapping their picks gives the same option
+  // as a multiset: of those, only picks that do not decrease along a run of equal components
+  // are made (the first of each such option in the order below is one of them). Eight
+  // copies of Nim(20) combine in C(27, 8) ways, not 20^8.
+  std::vector<std::size_t> same(k, k);  // the previous component equal to this one
+  std::uint64_t combinations = 1;
+  for (std::size_t i = 0; i < k; ++i) {
+    if (choices[i].empty()) continue;
+    std::uint64_t run = 1;  // components equal to i up to it: C(c + run - 1, run) ways
+    for (std::size_t j = i; j-- > 0;) {
+      if (!choices[j].empty() && comps[j] == comps[i]) {
+        if (same[i] == k) same[i] = j;
+        ++run;
+      }
+    }
+    // The factor this component adds: C(c + run - 1, run) / C(c + run - 2, run - 1) =
+    // (c + run - 1) / run, exact when taken in this order (past 2^64: 2^64).
+    std::uint64_t next = 0;
+    if (__builtin_mul_overflow(combinations, choices[i].size() + run - 1, &next)) combinations = UINT64_MAX;
+    else combinations = next / run;
+  }
+  // Each combination is a step (--max-steps); more than the steps left is an error at once.
+  const std::uint64_t left = w_.limits.max_steps > w_.limits.steps ? w_.limits.max_steps - w_.limits.steps : 0;
+  if (combinations > left) {
+    throw Error(ErrorKind::Limit,
+                "the options of this every sum combine " +
+                    (combinations == UINT64_MAX ? std::string("more than 2^64") : std::to_string(combinations)) +
+                    " choices of moves, more than the " + std::to_string(w_.limits.max_steps) +
+                    " steps a statement may take",
+                "raise the limit with --max-steps N, or ask outcome/winning instead", where);
+  }
+  absl::flat_hash_set<std::vector<Value>> seen;  // options equal as multisets are listed once
+  std::vector<std::size_t> pick(k, 0);
+  auto lowest = [&](std::size_t i) { return same[i] == k ? std::size_t{0} : pick[same[i]]; };
+  for (std::size_t i = 0; i < k; ++i) pick[i] = lowest(i);
+
+  while (true) {
+    w_.limits.charge(1);
+    std::vector<Value> parts, key;
+    parts.reserve(k);
+    key.reserve(k);
+    for (std::size_t i = 0; i < k; ++i) {
+      parts.push_back(made[i][pick[i]]);
+      key.push_back(keys[i][pick[i]]);
     }
     std::sort(key.begin(), key.end());
-    if (seen.insert(std::move(key)).second) out.push_back(Value::sum(std::move(parts), Modifier::Every));
+    if (seen.insert(std::move(key)).second) {
+      out.push_back(Value::sum(std::move(parts), Modifier::Every));
+      bytes += kValueBodyBytes + 2 * k * sizeof(Value) + 3 * sizeof(Value);
+      check_memory(w_.limits, ev_.held_bytes() + bytes, "the list of options");
+    }
     if (out.size() > w_.limits.max_rows) {
       throw Error(ErrorKind::Limit,
                   "more than " + std::to_string(w_.limits.max_rows) + " options of an every sum",
                   "raise the limit with --max-rows N, or ask outcome/winning instead", where);
     }
     // The last component's choice varies fastest, as nested `for` clauses do.
-    std::size_t i = comps.size();
-    for (; i-- > 0;) {
-      if (choices[i].empty()) continue;
-      if (++pick[i] < choices[i].size()) break;
-      pick[i] = 0;
+    std::size_t i = k;
+    while (i-- > 0) {
+      if (!choices[i].empty() && pick[i] + 1 < choices[i].size()) break;
     }
     if (i == static_cast<std::size_t>(-1)) break;
+    ++pick[i];
+    for (std::size_t j = i + 1; j < k; ++j) pick[j] = lowest(j);
   }
   return out;
 }
@@ -850,12 +951,20 @@ std::vector<Value> Machine::list_options(const Option& o, Modifier mod, bool win
   // replaced by x, so two are equal exactly when their changes are: the key is x less
   // component i (a part of x equal to it cancels it, else it is marked as taken away),
   // not the whole sum again.
-  absl::flat_hash_set<std::vector<Value>> seen;
-  const Value taken_away = Value::word("-");
+  absl::flat_hash_set<std::vector<Position>> seen;
+  const Position taken_away{nullptr, Value()};
   const bool normal = mod == Modifier::Normal;
   const std::uint64_t total = normal && winning_only ? ev_.grundy(o) : 0;
-  std::uint64_t parts_held = 0;
+  // The components as values, made once: every option of a sum of n parts shares the n - 1
+  // it does not change, and holds only their slots.
+  std::vector<Value> base;
+  base.reserve(o.size());
+  for (const Position& p : o) base.push_back(Value::position(p.game, p.state));
+  // --max-memory: each option listed is a sum of about n parts (its body and n slots, the
+  // moved part's new bodies), its key in `seen` and its slot in `out`.
+  std::uint64_t bytes = 0;
   Option next;
+  std::vector<Value> parts;
   for (std::size_t i = 0; i < o.size(); ++i) {
     // A component equal to an earlier one has the same options, and they give the same sums.
     if (std::find(o.begin(), o.begin() + static_cast<std::ptrdiff_t>(i), o[i]) != o.begin() + static_cast<std::ptrdiff_t>(i)) {
@@ -863,29 +972,36 @@ std::vector<Value> Machine::list_options(const Option& o, Modifier mod, bool win
     }
     // `known_winning`: the move leaves a sum of value 0 (normal play), no need to ask.
     auto with = [&](const Option& x, bool known_winning) {
-      std::vector<Value> key;
+      std::vector<Position> key;
       bool cancelled = false;
       for (const Position& p : x) {
         if (!cancelled && p == o[i]) {
           cancelled = true;
           continue;
         }
-        key.push_back(Value::position(p.game, p.state));
+        key.push_back(p);
       }
       std::sort(key.begin(), key.end());
       if (!cancelled) {
         key.push_back(taken_away);
-        key.push_back(Value::position(o[i].game, o[i].state));
+        key.push_back(o[i]);
       }
       if (seen.contains(key)) return;
-      next.assign(o.begin(), o.begin() + static_cast<std::ptrdiff_t>(i));
-      next.insert(next.end(), x.begin(), x.end());
-      next.insert(next.end(), o.begin() + static_cast<std::ptrdiff_t>(i) + 1, o.end());
-      if (winning_only && !known_winning && (normal ? ev_.grundy(next) != 0 : misere_.wins(next))) return;
+      if (winning_only && !known_winning) {
+        next.assign(o.begin(), o.begin() + static_cast<std::ptrdiff_t>(i));
+        next.insert(next.end(), x.begin(), x.end());
+        next.insert(next.end(), o.begin() + static_cast<std::ptrdiff_t>(i) + 1, o.end());
+        if (normal ? ev_.grundy(next) != 0 : misere_.wins(next)) return;
+      }
+      parts.assign(base.begin(), base.begin() + static_cast<std::ptrdiff_t>(i));
+      for (const Position& p : x) parts.push_back(Value::position(p.game, p.state));
+      parts.insert(parts.end(), base.begin() + static_cast<std::ptrdiff_t>(i) + 1, base.end());
+      bytes += 2 * kValueBodyBytes + (parts.size() + 1) * sizeof(Value) + x.size() * kValueBodyBytes +
+               key.size() * sizeof(Position);
+      for (const Position& p : x) bytes += p.state.bytes();  // states the move made
+      check_memory(w_.limits, ev_.held_bytes() + bytes, "the list of options");
       seen.insert(std::move(key));
-      out.push_back(option_value(next, mod));
-      parts_held += next.size() + x.size() + 2;
-      if ((out.size() & 0xFF) == 0) check_memory(w_.limits, parts_held * 2 * sizeof(Value), "the list of options");
+      out.push_back(Value::sum(parts, mod));
       if (out.size() > w_.limits.max_rows) {
         throw Error(ErrorKind::Limit, "more than " + std::to_string(w_.limits.max_rows) + " options",
                     "raise the limit with --max-rows N");
@@ -907,7 +1023,6 @@ std::vector<Value> Machine::list_options(const Option& o, Modifier mod, bool win
     }
     for (const Option& x : ev_.options(o[i])) with(x, false);
   }
-  check_memory(w_.limits, parts_held * 2 * sizeof(Value), "the list of options");
   return out;
 }
 

@@ -66,6 +66,19 @@ class Machine {
     Machine& m_;
     std::pair<const GameInstance*, Value> key_;
   };
+  // Counts a value as held (Limits::held) for as long as it lives: the arguments of a call
+  // in progress. Checks --max-memory when they are large.
+  class Holding {
+   public:
+    Holding(Machine& m, const Value& v, Where where);
+    ~Holding();
+    Holding(const Holding&) = delete;
+    Holding& operator=(const Holding&) = delete;
+
+   private:
+    Machine& m_;
+    Value v_;
+  };
 
   Evaluator& evaluator() { return ev_; }
   MisereSolver& misere() { return misere_; }
@@ -74,7 +87,7 @@ class Machine {
 
   // Iterations of `for` clauses (rules and comprehensions) and range elements listed in the
   // current top-level statement; past --max-steps an error. Session calls begin_statement.
-  void begin_statement() { w_.limits.steps = 0; }
+  void begin_statement();
   void count_steps(std::uint64_t n, Where where) {
     w_.limits.steps += n;
     if (w_.limits.steps > w_.limits.max_steps) steps_exceeded(where);
@@ -86,17 +99,22 @@ class Machine {
   // at once, rather than after max_steps iterations.
   void check_loop(const Value& collection, Where where);
   // A collection of n values (or a string of n bytes) about to be built: an error naming
-  // --max-memory when it alone would pass the memory limit.
+  // --max-memory when it, with what the memos and the calls in progress hold, would pass
+  // the memory limit.
   void check_size(std::uint64_t n, std::uint64_t bytes_each, Where where) const {
     std::uint64_t bytes = 0;  // a product, not a quotient: this runs once per element built
-    if (__builtin_mul_overflow(n, bytes_each, &bytes) || bytes > w_.limits.max_memory) {
-      size_exceeded(n, bytes_each, where);
-    }
+    if (__builtin_mul_overflow(n, bytes_each, &bytes)) size_exceeded(n, bytes_each == 1, where);
+    check_bytes(n, bytes, where, bytes_each == 1);
+  }
+  // The same for a collection of n values that takes `bytes` with its elements.
+  void check_bytes(std::uint64_t n, std::uint64_t bytes, Where where, bool chars = false) const {
+    const std::uint64_t held = ev_.held_bytes() + w_.limits.held;
+    if (bytes > w_.limits.max_memory || held > w_.limits.max_memory - bytes) size_exceeded(n, chars, where);
   }
 
  private:
   [[noreturn]] void steps_exceeded(Where where) const;
-  [[noreturn]] void size_exceeded(std::uint64_t n, std::uint64_t bytes_each, Where where) const;
+  [[noreturn]] void size_exceeded(std::uint64_t n, bool chars, Where where) const;
   Value call(const Expr& e, Frame& frame);
   Value builtin(const Expr& e, int which, Frame& frame);
   // G(args...) once G and its arguments are evaluated: the position, checked.
@@ -126,6 +144,7 @@ class Machine {
 
   World& w_;
   absl::flat_hash_set<std::pair<const GameInstance*, Value>> expanding_;
+  ValueMeter calls_;  // the arguments of the calls in progress (Holding)
   Evaluator ev_;
   MisereSolver misere_;
   EverySolver every_;

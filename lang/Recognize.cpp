@@ -12,7 +12,9 @@ namespace grundy::lang {
 
 namespace {
 
-constexpr std::int64_t kMaxDigit = std::int64_t{1} << 16;  // removals beyond: not a kernel
+// Ranges of removals (1..m, all but ...) are spelled out digit by digit up to this; longer
+// ones are a tail. Removals taken from a set may go up to kMaxSpecDigit.
+constexpr std::int64_t kMaxDigit = std::int64_t{1} << 16;
 constexpr std::size_t kMaxBindings = std::size_t{1} << 16;
 
 // ---- linear forms over slots ----
@@ -442,7 +444,7 @@ class Builder {
     return bind(plan, 0, body);
   }
   bool add_digit(std::int64_t j, std::uint8_t bits) {
-    if (j < 0 || j >= kMaxDigit) return false;
+    if (j < 0 || j > kMaxSpecDigit) return false;
     digits_[j] |= bits;
     return true;
   }
@@ -460,7 +462,7 @@ class Builder {
       end = t.end;
       tail |= t.bits;
     }
-    if (K > kMaxDigit) return std::nullopt;
+    if (K > kMaxSpecDigit + 1) return std::nullopt;
     spec.digits.assign(static_cast<std::size_t>(K), 0);
     for (const auto& [j, bits] : digits_) spec.digits[static_cast<std::size_t>(j)] |= bits;
     for (const Tail& t : tails_) {

@@ -13,6 +13,7 @@
 #include "lang/Source.hpp"
 #include "runtime/Evaluator.hpp"
 #include "runtime/Game.hpp"
+#include "runtime/Meter.hpp"
 
 namespace grundy::lang {
 
@@ -28,10 +29,42 @@ struct GameEntry {
   bool resolving = false;                // an alias being evaluated (a cycle of aliases)
 };
 
+// The memoized results of one function, with what they hold for --max-memory: a map entry
+// each, and the arguments and results (a large body shared by several entries once).
+class DefMemo {
+ public:
+  using Map = absl::flat_hash_map<Value, Value>;
+  // A map slot (two Values and a control byte) at the usual load.
+  static constexpr std::uint64_t kBytesPerEntry = 96;
+
+  Map::const_iterator find(const Value& args) const { return map_.find(args); }
+  Map::const_iterator end() const { return map_.end(); }
+  std::size_t size() const { return map_.size(); }
+  // Returns the bytes the entry adds.
+  std::uint64_t emplace(Value args, Value result) {
+    const auto [it, fresh] = map_.try_emplace(std::move(args), std::move(result));
+    if (!fresh) return 0;
+    const std::uint64_t added = kBytesPerEntry + meter_.hold(it->first) + meter_.hold(it->second);
+    bytes_ += added;
+    return added;
+  }
+  std::uint64_t bytes() const { return bytes_; }
+  void clear() {
+    map_.clear();
+    meter_.clear();
+    bytes_ = 0;
+  }
+
+ private:
+  Map map_;
+  ValueMeter meter_;
+  std::uint64_t bytes_ = 0;
+};
+
 struct DefEntry {
   const DefDecl* decl = nullptr;
   // Functions are pure, so results are memoized: fib(40) written naively stays cheap.
-  absl::flat_hash_map<Value, Value> memo;
+  DefMemo memo;
 };
 
 struct GlobalEntry {

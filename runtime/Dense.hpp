@@ -97,6 +97,10 @@ struct FastPath {
   // (n mod (a + b)) / a for every n, with no table (Bash[10^9] has a period of 10^9 + 1).
   std::int64_t run_a = 0;
   std::int64_t run_b = 0;
+  // Kernel of rules recognised as a code: heaps below verify_to are checked against the
+  // rules (verify_spec) before the kernel computes them; those below verified are.
+  std::int64_t verified = 0;
+  std::int64_t verify_to = 0;
   std::size_t next_check = 256;  // table size at which to look for a proven period again
   bool busy = false;             // being filled (a rule's own query must not re-enter)
   bool broken = false;           // Dense/Box: the rules broke the pattern; the table stays valid

@@ -1,6 +1,7 @@
 #include "runtime/Evaluator.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <ostream>
 
 #include <absl/container/flat_hash_set.h>
@@ -74,7 +75,11 @@ std::uint64_t nim_value(const Position& p) {
   return static_cast<std::uint64_t>(n);
 }
 
-[[noreturn]] void throw_loop(const std::vector<Frame>& stack, const Position& again) {
+// A deque: a search a few million positions deep does not copy its frames as it grows, nor
+// hold the old and the new array at once.
+using SearchStack = std::deque<Frame>;
+
+[[noreturn]] void throw_loop(const SearchStack& stack, const Position& again) {
   std::size_t from = 0;
   for (std::size_t i = stack.size(); i-- > 0;) {
     if (stack[i].pos == again) {
@@ -205,7 +210,12 @@ void Evaluator::poll(const GameInstance& g, std::uint64_t done, std::uint64_t to
 FastPath& Evaluator::fast_path(const GameInstance& g) {
   if (!g.fast) {
     g.fast = std::make_shared<FastPath>();
-    setup(g, *g.fast);
+    try {
+      setup(g, *g.fast);
+    } catch (...) {
+      g.fast.reset();  // a limit or an interrupt: set up again at the next query
+      throw;
+    }
   }
   return *g.fast;
 }
@@ -241,9 +251,15 @@ void Evaluator::setup(const GameInstance& g, FastPath& f) {
     }
     if (spec) {
       spec->normalize();
-      const auto upto = static_cast<std::int64_t>(std::min<std::size_t>(spec->K() + 40, 600));
-      const std::string why = verify_spec(*spec, g, upto);
+      // Rules recognised as a code are checked against it on their small heaps: a run of
+      // takes at once (its values come from a formula, not from the kernel), others as the
+      // kernel reaches each heap, so that a query of heap 0 costs no more than heap 0.
+      // `octal` and `subtraction` are their code: nothing to check.
+      const bool exact = source->spec_is_the_rules();
+      const auto bound = static_cast<std::int64_t>(std::min<std::size_t>(spec->K() + 40, 600));
+      const std::string why = exact || !spec->subtraction_run() ? std::string() : verify_spec(*spec, g, 0, bound);
       if (why.empty()) {
+        if (!exact && !spec->subtraction_run()) f.verify_to = bound + 1;
         f.kind = FastPath::Kind::Kernel;
         f.kernel = std::make_unique<HeapKernel>(*spec);
         f.spec = std::make_unique<HeapSpec>(*spec);
@@ -348,9 +364,37 @@ std::optional<std::uint32_t> Evaluator::kernel_value(const GameInstance& g, Fast
     std::uint64_t step = target;
     // On the way to a far heap, grow geometrically and look for a proven period.
     if (provable) step = std::min<std::uint64_t>(target, std::max<std::uint64_t>(2 * size, kFirstCheck));
+    if (f.verified < f.verify_to && f.verified < static_cast<std::int64_t>(step)) {
+      const std::int64_t to = std::min<std::int64_t>(f.verify_to, static_cast<std::int64_t>(step));
+      const std::string why = verify_spec(*f.spec, g, f.verified, to - 1);
+      if (!why.empty()) {
+        // The rules are not the code from some heap on: the table, checked below it, stays,
+        // and the rules are evaluated from there.
+        explain(g, "not used as " + f.spec->describe() + " from heap " + std::to_string(f.table.size()) +
+                       ": " + why + "; the rules are evaluated bottom-up from there");
+        f.kind = FastPath::Kind::Dense;
+        f.kernel.reset();
+        f.spec.reset();
+        f.busy = false;
+        return dense_value(g, f, n);
+      }
+      f.verified = to;
+    }
     reserve_states(step - size);
-    const bool whole = f.kernel->extend(f.table, static_cast<std::size_t>(step),
-                                        [&](std::size_t done, std::size_t total) { poll(g, done, total); });
+    // The kernel's work is charged to --max-steps as it goes (a heap with splits into three
+    // has n^2 / 12 options), and the heaps it adds count as states even when it stops.
+    bool whole = false;
+    try {
+      whole = f.kernel->extend(f.table, static_cast<std::size_t>(step),
+                               [&](std::size_t done, std::size_t total, std::uint64_t work) {
+                                 limits_.charge(work);
+                                 poll(g, done, total);
+                               });
+    } catch (...) {
+      games_.states += f.table.size() - size;
+      g.dense_states += f.table.size() - size;
+      throw;
+    }
     const std::size_t added = f.table.size() - size;
     games_.states += added;
     g.dense_states += added;
@@ -504,15 +548,23 @@ std::uint64_t Evaluator::grundy(const Position& root) {
     }
   }
   if (auto v = fast_value(root)) return *v;
-  std::vector<Frame> stack;
+  SearchStack stack;
   std::uint64_t ticks = 0;
   auto enter = [&](const Position& p) {
     if (games_.states >= limits_.max_states) throw_too_many(games_.states);
-    check_memory(limits_, games_.states * kBytesPerState + stack.size() * kBytesPerFrame,
-                 "the search");
+    auto cursor = p.game->rules().options(*p.game, p.state);
+    // A state that is a list or tuple holds its elements, in the memo as long as it lasts.
+    const std::uint64_t body = games_.meter.hold(p.state);
+    try {
+      check_memory(limits_, held_bytes() + body + (stack.size() + 1) * kBytesPerFrame, "the search");
+    } catch (...) {
+      games_.meter.release(p.state);
+      throw;
+    }
     p.game->memo[p.state] = kInProgress;
     ++games_.states;
-    stack.push_back(Frame{p, p.game->rules().options(*p.game, p.state), {}, false, {}});
+    games_.state_bytes += body;
+    stack.push_back(Frame{p, std::move(cursor), {}, false, {}});
   };
   try {
     enter(root);
@@ -570,6 +622,7 @@ std::uint64_t Evaluator::grundy(const Position& root) {
     for (const Frame& f : stack) {
       f.pos.game->memo.erase(f.pos.state);
       --games_.states;
+      games_.state_bytes -= std::min(games_.meter.release(f.pos.state), games_.state_bytes);
     }
     throw;
   }
@@ -614,15 +667,13 @@ namespace {
 class MultisetFilter {
  public:
   bool first_time(const Option& o) {
-    std::vector<Value> key;
-    key.reserve(o.size());
-    for (const Position& p : o) key.push_back(Value::position(p.game, p.state));
+    Option key = o;  // the states are shared, not copied
     std::sort(key.begin(), key.end());
     return seen_.insert(std::move(key)).second;
   }
 
  private:
-  absl::flat_hash_set<std::vector<Value>> seen_;
+  absl::flat_hash_set<Option> seen_;
 };
 }  // namespace
 
@@ -631,13 +682,20 @@ std::vector<Option> Evaluator::options(const Position& p) {
   MultisetFilter filter;
   auto cursor = p.game->rules().options(*p.game, p.state);
   Option o;
+  std::uint64_t bytes = 0;
   while (cursor->next(o)) {
     limits_.charge(1);  // --max-steps: the searches of misere and every list options
-    if (filter.first_time(o)) out.push_back(o);
-    // An option and its key in the filter take a few hundred bytes: a heap with 10^8
-    // options must stop at --max-memory, not at the operating system's OOM killer.
-    if ((out.size() & 0xFFF) == 0) {
-      check_memory(limits_, out.size() * kBytesPerOption, "the list of options");
+    if (!filter.first_time(o)) continue;
+    // An option and its key in the filter take a few hundred bytes, and its states what
+    // they hold (a move that rewrites a list of n cells makes n of them): a heap with 10^8
+    // options, or 10^4 options of 10^4 cells, must stop at --max-memory, not at the
+    // operating system's OOM killer.
+    std::uint64_t b = kBytesPerOption;
+    for (const Position& part : o) b += part.state.bytes();
+    bytes += b;
+    out.push_back(o);
+    if ((out.size() & 0xFFF) == 0 || b > kBytesPerOption + 4096) {
+      check_memory(limits_, held_bytes() + bytes, "the list of options");
     }
   }
   return out;
@@ -646,12 +704,17 @@ std::vector<Option> Evaluator::options(const Position& p) {
 std::vector<Option> sum_options(Evaluator& ev, const Option& sum) {
   std::vector<Option> out;
   MultisetFilter filter;
+  std::uint64_t bytes = 0;  // each option of n parts, and its key in the filter: 2n positions
   for (std::size_t i = 0; i < sum.size(); ++i) {
     for (Option& o : ev.options(sum[i])) {
       Option next(sum.begin(), sum.begin() + static_cast<std::ptrdiff_t>(i));
       next.insert(next.end(), o.begin(), o.end());
       next.insert(next.end(), sum.begin() + static_cast<std::ptrdiff_t>(i) + 1, sum.end());
-      if (filter.first_time(next)) out.push_back(std::move(next));
+      if (!filter.first_time(next)) continue;
+      bytes += 2 * (sizeof(Option) + next.size() * sizeof(Position)) + 32;
+      for (const Position& part : o) bytes += part.state.bytes();  // the moved part's new states
+      check_memory(ev.limits(), ev.held_bytes() + bytes, "the list of options");
+      out.push_back(std::move(next));
     }
   }
   return out;

@@ -47,6 +47,11 @@ struct Limits {
   // Approximate bytes of memo tables, search stacks and collections (--max-memory, in MB
   // on the command line); an estimate from entry counts, not a measurement.
   std::uint64_t max_memory = std::uint64_t{4096} << 20;
+  // Bytes that the language holds outside the games' memos and the search in progress: the
+  // memoized results of functions and the arguments of the calls in progress. The language
+  // keeps it up to date (and sets it afresh before each statement); every check of
+  // --max-memory adds it to what it counts.
+  mutable std::uint64_t held = 0;
   // Set from a signal handler; polled between positions.
   const std::atomic<bool>* interrupt = nullptr;
   // Where `--explain` says how each game is evaluated (kernel, dense table, search) and
@@ -63,12 +68,14 @@ inline constexpr std::uint64_t kBytesPerFrame = 512;
 // An option listed whole (for options(), misere and every): the parts and a sorted key.
 inline constexpr std::uint64_t kBytesPerOption = 640;
 
-// Throws a Limit error naming --max-memory when the estimate `bytes` passes the limit.
+// Throws a Limit error naming --max-memory when the estimate `bytes`, with what the
+// language holds (Limits::held), passes the limit.
 inline void check_memory(const Limits& limits, std::uint64_t bytes, const char* what) {
-  if (bytes <= limits.max_memory) return;
+  const std::uint64_t total = bytes + limits.held < bytes ? UINT64_MAX : bytes + limits.held;
+  if (total <= limits.max_memory) return;
   throw Error(ErrorKind::Limit,
               std::string("out of memory: ") + what + " would need about " +
-                  std::to_string(bytes >> 20) + " MB, more than the limit of " +
+                  std::to_string(total >> 20) + " MB, more than the limit of " +
                   std::to_string(limits.max_memory >> 20) + " MB",
               "raise the limit with --max-memory MB (the need is estimated from the entries "
               "held, see docs/errors.md)");
@@ -92,6 +99,9 @@ class Evaluator {
   std::vector<Option> options(const Position& p);
 
   const Limits& limits() const { return limits_; }
+  // The --max-memory estimate of what the memos of all games hold: their entries and the
+  // bodies of their states. Other estimates add what they hold to it.
+  std::uint64_t held_bytes() const { return games_.states * kBytesPerState + games_.state_bytes; }
 
   // How the values of `g` are computed (runtime/Dense.hpp), decided on first use: a native
   // kernel when the rules are a subtraction or take-and-break code, a dense table filled

@@ -1,5 +1,7 @@
 #include "runtime/Game.hpp"
 
+#include <algorithm>
+
 #include "runtime/Error.hpp"
 
 namespace grundy {
@@ -58,6 +60,10 @@ void GameRegistry::forget(const Ruleset* rules) {
   for (auto it = instances_.begin(); it != instances_.end();) {
     if (it->first.rules == rules) {
       states -= it->second->memo.size() + it->second->dense_states;
+      for (const auto& [state, value] : it->second->memo) {
+        const std::uint64_t b = meter.release(state);
+        state_bytes -= std::min(b, state_bytes);
+      }
       instances_.erase(it++);
     } else {
       ++it;
@@ -72,6 +78,8 @@ void GameRegistry::clear_memos() {
     inst->dense_states = 0;
   }
   states = 0;
+  state_bytes = 0;
+  meter.clear();
 }
 
 std::string to_string(const Position& p) { return to_string(Value::position(p.game, p.state)); }

@@ -12,6 +12,7 @@
 
 #include <absl/container/flat_hash_map.h>
 
+#include "runtime/Meter.hpp"
 #include "runtime/Value.hpp"
 
 namespace grundy {
@@ -119,6 +120,10 @@ class GameRegistry {
   void clear_memos();
   // Memo entries in all instances; the evaluator keeps it up to date.
   std::uint64_t states = 0;
+  // What the states memoized by all instances hold (a list state of n elements, n of
+  // them), as `meter` counts it: --max-memory counts it with the entries.
+  std::uint64_t state_bytes = 0;
+  ValueMeter meter;
 
  private:
   struct Key {

@@ -1,6 +1,7 @@
 #include "runtime/Kernels.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdio>
 #include <limits>
@@ -120,58 +121,93 @@ std::string HeapSpec::describe() const {
   return s;
 }
 
-std::vector<std::vector<std::int64_t>> spec_options(const HeapSpec& spec, std::int64_t n) {
-  using Heaps = std::vector<std::int64_t>;
-  std::set<Heaps> out;
+namespace {
+
+// An option as up to three heap sizes, sorted, 0 for none: comparing and sorting these is
+// far cheaper than sets of vectors, and a heap with splits into three has n^2 / 12 options.
+using Heaps3 = std::array<std::int64_t, 3>;
+
+Heaps3 heaps3(std::int64_t a = 0, std::int64_t b = 0, std::int64_t c = 0) {
+  Heaps3 h{a, b, c};
+  std::sort(h.begin(), h.end());
+  return h;
+}
+
+// The options of heap n under `spec`, sorted, each once.
+void spec_options_into(const HeapSpec& spec, std::int64_t n, std::vector<Heaps3>& out) {
+  out.clear();
+  const auto K = static_cast<std::int64_t>(spec.K());
   for (std::int64_t k = 0; k <= n; ++k) {
     std::uint8_t d = 0;
-    if (k < static_cast<std::int64_t>(spec.K())) d = spec.digits[static_cast<std::size_t>(k)];
+    if (k < K) d = spec.digits[static_cast<std::size_t>(k)];
     else if (k <= spec.tail_end) d = spec.tail;
+    else break;
     if (!d) continue;
     const std::int64_t r = n - k;
-    if ((d & HeapSpec::kNone) && r == 0 && k >= 1) out.insert(Heaps{});
-    if ((d & HeapSpec::kOne) && r >= 1 && k >= 1) out.insert(Heaps{r});
+    if ((d & HeapSpec::kNone) && r == 0 && k >= 1) out.push_back(heaps3());
+    if ((d & HeapSpec::kOne) && r >= 1 && k >= 1) out.push_back(heaps3(r));
     if (d & HeapSpec::kTwo) {
       for (std::int64_t a = 1; 2 * a <= r; ++a) {
         if ((d & HeapSpec::kUnequal) && 2 * a == r) continue;
-        out.insert(Heaps{a, r - a});
+        out.push_back(heaps3(a, r - a));
       }
     }
     if (d & HeapSpec::kThree) {
       for (std::int64_t a = 1; 3 * a <= r; ++a) {
-        for (std::int64_t b = a; a + 2 * b <= r; ++b) out.insert(Heaps{a, b, r - a - b});
+        for (std::int64_t b = a; a + 2 * b <= r; ++b) out.push_back(heaps3(a, b, r - a - b));
       }
     }
   }
-  return std::vector<Heaps>(out.begin(), out.end());
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
 }
 
-std::string verify_spec(const HeapSpec& spec, const GameInstance& game, std::int64_t upto) {
-  for (std::int64_t n = 0; n <= upto; ++n) {
-    std::set<std::vector<std::int64_t>> got;
+}  // namespace
+
+std::vector<std::vector<std::int64_t>> spec_options(const HeapSpec& spec, std::int64_t n) {
+  std::vector<Heaps3> options;
+  spec_options_into(spec, n, options);
+  std::vector<std::vector<std::int64_t>> out;
+  for (const Heaps3& h : options) {
+    std::vector<std::int64_t> heaps;
+    for (std::int64_t x : h) {
+      if (x > 0) heaps.push_back(x);
+    }
+    out.push_back(std::move(heaps));
+  }
+  return out;
+}
+
+std::string verify_spec(const HeapSpec& spec, const GameInstance& game, std::int64_t from, std::int64_t upto) {
+  std::vector<Heaps3> got, want;
+  for (std::int64_t n = from; n <= upto; ++n) {
+    got.clear();
     try {
       auto cursor = game.rules().options(game, Value::integer(n));
       Option o;
       while (cursor->next(o)) {
-        std::vector<std::int64_t> heaps;
+        Heaps3 h{0, 0, 0};
+        std::size_t parts = 0;
         for (const Position& part : o) {
           if (part.game != &game || !part.state.is(Kind::Int) || part.state.as_int() < 0 ||
               part.state.as_int() >= n) {
             return "an option of heap " + std::to_string(n) + " is " + to_string(part);
           }
-          if (part.state.as_int() > 0) heaps.push_back(part.state.as_int());
+          if (part.state.as_int() == 0) continue;
+          if (parts == 3) return "an option of heap " + std::to_string(n) + " leaves more than three heaps";
+          h[parts++] = part.state.as_int();
         }
-        std::sort(heaps.begin(), heaps.end());
-        got.insert(std::move(heaps));
+        std::sort(h.begin(), h.end());
+        got.push_back(h);
       }
     } catch (const Error& e) {
-      if (e.kind == ErrorKind::Interrupted) throw;
+      if (e.kind != ErrorKind::Runtime) throw;  // a limit or an interrupt stops the query
       return std::string("the options of heap ") + std::to_string(n) + " raise: " + e.what();
     }
-    const auto want = spec_options(spec, n);
-    if (!std::equal(got.begin(), got.end(), want.begin(), want.end())) {
-      return "the options of heap " + std::to_string(n) + " differ from " + spec.describe();
-    }
+    std::sort(got.begin(), got.end());
+    got.erase(std::unique(got.begin(), got.end()), got.end());
+    spec_options_into(spec, n, want);
+    if (got != want) return "the options of heap " + std::to_string(n) + " differ from " + spec.describe();
   }
   return {};
 }
@@ -254,12 +290,18 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un) {
   std::uint8_t* const stamp = stamp_.data();
   const std::uint8_t gen = gen_;
   const T* const base = g.data();
-  for (std::int64_t k : ones_) {
+  // Options looked at (--max-steps); splits into three heaps are counted as they go, since
+  // one heap may have billions of them.
+  std::uint64_t work = 1;
+  for (std::int64_t k : ones_) {  // ascending
     if (k >= n) break;
     stamp[base[n - k]] = gen;
+    ++work;
   }
-  for (std::int64_t k : nones_) {
+  for (std::int64_t k : nones_) {  // ascending
+    if (k > n) break;
     if (k == n) stamp[0] = gen;
+    ++work;
   }
   bool use_prefix = false;
   const auto K = static_cast<std::int64_t>(spec_.K());
@@ -278,6 +320,7 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un) {
     for (std::int64_t a = 1; 3 * a <= r; ++a) {
       const std::uint32_t ga = base[a];
       for (std::int64_t b = a; a + 2 * b <= r; ++b) stamp[ga ^ base[b] ^ base[r - a - b]] = gen;
+      spend(static_cast<std::uint64_t>((r - a) / 2 - a + 1), un);
     }
   }
   const bool sparse = mode_ == Mode::Sparse;
@@ -293,6 +336,7 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un) {
     if (r < 2) continue;
     if (limit) {
       const std::int64_t hi = unequal_[i] ? (r - 1) / 2 : r / 2;
+      work += static_cast<std::uint64_t>(hi);
       for (std::int64_t a = 1; a <= hi; ++a) {
         const std::uint64_t x = base[a] ^ base[r - a];
         if (x < limit) stamp[x] = gen;
@@ -314,13 +358,17 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un) {
         if (half != rh + count && *half == r / 2) skip = static_cast<std::size_t>(half - rh);
       }
       const T* const top = base + r;
+      work += count;
       for (std::size_t j = 0; j < skip; ++j) stamp[rv[j] ^ top[-static_cast<std::int64_t>(rh[j])]] = gen;
       for (std::size_t j = skip + 1; j < count; ++j) stamp[rv[j] ^ top[-static_cast<std::int64_t>(rh[j])]] = gen;
     } else {
       const std::int64_t hi = unequal_[i] ? (r - 1) / 2 : r / 2;
+      work += static_cast<std::uint64_t>(std::max<std::int64_t>(hi, 0));
       for (std::int64_t a = 1; a <= hi; ++a) stamp[base[a] ^ base[r - a]] = gen;
     }
   }
+  spend(work, un);
+  work = 0;
   auto taken = [&](std::uint32_t v) { return stamp[v] == gen || (use_prefix && in_prefix(v)); };
   std::uint32_t v = use_prefix ? prefix_mex_ : 0;
   if (!sparse || twos_.empty()) {
@@ -377,6 +425,7 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un) {
     for (std::int64_t b = 0; b < samples; ++b) {
       const std::int64_t a0 = 1 + (b * kStride) % blocks * kBlock;
       const std::int64_t end = std::min(hi, a0 + kBlock - 1);
+      work += static_cast<std::uint64_t>(end - a0 + 1);
       for (std::int64_t a = a0; a <= end; ++a) stamp[base[a] ^ base[r - a]] = gen;
       if (settle()) break;
     }
@@ -386,10 +435,12 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un) {
     const std::int64_t hi = unequal_[i] ? (r - 1) / 2 : r / 2;
     for (std::int64_t a = 1; a <= hi;) {
       const std::int64_t end = std::min(hi, a + 63);
+      work += static_cast<std::uint64_t>(end - a + 1);
       for (; a <= end; ++a) stamp[base[a] ^ base[r - a]] = gen;
       if (settle()) break;
     }
   }
+  spend(work, un);
   for (std::uint32_t x : pending_) {
     if (stamp[x] != gen) return x;
   }
@@ -460,11 +511,12 @@ void HeapKernel::choose_mode(const std::vector<T>& g) {
 }
 
 template <typename T>
-std::size_t HeapKernel::run_subtraction(std::vector<T>& g, std::size_t upto, const Poll& poll) {
+std::size_t HeapKernel::run_subtraction(std::vector<T>& g, std::size_t upto) {
   const std::size_t K = spec_.K();
+  const std::uint64_t per_heap = ones_.size() + nones_.size() + 1;
   while (g.size() < upto) {
     const std::size_t n = g.size();
-    if ((n & 0xFFFF) == 0 && poll) poll(n, upto);
+    if ((n & 0xFFFF) == 0) report(n);
     std::uint64_t seen = 0;
     if (n < K) {
       for (std::int64_t k : ones_) {
@@ -475,10 +527,12 @@ std::size_t HeapKernel::run_subtraction(std::vector<T>& g, std::size_t upto, con
         if (static_cast<std::size_t>(k) == n) seen |= 1;
       }
       g.push_back(static_cast<T>(std::countr_one(seen)));
+      work_ += per_heap;
       continue;
     }
     // Every removal applies and leaves a non-empty heap: no tests in the loop.
     const std::size_t end = std::min(upto, (n | 0xFFFF) + 1);
+    work_ += (end - n) * per_heap;
     g.resize(end);
     T* out = g.data();
     for (std::size_t m = n; m < end; ++m) {
@@ -491,19 +545,14 @@ std::size_t HeapKernel::run_subtraction(std::vector<T>& g, std::size_t upto, con
 }
 
 template <typename T>
-std::size_t HeapKernel::run(std::vector<T>& g, std::size_t upto, const Poll& poll) {
-  if (mode_ == Mode::Subtraction) return run_subtraction(g, upto, poll);
+std::size_t HeapKernel::run(std::vector<T>& g, std::size_t upto) {
+  if (mode_ == Mode::Subtraction) return run_subtraction(g, upto);
   if (g.capacity() < upto) g.reserve(std::max(upto, g.capacity() + g.capacity() / 2));
-  std::uint64_t work = 0;  // options looked at since the last poll (an upper bound)
   while (g.size() < upto) {
     const std::size_t n = g.size();
-    // Poll by work, not by heaps: with splits into three heaps one heap costs O(n^2), and
-    // Ctrl-C must still stop it within moments.
-    work += 1 + twos_.size() * n + threes_.size() * (static_cast<std::uint64_t>(n) * n / 12);
-    if (((n & 0xFFF) == 0 || work >= (std::uint64_t{1} << 22)) && poll) {
-      poll(n, upto);
-      work = 0;
-    }
+    // Polls by work too (value_at spends it): with splits into three heaps one heap costs
+    // O(n^2), and Ctrl-C and --max-steps must still stop it within moments.
+    if ((n & 0xFFF) == 0) report(n);
     if (n >= next_review_) choose_mode(g);
     const std::uint32_t v = value_at(g, n);
     if (v > std::numeric_limits<T>::max()) {
@@ -517,7 +566,23 @@ std::size_t HeapKernel::run(std::vector<T>& g, std::size_t upto, const Poll& pol
   return g.size();
 }
 
+void HeapKernel::report(std::size_t n) {
+  const std::uint64_t work = work_;
+  work_ = 0;
+  if (poll_ && *poll_) (*poll_)(n, upto_, work);
+}
+
 bool HeapKernel::extend(DenseTable& table, std::size_t upto, const Poll& poll) {
+  // The poll is the kernel's for as long as this call runs.
+  struct Polling {
+    HeapKernel& k;
+    Polling(HeapKernel& kernel, const Poll& p, std::size_t upto) : k(kernel) {
+      k.poll_ = &p;
+      k.upto_ = upto;
+      k.work_ = 0;
+    }
+    ~Polling() { k.poll_ = nullptr; }
+  } polling(*this, poll, upto);
   std::size_t limit = upto;
   if (spec_.tail && spec_.tail_end != INT64_MAX) {
     // The prefix of a tail stays a prefix only up to heap tail_end + 1.
@@ -526,7 +591,7 @@ bool HeapKernel::extend(DenseTable& table, std::size_t upto, const Poll& poll) {
   }
   while (table.size() < limit) {
     overflow_ = 0;
-    table.visit([&](auto& g) { return run(g, limit, poll); });
+    table.visit([&](auto& g) { return run(g, limit); });
     if (table.size() < limit && overflow_) {
       table.widen_for(overflow_);
       const std::size_t n = table.size();
@@ -535,6 +600,7 @@ bool HeapKernel::extend(DenseTable& table, std::size_t upto, const Poll& poll) {
       note_heap(n, overflow_);
     }
   }
+  report(table.size());
   return table.size() >= upto;
 }
 

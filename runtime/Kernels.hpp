@@ -26,6 +26,11 @@
 
 namespace grundy {
 
+// The largest removal a spec spells out digit by digit (a byte each). A subtraction set
+// with a larger element is left to the general evaluation: its proof would need a table of
+// more than twice as many heaps anyway.
+inline constexpr std::int64_t kMaxSpecDigit = std::int64_t{1} << 24;
+
 struct HeapSpec {
   // Digit bits, as in Conway's codes, for removing k tokens from one heap:
   static constexpr std::uint8_t kNone = 1;     // leave no heap (the heap had exactly k)
@@ -68,18 +73,24 @@ class HeapSpecSource {
   virtual ~HeapSpecSource() = default;
   // The code of `game`'s rules, or nothing (then the general evaluation is used).
   virtual std::optional<HeapSpec> heap_spec(const GameInstance& game) const = 0;
+  // True when the rules are defined by their spec (`octal`, `subtraction`), so that there
+  // is nothing to verify; false when the spec was recognised in rules written out.
+  virtual bool spec_is_the_rules() const { return false; }
 };
 
-// Checks that the rules of `game` give, for heaps 0..upto, exactly the options the spec
+// Checks that the rules of `game` give, for heaps from..upto, exactly the options the spec
 // describes (as multisets of heap sizes, heaps of size 0 left out). Returns "" when they
-// agree, else what differs. A recognised spec that fails this is not used.
-std::string verify_spec(const HeapSpec& spec, const GameInstance& game, std::int64_t upto);
+// agree, else what differs. A recognised spec that fails this is not used from that heap on.
+std::string verify_spec(const HeapSpec& spec, const GameInstance& game, std::int64_t from, std::int64_t upto);
 
 // The options of heap n under `spec`, as sorted lists of non-empty heaps (tests, verify).
 std::vector<std::vector<std::int64_t>> spec_options(const HeapSpec& spec, std::int64_t n);
 
-// Called every few thousand heaps; throws to stop (interrupt), may report progress.
-using Poll = std::function<void(std::size_t done, std::size_t target)>;
+// Called every few thousand heaps, and within a heap whose options are many, with the
+// number of options (splits) looked at since the last call: the caller charges them to
+// --max-steps. Throws to stop (a limit, an interrupt); may report progress. Every option
+// looked at is reported by the time extend() returns.
+using Poll = std::function<void(std::size_t done, std::size_t target, std::uint64_t work)>;
 
 class HeapKernel {
  public:
@@ -103,13 +114,20 @@ class HeapKernel {
 
  private:
   template <typename T>
-  std::size_t run(std::vector<T>& g, std::size_t upto, const Poll& poll);
+  std::size_t run(std::vector<T>& g, std::size_t upto);
   template <typename T>
-  std::size_t run_subtraction(std::vector<T>& g, std::size_t upto, const Poll& poll);
+  std::size_t run_subtraction(std::vector<T>& g, std::size_t upto);
   template <typename T>
   std::uint32_t value_at(const std::vector<T>& g, std::size_t n);
   template <typename T>
   void choose_mode(const std::vector<T>& g);
+  // Counts options looked at while computing heap n; polls once enough have gathered.
+  void spend(std::uint64_t work, std::size_t n) {
+    work_ += work;
+    if (work_ >= kPollWork) report(n);
+  }
+  void report(std::size_t n);
+  static constexpr std::uint64_t kPollWork = std::uint64_t{1} << 20;
   void clear_rare();
   void note_heap(std::size_t n, std::uint32_t v);  // heap n has value v: a rare heap?
   void grow_stamps(std::uint32_t v);
@@ -149,6 +167,10 @@ class HeapKernel {
   // Value histogram, for choosing the mask.
   std::vector<std::uint64_t> hist_;
   std::size_t hist_upto_ = 0;
+  // While extend() runs: its poll and target, and the options looked at since the last poll.
+  const Poll* poll_ = nullptr;
+  std::size_t upto_ = 0;
+  std::uint64_t work_ = 0;
 };
 
 }  // namespace grundy

@@ -1,41 +1,76 @@
 #include "runtime/Period.hpp"
 
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
 #include "runtime/Error.hpp"
+#include "runtime/Shorthands.hpp"
 
 namespace grundy {
 
 namespace {
-// The first index of the run, ending at the end of the table, where g[i] == g[i + p].
-template <typename T>
-std::int64_t run_start(const std::vector<T>& g, std::int64_t p) {
+// For each p, the length of the run, ending at the end of the table, where g[i] == g[i + p]:
+// z[p] for the table read backwards (the Z-function: the longest common prefix of r and
+// r[p..], r[i] = g[L - 1 - i]). The run of p then starts at L - p - z[p]. One O(L) pass
+// for every p at once; scanning back from the end for each p separately took O(L) per p
+// on values with long constant stretches (subtraction {100000}).
+template <typename Z, typename T>
+std::vector<Z> runs_from_end(const std::vector<T>& g) {
   const auto L = static_cast<std::int64_t>(g.size());
-  std::int64_t i = L - p - 1;
-  const T* a = g.data();
-  while (i >= 0 && a[i] == a[i + p]) --i;
-  return i + 1;
+  std::vector<Z> z(static_cast<std::size_t>(L), 0);
+  if (L == 0) return z;
+  const T* const end = g.data() + L - 1;  // r[i] is end[-i]
+  z[0] = static_cast<Z>(L);
+  std::int64_t lo = 0, hi = 0;  // [lo, hi): the rightmost match r[lo..hi) == r[0..hi-lo)
+  for (std::int64_t i = 1; i < L; ++i) {
+    std::int64_t k = 0;
+    if (i < hi) k = std::min<std::int64_t>(hi - i, static_cast<std::int64_t>(z[static_cast<std::size_t>(i - lo)]));
+    while (i + k < L && end[-k] == end[-(i + k)]) ++k;
+    z[static_cast<std::size_t>(i)] = static_cast<Z>(k);
+    if (i + k > hi) {
+      lo = i;
+      hi = i + k;
+    }
+  }
+  return z;
+}
+
+// Calls f(g, z) with z = runs_from_end(g), in 32 bits when the table allows.
+template <typename F>
+auto with_runs(const DenseTable& values, F&& f) {
+  return values.visit([&](const auto& g) {
+    if (g.size() <= UINT32_MAX) return f(g, runs_from_end<std::uint32_t>(g));
+    return f(g, runs_from_end<std::uint64_t>(g));
+  });
 }
 }  // namespace
 
 std::optional<PeriodInfo> proven_period(const DenseTable& values, const HeapSpec& spec) {
   if (!spec.provable()) return std::nullopt;
-  return values.visit([&](const auto& g) -> std::optional<PeriodInfo> {
+  // HeapSpec::proof_bound, with the code's largest take and number of heaps read once
+  // (each is a pass over the digits, and a subtraction {1, 3, 70000} has 70001).
+  const std::int64_t h = spec.max_heaps();
+  const std::int64_t k = spec.max_take();
+  auto bound = [&](std::int64_t n0, std::int64_t p) { return std::max(h * n0 + (h - 1) * p + k, k + 1); };
+  return with_runs(values, [&](const auto& g, const auto& z) -> std::optional<PeriodInfo> {
     const auto L = static_cast<std::int64_t>(g.size());
     for (std::int64_t p = 1; p < L; ++p) {
       // Even with n0 = 0 the bound must fit: bound(0, p) <= L - p.
-      if (spec.proof_bound(0, p) > L - p) break;
-      const std::int64_t n0 = run_start(g, p);
+      if (bound(0, p) > L - p) break;
+      const std::int64_t n0 = L - p - static_cast<std::int64_t>(z[static_cast<std::size_t>(p)]);
       if (n0 >= L - p) continue;
-      if (spec.proof_bound(n0, p) <= L - p) return PeriodInfo{n0, p, true};
+      if (bound(n0, p) <= L - p) return PeriodInfo{n0, p, true};
     }
     return std::nullopt;
   });
 }
 
 std::optional<PeriodInfo> observed_period(const DenseTable& values) {
-  return values.visit([&](const auto& g) -> std::optional<PeriodInfo> {
+  return with_runs(values, [&](const auto& g, const auto& z) -> std::optional<PeriodInfo> {
     const auto L = static_cast<std::int64_t>(g.size());
     for (std::int64_t p = 1; 3 * p < L / 2; ++p) {
-      const std::int64_t n0 = run_start(g, p);
+      const std::int64_t n0 = L - p - static_cast<std::int64_t>(z[static_cast<std::size_t>(p)]);
       if (n0 + 3 * p < L / 2) return PeriodInfo{n0, p, false};
     }
     return std::nullopt;
@@ -49,16 +84,21 @@ PeriodInfo find_period(Evaluator& ev, const GameInstance& game, std::optional<st
              std::to_string(rules.state_arity()) + " values",
          "period looks at the sequence grundy(G(0)), grundy(G(1)), ...");
   }
+  if (dynamic_cast<const GraphRuleset*>(&rules)) {
+    fail("period needs a game whose state is a heap size; the states of " + game.display_name() +
+             " are the nodes of its graph",
+         "period looks at the sequence grundy(G(0)), grundy(G(1)), ...; ask grundy of each node instead");
+  }
   FastPath& f = ev.fast_path(game);
   const bool code = f.kind == FastPath::Kind::Kernel;
-  const bool provable = code && f.spec->provable();
   const std::int64_t last = limit ? *limit : code ? kPeriodLimitCodes : kPeriodLimitRules;
   if (last < 1) fail("the limit of period must be at least 1, got " + std::to_string(last));
   if (f.p > 0) return PeriodInfo{f.n0, f.p, true};
   if (f.run_a > 0) return PeriodInfo{0, f.run_a + f.run_b, true};  // subtraction of a run
   DenseTable own;  // for games without a dense table: values one by one
   const DenseTable* table = nullptr;
-  std::optional<PeriodInfo> seen;
+  // A proof may show up in a prefix of the values (it holds for ever); an observed period
+  // must hold on all of them, up to the limit and beyond when more are known.
   for (std::int64_t count = std::min<std::int64_t>(last + 1, 256);; count = std::min(2 * count, last + 1)) {
     table = ev.dense_values(game, static_cast<std::uint64_t>(count));
     if (!table) {
@@ -72,19 +112,18 @@ PeriodInfo find_period(Evaluator& ev, const GameInstance& game, std::optional<st
       table = &own;
     }
     if (f.p > 0) return PeriodInfo{f.n0, f.p, true};
-    if (provable) {
+    // The kernel may have given way to the rules on the way (a recognised code that the
+    // rules leave at some heap): only a kernel's table is proven.
+    if (f.kind == FastPath::Kind::Kernel && f.spec->provable()) {
       if (auto r = proven_period(*table, *f.spec)) {
         f.n0 = r->n0;
         f.p = r->p;
         return *r;
       }
-      seen = observed_period(*table);
-    } else if ((seen = observed_period(*table))) {
-      return *seen;
     }
     if (count > last) break;
   }
-  if (seen) return *seen;
+  if (auto seen = observed_period(*table)) return *seen;
   fail("no period shows up among the heaps 0.." + std::to_string(last) + " of " +
            game.display_name() + " (the limit)",
        "search further with period(" + game.display_name() + ", N), e.g. N = " +

@@ -38,7 +38,7 @@ std::unique_ptr<OptionCursor> SubtractionRuleset::options(const GameInstance& g,
 }
 
 std::optional<HeapSpec> SubtractionRuleset::heap_spec(const GameInstance&) const {
-  if (set_.empty() || set_.front() <= 0 || set_.back() > (1 << 16)) return std::nullopt;
+  if (set_.empty() || set_.front() <= 0 || set_.back() > kMaxSpecDigit) return std::nullopt;
   HeapSpec spec;
   spec.digits.assign(static_cast<std::size_t>(set_.back()) + 1, 0);
   for (std::int64_t s : set_) spec.digits[static_cast<std::size_t>(s)] = HeapSpec::kNone | HeapSpec::kOne;

@@ -19,7 +19,10 @@ class SubtractionRuleset : public Ruleset, public HeapSpecSource {
   std::unique_ptr<OptionCursor> options(const GameInstance& g, const Value& state) const override;
   std::string check_state(const Value& state) const override;
   const std::vector<std::int64_t>& set() const { return set_; }
+  // The spec has one digit per possible removal, up to the largest: sets whose largest
+  // element passes kMaxSpecDigit stay with the general evaluation.
   std::optional<HeapSpec> heap_spec(const GameInstance& game) const override;
+  bool spec_is_the_rules() const override { return true; }
 
  private:
   std::string name_;
@@ -37,6 +40,7 @@ class TakeAndBreakRuleset : public Ruleset, public HeapSpecSource {
   std::string check_state(const Value& state) const override;
   const std::vector<int>& digits() const { return digits_; }
   std::optional<HeapSpec> heap_spec(const GameInstance& game) const override;
+  bool spec_is_the_rules() const override { return true; }
 
  private:
   std::string name_;

@@ -15,10 +15,13 @@ struct Obj {
   Value state;                // Position
   const GameInstance* game = nullptr;  // Position, Game
   std::int64_t lo = 0, hi = -1;        // Range
-  Modifier mod = Modifier::Normal;     // Sum
   std::size_t hash = 0;
+  std::uint64_t bytes = kValueBodyBytes;  // Value::bytes()
   std::uint32_t depth = 1;  // nesting of values inside this one
+  Modifier mod = Modifier::Normal;     // Sum
 };
+// What kValueBodyBytes stands for: the body and the reference counts beside it.
+static_assert(sizeof(Obj) + 16 <= kValueBodyBytes);
 
 // Values nested deeper than this (a list in a list in a list ..., built by a recursive
 // function) are an error rather than a stack overflow when printed, compared or freed.
@@ -37,6 +40,23 @@ std::uint32_t Value::nest(const std::vector<Value>& items) {
   }
   return d + 1;
 }
+
+namespace {
+// Past this, bytes() stops counting (a list holding itself through shared parts 64 times
+// over would pass 2^64): far above any memory limit, and sums of a few such do not wrap.
+constexpr std::uint64_t kBytesCap = std::uint64_t{1} << 60;
+std::uint64_t add_bytes(std::uint64_t a, std::uint64_t b) { return a + b >= kBytesCap ? kBytesCap : a + b; }
+}  // namespace
+
+std::uint64_t Value::weigh(const std::vector<Value>& items) {
+  std::uint64_t b = add_bytes(kValueBodyBytes, items.size() * sizeof(Value));
+  for (const Value& v : items) {
+    if (v.obj_) b = add_bytes(b, v.obj_->bytes);
+  }
+  return b;
+}
+
+std::uint64_t Value::bytes() const { return obj_ ? obj_->bytes : 0; }
 
 namespace {
 
@@ -67,6 +87,7 @@ const Value kNoValue;
 Value Value::string(std::string s) {
   auto o = std::make_shared<Obj>();
   o->hash = std::hash<std::string>{}(s);
+  o->bytes = add_bytes(kValueBodyBytes, s.size());
   o->str = std::move(s);
   return Value(Kind::Str, std::move(o));
 }
@@ -81,6 +102,7 @@ Value Value::tuple(std::vector<Value> items) {
   auto o = std::make_shared<Obj>();
   o->hash = hash_items(0x7475706cULL, items);
   o->depth = nest(items);
+  o->bytes = weigh(items);
   o->items = std::move(items);
   return Value(Kind::Tuple, std::move(o));
 }
@@ -89,6 +111,7 @@ Value Value::list(std::vector<Value> items) {
   auto o = std::make_shared<Obj>();
   o->hash = hash_items(0x6c697374ULL, items);
   o->depth = nest(items);
+  o->bytes = weigh(items);
   o->items = std::move(items);
   return Value(Kind::List, std::move(o));
 }
@@ -99,6 +122,7 @@ Value Value::set(std::vector<Value> items) {
   auto o = std::make_shared<Obj>();
   o->hash = hash_items(0x736574ULL, items);
   o->depth = nest(items);
+  o->bytes = weigh(items);
   o->items = std::move(items);
   return Value(Kind::Set, std::move(o));
 }
@@ -115,6 +139,7 @@ Value Value::position(const GameInstance* game, Value state) {
   auto o = std::make_shared<Obj>();
   o->hash = mix(std::hash<const void*>{}(game), state.hash());
   o->depth = state.obj_ ? state.obj_->depth + 1 : 1;  // the state was checked when built
+  o->bytes = add_bytes(kValueBodyBytes, state.bytes());
   o->game = game;
   o->state = std::move(state);
   return Value(Kind::Position, std::move(o));
@@ -125,6 +150,7 @@ Value Value::sum(std::vector<Value> parts, Modifier mod) {
   auto o = std::make_shared<Obj>();
   o->hash = hash_items(0x73756dULL + static_cast<std::size_t>(mod), parts);
   o->depth = nest(parts);
+  o->bytes = weigh(parts);
   o->items = std::move(parts);
   o->mod = mod;
   return Value(Kind::Sum, std::move(o));
@@ -139,6 +165,7 @@ Value Value::game(const GameInstance* game) {
 
 Value Value::table(std::string rendered) {
   auto o = std::make_shared<Obj>();
+  o->bytes = add_bytes(kValueBodyBytes, rendered.size());
   o->str = std::move(rendered);
   return Value(Kind::Table, std::move(o));
 }

@@ -67,6 +67,17 @@ class Value {
   const std::vector<Value>& parts() const;  // Sum: positions
   Modifier modifier() const;                // Sum (Normal for anything else)
 
+  // An estimate of the memory this value holds beyond its own slot: kValueBodyBytes per
+  // compound body (a string, collection, position or sum), sizeof(Value) per element and 1
+  // per character, through every level. Kept in the body, so O(1); a body shared by several
+  // elements is counted each time (an overestimate only for values built from shared parts).
+  // Saturates rather than wraps.
+  std::uint64_t bytes() const;
+  // The shared body's identity (null for int, bool and outcome): equal for copies of one value.
+  const void* body() const { return obj_.get(); }
+  // True when another Value shares this one's body: it is held elsewhere as well.
+  bool shared() const { return obj_ && obj_.use_count() > 1; }
+
   std::size_t hash() const;
   friend bool operator==(const Value& a, const Value& b);
   friend bool operator!=(const Value& a, const Value& b) { return !(a == b); }
@@ -83,12 +94,18 @@ class Value {
   // 1 + the deepest of `items`; past kMaxValueDepth an Error (printing, comparing and freeing
   // a value recurse through it, and must not exhaust the stack).
   static std::uint32_t nest(const std::vector<Value>& items);
+  // kValueBodyBytes plus the slots and bytes() of `items`.
+  static std::uint64_t weigh(const std::vector<Value>& items);
   Value(Kind k, std::int64_t i) : kind_(k), i_(i) {}
   Value(Kind k, std::shared_ptr<const Obj> o) : kind_(k), obj_(std::move(o)) {}
   Kind kind_ = Kind::Int;
   std::int64_t i_ = 0;
   std::shared_ptr<const Obj> obj_;
 };
+
+// The cost of one compound value's shared body (with its reference count) in
+// Value::bytes(): what a body takes on the heap, rounded up.
+inline constexpr std::uint64_t kValueBodyBytes = 160;
 
 struct ValueHash {
   std::size_t operator()(const Value& v) const { return v.hash(); }

@@ -174,6 +174,21 @@ TEST_CASE("integer overflow exits 70 at the operator", "[errors][int]") {
                kExitRuntime, "test.game:");
 }
 
+TEST_CASE("x % -1 is 0 for every x, the smallest int included", "[errors][int]") {
+  // Only the quotient INT64_MIN / -1 = 2^63 is outside the range; the remainder is 0.
+  CHECK(grundy::test::run_ok("(-9223372036854775807 - 1) % -1\n7 % -1\n-7 % -1\n") == "0\n0\n0\n");
+  expect_error("(-9223372036854775807 - 1) / -1\n", kExitRuntime, "test.game:1:");
+  // The same in compiled rules: the box must not hand over (it would only meet the same
+  // remainder in the interpreter), and the answer is the interpreter's.
+  const char* const rules =
+      "game G { state (a, b)  move (a - 1, b) if a > 0 and (b - 9223372036854775807 - 1) % -1 == 0 }\n"
+      "grundy(G(3, 0))\nwins(G(2, 0))\n";
+  const grundy::test::Explained e = grundy::test::run_explained(rules);
+  CHECK(e.out == "1\nfalse\n");
+  CHECK(contains(e.explain, "compiled"));
+  CHECK(!contains(e.explain, "stop"));
+}
+
 TEST_CASE("other runtime errors exit 70", "[errors]") {
   const RunResult r = expect_error("1\nlet z = 0\n1 / z\n", kExitRuntime, "test.game:3:");
   CHECK(r.out == "1\n");
@@ -223,6 +238,46 @@ TEST_CASE("the state limit stops evaluation with a message naming --max-states",
   CHECK(big.out == "1\n");
   CHECK(starts_with(big.err, "test.game:3:"));
   CHECK(contains(message_text(big.err), "--max-states"));
+}
+
+TEST_CASE("the options of an every sum are steps, and equal components are combined once", "[errors][limits][every]") {
+  // Eight copies of Nim(20): 20^8 choices of moves, C(27, 8) = 2220075 as multisets. More
+  // than --max-steps allows is an error at once, at the query.
+  grundy::SessionOptions options;
+  options.limits.max_steps = 1'000'000;
+  const std::string eight = "import nim\nlen(options(every (" + [] {
+    std::string s;
+    for (int i = 0; i < 8; ++i) s += i ? " + Nim(20)" : "Nim(20)";
+    return s;
+  }() + ")))\n";
+  const RunResult r = run_source(eight, options);
+  INFO(r);
+  CHECK(r.code == kExitRuntime);
+  CHECK(starts_with(r.err, "test.game:2:13: error: "));
+  CHECK(contains(message_text(r.err), "combine 2220075 choices of moves"));
+  CHECK(contains(message_text(r.err), "--max-steps"));
+  // Distinct components multiply: 20 * 21 * 22 * 23 * 24 * 25 * 26 > 10^8.
+  const RunResult distinct = run_source(
+      "import nim\nlen(options(every (Nim(20) + Nim(21) + Nim(22) + Nim(23) + Nim(24) + Nim(25) + Nim(26))))\n");
+  CHECK(distinct.code == kExitRuntime);
+  CHECK(contains(message_text(distinct.err), "--max-steps"));
+  // Equal components still list every option once, in the order of nested loops (these
+  // are the lists the enumeration of every choice gave).
+  const std::string same = grundy::test::run_ok(
+      "import nim\nimport octal\n"
+      "options(every (Nim(2) + Nim(2) + Kayles(2) + Nim(2)))\n"
+      "options(every (Nim(1) + Kayles(2) + Nim(1) + Kayles(2)))\n"
+      "len(options(every (Nim(4) + Nim(4) + Nim(4) + Nim(3) + Nim(4))))\n"
+      "winning(every (Nim(3) + Nim(3) + Kayles(4)))\n");
+  CHECK(same ==
+        "[every (Nim(0) + Nim(0) + Kayles(1) + Nim(0)), every (Nim(0) + Nim(0) + Kayles(1) + Nim(1)), "
+        "every (Nim(0) + Nim(0) + 0 + Nim(0)), every (Nim(0) + Nim(0) + 0 + Nim(1)), "
+        "every (Nim(0) + Nim(1) + Kayles(1) + Nim(1)), every (Nim(0) + Nim(1) + 0 + Nim(1)), "
+        "every (Nim(1) + Nim(1) + Kayles(1) + Nim(1)), every (Nim(1) + Nim(1) + 0 + Nim(1))]\n"
+        "[every (Nim(0) + Kayles(1) + Nim(0) + Kayles(1)), every (Nim(0) + Kayles(1) + Nim(0) + 0), "
+        "every (Nim(0) + 0 + Nim(0) + 0)]\n"
+        "55\n"
+        "[every (Nim(0) + Nim(0) + (Kayles(1) + Kayles(1)))]\n");
 }
 
 TEST_CASE("runaway recursion is a limit error naming --max-depth", "[errors][limits]") {

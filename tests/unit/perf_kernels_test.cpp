@@ -4,7 +4,9 @@
 // against published sequences (Kayles, Dawson's Kayles, Grundy's game).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,7 @@
 #include "runtime/Dense.hpp"
 #include "runtime/Evaluator.hpp"
 #include "runtime/Kernels.hpp"
+#include "runtime/Period.hpp"
 #include "runtime/Shorthands.hpp"
 #include "tests/unit/brute_force.hpp"
 #include "tests/unit/support.hpp"
@@ -220,4 +223,156 @@ TEST_CASE("published values: Kayles, Dawson's Kayles, Grundy's game", "[perf][ke
     if (__builtin_popcount(v & 0xfeu) % 2 == 0) seen.push_back({n, static_cast<int>(v)});
   }
   CHECK(seen == rare);
+}
+
+namespace {
+// The smallest p whose run from the end of g starts at n0 with n0 + 3p < L / 2, by a scan
+// back from the end for each p (the definition of observed_period).
+std::optional<std::pair<std::int64_t, std::int64_t>> naive_observed(const Values& g) {
+  const auto L = static_cast<std::int64_t>(g.size());
+  for (std::int64_t p = 1; 3 * p < L / 2; ++p) {
+    std::int64_t n0 = L - p;
+    while (n0 > 0 && g[static_cast<std::size_t>(n0 - 1)] == g[static_cast<std::size_t>(n0 - 1 + p)]) --n0;
+    if (n0 + 3 * p < L / 2) return std::make_pair(n0, p);
+  }
+  return std::nullopt;
+}
+
+// The same for proven_period: the smallest p with bound(n0, p) <= L - p.
+std::optional<std::pair<std::int64_t, std::int64_t>> naive_proven(const Values& g, const HeapSpec& spec) {
+  const auto L = static_cast<std::int64_t>(g.size());
+  for (std::int64_t p = 1; p < L; ++p) {
+    if (spec.proof_bound(0, p) > L - p) break;
+    std::int64_t n0 = L - p;
+    while (n0 > 0 && g[static_cast<std::size_t>(n0 - 1)] == g[static_cast<std::size_t>(n0 - 1 + p)]) --n0;
+    if (n0 < L - p && spec.proof_bound(n0, p) <= L - p) return std::make_pair(n0, p);
+  }
+  return std::nullopt;
+}
+}  // namespace
+
+TEST_CASE("periods found in one pass agree with a scan from the end for each period", "[perf][period]") {
+  std::mt19937 rng(7);
+  HeapSpec sub;  // subtraction {1, 4}: proof bound n0 + 4
+  sub.digits = {0, HeapSpec::kNone | HeapSpec::kOne, 0, 0, HeapSpec::kNone | HeapSpec::kOne};
+  HeapSpec kayles = spec_of("0.77");
+  for (int round = 0; round < 400; ++round) {
+    // A preperiod of noise, then a period with a few values, some long constant stretches.
+    const int pre = static_cast<int>(rng() % 60), p = 1 + static_cast<int>(rng() % 25);
+    const int len = pre + p * (3 + static_cast<int>(rng() % 30)) + static_cast<int>(rng() % 7);
+    const int alphabet = 1 + static_cast<int>(rng() % 4);
+    Values cycle;
+    for (int i = 0; i < p; ++i) cycle.push_back(rng() % static_cast<unsigned>(alphabet));
+    Values g;
+    for (int i = 0; i < len; ++i) {
+      g.push_back(i < pre ? rng() % static_cast<unsigned>(alphabet + 1) : cycle[static_cast<std::size_t>((i - pre) % p)]);
+    }
+    if (round % 5 == 0) {  // a break near the end: no period may be claimed across it
+      g[g.size() - 1 - rng() % std::min<std::size_t>(g.size(), 5)] += 1;
+    }
+    DenseTable t;
+    for (auto v : g) t.push(static_cast<std::uint32_t>(v));
+    INFO("round " << round << ", " << g.size() << " values");
+    const auto seen = grundy::observed_period(t);
+    const auto want = naive_observed(g);
+    REQUIRE(seen.has_value() == want.has_value());
+    if (seen) CHECK(std::make_pair(seen->n0, seen->p) == *want);
+    for (const HeapSpec* spec : {&sub, &kayles}) {
+      const auto proven = grundy::proven_period(t, *spec);
+      const auto want_proven = naive_proven(g, *spec);
+      REQUIRE(proven.has_value() == want_proven.has_value());
+      if (proven) CHECK(std::make_pair(proven->n0, proven->p) == *want_proven);
+    }
+  }
+}
+
+TEST_CASE("a kernel reports the splits it looks at, and stops when its poll throws", "[perf][kernels][limits]") {
+  // 0.ff: removing 1 or 2 tokens may leave up to three heaps; heap n has about n^2 / 12
+  // splits into three.
+  const HeapSpec ff = spec_of("0.ff");
+  std::uint64_t splits = 0;  // into two and three non-empty heaps, of r = n - 1 and n - 2
+  for (std::int64_t n = 0; n < 300; ++n) {
+    for (std::int64_t r : {n - 1, n - 2}) {
+      if (r >= 2) splits += static_cast<std::uint64_t>(r / 2);
+      for (std::int64_t a = 1; 3 * a <= r; ++a) splits += static_cast<std::uint64_t>((r - a) / 2 - a + 1);
+    }
+  }
+  HeapKernel k(ff);
+  DenseTable t;
+  std::uint64_t reported = 0;
+  k.extend(t, 300, [&](std::size_t, std::size_t, std::uint64_t work) { reported += work; });
+  CHECK(reported >= splits);
+  CHECK(reported <= splits + 300 * 10);  // and little besides (takes, a step per heap)
+  const Values plain = kernel_values(ff, 300, 0, true);
+  // A poll that throws past a budget (as --max-steps does) stops the kernel within a heap;
+  // what it computed stays right, and it goes on from there.
+  HeapKernel limited(ff);
+  DenseTable part;
+  std::uint64_t spent = 0;
+  auto budget = [&](std::size_t, std::size_t, std::uint64_t work) {
+    spent += work;
+    if (spent > 2'000'000) throw std::runtime_error("budget");
+  };
+  CHECK_THROWS(limited.extend(part, 3000, budget));
+  CHECK(part.size() < 3000);
+  CHECK(spent < 2'000'000 + (std::uint64_t{1} << 21));
+  limited.extend(part, 300, nullptr);
+  Values again;
+  for (std::size_t i = 0; i < 300; ++i) again.push_back(part.get(i));
+  check_same(again, plain, "after a stop");
+}
+
+namespace {
+// Rules that say they are subtraction {1, 3} but give heap 30 one more move, to heap 0: a
+// recognised spec that the rules leave at some heap (as a wrong recognition would). Heaps
+// up to the code's length + 40 are checked.
+class AlmostSubtraction : public Ruleset, public grundy::HeapSpecSource {
+ public:
+  const std::string& name() const override { return name_; }
+  std::unique_ptr<grundy::OptionCursor> options(const GameInstance& g, const Value& state) const override {
+    std::vector<grundy::Option> out;
+    const std::int64_t n = state.as_int();
+    for (std::int64_t s : {1, 3}) {
+      if (s <= n) out.push_back({Position{&g, Value::integer(n - s)}});
+    }
+    if (n == 30) out.push_back({Position{&g, Value::integer(0)}});
+    return std::make_unique<grundy::ListCursor>(std::move(out));
+  }
+  std::optional<HeapSpec> heap_spec(const GameInstance&) const override {
+    HeapSpec spec;
+    spec.digits = {0, HeapSpec::kNone | HeapSpec::kOne, 0, HeapSpec::kNone | HeapSpec::kOne};
+    return spec;  // not a run of takes, whose formula is checked at once
+  }
+
+ private:
+  std::string name_ = "Almost";
+};
+}  // namespace
+
+TEST_CASE("a recognised code is checked heap by heap as the kernel reaches them", "[perf][kernels]") {
+  auto rules = std::make_shared<AlmostSubtraction>();
+  const auto general = [&] {
+    GameRegistry games;
+    const Limits limits;
+    Evaluator ev(games, limits);
+    const GameInstance* g = games.instance(rules, Value::tuple({}));
+    g->fast = std::make_shared<FastPath>();  // the general search only
+    Values out;
+    for (int n = 0; n <= 120; ++n) out.push_back(ev.grundy(Position{g, Value::integer(n)}));
+    return out;
+  }();
+  // Heap 10 first: the kernel is used, and checked up to heap 10 only; then heap 120 meets
+  // heap 30, where the rules take over (and the values still are the rules').
+  GameRegistry games;
+  const Limits limits;
+  Evaluator ev(games, limits);
+  const GameInstance* g = games.instance(rules, Value::tuple({}));
+  CHECK(ev.grundy(Position{g, Value::integer(10)}) == static_cast<std::uint64_t>(general[10]));
+  CHECK(ev.fast_path(*g).kind == FastPath::Kind::Kernel);
+  CHECK(ev.fast_path(*g).table.size() < 30);
+  Values fast;
+  for (int n = 120; n >= 0; --n) fast.insert(fast.begin(), ev.grundy(Position{g, Value::integer(n)}));
+  CHECK(ev.fast_path(*g).kind != FastPath::Kind::Kernel);
+  check_same(fast, general, "against the general search");
+  CHECK(general[30] == 2);  // not 30 mod 2: the extra move counts
 }

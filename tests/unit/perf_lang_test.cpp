@@ -156,6 +156,61 @@ TEST_CASE("period: proven for codes and recognised rules, observed otherwise", "
   CHECK(contains(none.err, "5000"));
 }
 
+TEST_CASE("period: subtraction sets with a large element are proven by the kernel", "[perf][period]") {
+  // Their values are floor(n / 100000) mod 2 and (for {1, 3, 70000}) n mod 2 below 70000:
+  // a short prefix of them shows a period of 1 or 2 that does not hold.
+  const auto lines = run_lines(
+      "import nim\n"
+      "game S = subtraction {100000}\n"
+      "game T = subtraction {1, 3, 70000}\n"
+      "period(S)\nperiod(SNim[{1, 3, 70000}])\nperiod(T)\n"
+      "[grundy(S(n)) for n in [99999, 100000, 199999, 200000, 10^18]]\n",
+      4);
+  CHECK(lines[0] == "(0, 200000, proven)");
+  CHECK(lines[1] == "(0, 70003, proven)");
+  CHECK(lines[2] == "(0, 70003, proven)");
+  CHECK(lines[3] == "[0, 1, 1, 0, 0]");
+  const auto t = grundy::brute::subtraction({1, 3, 70000}, 3 * 70003);
+  bool two = true;
+  for (std::size_t n = 0; n + 70003 < t.size(); ++n) {
+    REQUIRE(t[n] == t[n + 70003]);
+    two = two && t[n] == t[n + 2];
+  }
+  CHECK(!two);
+}
+
+TEST_CASE("period: an observed period holds on every value up to the limit", "[perf][period]") {
+  // One extra move at heap 300 (500) breaks the period of the rest; a period seen on the
+  // first 256 values does not hold up to 4096.
+  const auto lines = run_lines(
+      "game G { state n  move n - s for s in {1, 3, 4} if s <= n  move 200 if n == 300 }\n"
+      "game K { state n  split [a, n - t - a] for t in 1..2 for a in 0..n-t  move n - 100 if n == 500 }\n"
+      "period(G, 4096)\nperiod(K, 4096)\n"
+      "[grundy(G(n)) == grundy(G(n + 7)) for n in [292, 293, 300, 301]]\n",
+      3);
+  CHECK(lines[0] == "(301, 7, observed)");
+  CHECK(lines[1] == "(502, 12, observed)");
+  CHECK(lines[2] == "[true, false, false, true]");
+  // Values computed beyond the limit count too: a period must not contradict them.
+  // (H is a dense table: d hides the moves from the compiler.)
+  const auto more = run_lines(
+      "def d(m) = m - 1\n"
+      "game H { state n  move d(n) if n >= 1  move d(d(n)) if n >= 2  move 0 if n == 1002 }\n"
+      "grundy(H(6000))\nperiod(H, 300)\n",
+      2);
+  CHECK(more[1] == "(1003, 3, observed)");
+}
+
+TEST_CASE("period: a graph game's states are nodes, not heaps", "[perf][period]") {
+  for (const char* graph : {"game C = graph { 0 -> 1; 1 -> 2; 2 -> 3 }\n", "game C = graph { a -> b }\n"}) {
+    const auto r = run_source(std::string(graph) + "period(C)\n");
+    INFO(r);
+    CHECK(r.code == grundy::kExitRuntime);
+    CHECK(contains(r.err, "error: period needs a game whose state is a heap size"));
+    CHECK(contains(r.err, "nodes"));
+  }
+}
+
 TEST_CASE("proven periods of random codes hold far beyond the proof", "[perf][period]") {
   // Every period reported proven must hold on values computed independently.
   const std::vector<std::string> codes = {"0.07", "0.77", "0.137", "0.51", "0.333", "0.7777", "0.04",
