@@ -123,6 +123,9 @@ struct BusyScope {
   BusyScope& operator=(const BusyScope&) = delete;
 };
 
+// Options a native kernel looks at per step charged to --max-steps.
+constexpr std::uint64_t kKernelOptionsPerStep = 64;
+
 // Bottom-up tables count as states; a request this far past the table is left to the search
 // unless the rules really look at nearby states.
 constexpr std::int64_t kFarAhead = 1 << 16;
@@ -382,12 +385,18 @@ std::optional<std::uint32_t> Evaluator::kernel_value(const GameInstance& g, Fast
     }
     reserve_states(step - size);
     // The kernel's work is charged to --max-steps as it goes (a heap with splits into three
-    // has n^2 / 12 options), and the heaps it adds count as states even when it stops.
+    // has n^2 / 12 options), and the heaps it adds count as states even when it stops. Its
+    // loops look at an option in about a nanosecond, some 64 times faster than the
+    // interpreter takes a step: 64 options are one step, so that the limit stops the same
+    // time of work (Grundy's game to 10^6 looks at 3 * 10^9 options in 3 s).
     bool whole = false;
+    std::uint64_t carry = 0;
     try {
       whole = f.kernel->extend(f.table, static_cast<std::size_t>(step),
                                [&](std::size_t done, std::size_t total, std::uint64_t work) {
-                                 limits_.charge(work);
+                                 carry += work;
+                                 limits_.charge(carry / kKernelOptionsPerStep);
+                                 carry %= kKernelOptionsPerStep;
                                  poll(g, done, total);
                                });
     } catch (...) {

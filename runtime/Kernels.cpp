@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <limits>
 #include <set>
+#include <type_traits>
 
 #include "runtime/Error.hpp"
+#include "runtime/Witness.hpp"
 
 namespace grundy {
 
@@ -395,6 +397,33 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un) {
   }
   const std::uint32_t first_common = v;
   if (pending_.empty()) return first_common;
+  if constexpr (std::is_same_v<T, std::uint8_t>) {
+    if (witness_scan_available()) {
+      // Values of a byte: the waiting ones are a set that 32 splits at a time are tested
+      // against (runtime/Witness.hpp). The same order of splits as below.
+      ByteSet waiting;
+      for (std::uint32_t x : pending_) waiting.add(static_cast<std::uint8_t>(x));
+      constexpr std::int64_t kWide = 32, kSamples = 64, kStride = 7919;
+      for (std::size_t i = 0; i < twos_.size() && !waiting.empty(); ++i) {
+        const std::int64_t r = n - twos_[i];
+        const std::int64_t hi = unequal_[i] ? (r - 1) / 2 : r / 2;
+        const std::int64_t blocks = (hi + kWide - 1) / kWide;
+        for (std::int64_t b = 0; b < std::min(blocks, kSamples) && !waiting.empty(); ++b) {
+          const std::int64_t a0 = 1 + (b * kStride) % blocks * kWide;
+          work += static_cast<std::uint64_t>(witness_scan(base, r, a0, std::min(hi, a0 + kWide - 1), waiting));
+        }
+      }
+      for (std::size_t i = 0; i < twos_.size() && !waiting.empty(); ++i) {
+        const std::int64_t r = n - twos_[i];
+        work += static_cast<std::uint64_t>(witness_scan(base, r, 1, unequal_[i] ? (r - 1) / 2 : r / 2, waiting));
+      }
+      spend(work, un);
+      for (std::uint32_t x : pending_) {
+        if (waiting.contains(static_cast<std::uint8_t>(x))) return x;
+      }
+      return first_common;
+    }
+  }
   // The scan marks what it sees like the plain loop (only stores, no dependency between
   // steps) and looks at the values still waiting after each block of splits; it runs
   // through every split if need be, so that a value reported missing really is.
