@@ -403,7 +403,7 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un) {
       // against (runtime/Witness.hpp). The same order of splits as below.
       ByteSet waiting;
       for (std::uint32_t x : pending_) waiting.add(static_cast<std::uint8_t>(x));
-      constexpr std::int64_t kWide = 32, kSamples = 64, kStride = 7919;
+      constexpr std::int64_t kWide = 32, kSamples = 16, kStride = 7919;
       for (std::size_t i = 0; i < twos_.size() && !waiting.empty(); ++i) {
         const std::int64_t r = n - twos_[i];
         const std::int64_t hi = unequal_[i] ? (r - 1) / 2 : r / 2;
