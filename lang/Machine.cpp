@@ -702,19 +702,26 @@ std::optional<std::uint32_t> Machine::known_grundy(const Expr& e, Frame& frame) 
     return std::nullopt;
   }
   const Expr& arg = *e.args[1];
-  if (arg.kind != ExprKind::Call || arg.args.size() != 2) return std::nullopt;
+  const std::size_t n = arg.args.size() - 1;
+  if (arg.kind != ExprKind::Call || n == 0 || n > static_cast<std::size_t>(kMaxBoxArity)) return std::nullopt;
   const Expr& game = *arg.args[0];
-  const Expr& x = *arg.args[1];
-  if (game.kind != ExprKind::Name || game.binding.to != Binding::To::Game || x.kind != ExprKind::Name ||
-      x.binding.to != Binding::To::Local) {
-    return std::nullopt;
-  }
+  if (game.kind != ExprKind::Name || game.binding.to != Binding::To::Game) return std::nullopt;
   const GameEntry& entry = w_.games[static_cast<std::size_t>(game.binding.index)];
-  const Value& n = frame[static_cast<std::size_t>(x.binding.index)];
-  if (!entry.plain || (entry.decl && entry.decl->form == GameDecl::Form::Alias) || !n.is(Kind::Int)) {
-    return std::nullopt;
+  if (!entry.plain || (entry.decl && entry.decl->form == GameDecl::Form::Alias)) return std::nullopt;
+  // The arguments as they usually are in a tabulation: loop variables and integers.
+  Coords c{};
+  for (std::size_t i = 0; i < n; ++i) {
+    const Expr& x = *arg.args[i + 1];
+    if (x.kind == ExprKind::Int) {
+      c[i] = x.ival;
+      continue;
+    }
+    if (x.kind != ExprKind::Name || x.binding.to != Binding::To::Local) return std::nullopt;
+    const Value& v = frame[static_cast<std::size_t>(x.binding.index)];
+    if (!v.is(Kind::Int)) return std::nullopt;
+    c[i] = v.as_int();
   }
-  return ev_.known_heap(*entry.plain, n.as_int());
+  return ev_.known_table_value(*entry.plain, c.data(), static_cast<int>(n));
 }
 
 std::optional<Value> Machine::grundy_of_call(const Expr& arg, Frame& frame) {

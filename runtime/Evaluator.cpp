@@ -344,6 +344,13 @@ std::optional<std::uint32_t> Evaluator::heap_value(const GameInstance& g, FastPa
   return dense_value(g, f, n);
 }
 
+std::optional<std::uint32_t> Evaluator::known_table_value(const GameInstance& g, const std::int64_t* c, int n) const {
+  if (!g.fast || !g.memo.empty()) return std::nullopt;
+  const FastPath& f = *g.fast;
+  if (f.kind == FastPath::Kind::Box) return n == f.box->arity() ? f.box->known(c) : std::nullopt;
+  return n == 1 ? f.known(c[0]) : std::nullopt;
+}
+
 std::optional<std::uint32_t> Evaluator::table_value(const GameInstance& g, const std::int64_t* c, int n) {
   // What grundy(Position) looks at first: the general search's values and states in progress.
   if (g.rules().is_nim() || !g.memo.empty()) return std::nullopt;

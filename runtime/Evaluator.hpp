@@ -114,12 +114,10 @@ class Evaluator {
   // computed by a kernel or the compiled rules); nothing when only grundy(Position) can.
   // Lets a query with integer arguments skip building the state as a Value.
   std::optional<std::uint32_t> table_value(const GameInstance& g, const std::int64_t* c, int n);
-  // The value of heap n of g when a one-integer table or a proven period already has it,
-  // and nothing when anything is to be computed or the general search has values of g.
-  std::optional<std::uint32_t> known_heap(const GameInstance& g, std::int64_t n) const {
-    if (!g.fast || !g.memo.empty() || g.fast->kind == FastPath::Kind::Box) return std::nullopt;
-    return g.fast->known(n);
-  }
+  // The value of g at the state of `n` integers `c` when a table (a one-integer table, a
+  // proven period, a box) already has it; nothing when anything is to be computed or the
+  // general search has values of g.
+  std::optional<std::uint32_t> known_table_value(const GameInstance& g, const std::int64_t* c, int n) const;
 
  private:
   std::optional<std::uint32_t> fast_value(const Position& p);
