@@ -5,7 +5,10 @@
 //   NAME:LINE:COL: error: MESSAGE
 //   <the source line>
 //   <blanks>^
-//   [hint: HINT]
+//   [hint: HINT]...
+//   [NAME:LINE:COL: note: MESSAGE, with its source line and caret]...
+//
+// and, after the twentieth, one closing "error: too many errors in NAME (N); ..." line.
 //
 // A broken contract aborts, so libFuzzer keeps the input as a crash.
 #pragma once
@@ -41,10 +44,10 @@ inline std::vector<std::string_view> split_lines(std::string_view s) {
   return out;
 }
 
-// "NAME:LINE:COL: error: " with LINE and COL positive integers.
-inline bool is_header(std::string_view line) {
-  const std::size_t at = line.find(": error: ");
-  if (at == std::string_view::npos || at + 9 == line.size()) return false;
+// "NAME:LINE:COL: KIND: " with LINE and COL positive integers; KIND is "error" or "note".
+inline bool is_header(std::string_view line, std::string_view kind = ": error: ") {
+  const std::size_t at = line.find(kind);
+  if (at == std::string_view::npos || at + kind.size() == line.size()) return false;
   std::string_view head = line.substr(0, at);
   // head = NAME:LINE:COL; the name may itself hold ':' (a path), the numbers may not.
   const std::size_t c2 = head.rfind(':');
@@ -74,13 +77,18 @@ inline void check_diagnostics(const std::string& err) {
   if (err.back() != '\n') contract_broken("stderr does not end in a newline", err);
   const auto lines = split_lines(err);
   std::size_t i = 0;
-  while (i < lines.size()) {
-    if (!is_header(lines[i])) contract_broken("a diagnostic without file:line:col: error:", err);
+  auto located = [&] {
     if (i + 2 >= lines.size() || !is_caret(lines[i + 2])) {
       contract_broken("a diagnostic without its source line and caret", err);
     }
     i += 3;
-    if (i < lines.size() && lines[i].rfind("hint: ", 0) == 0) ++i;
+    while (i < lines.size() && lines[i].rfind("hint: ", 0) == 0) ++i;
+  };
+  while (i < lines.size()) {
+    if (i + 1 == lines.size() && lines[i].rfind("error: too many errors in ", 0) == 0) break;
+    if (!is_header(lines[i])) contract_broken("a diagnostic without file:line:col: error:", err);
+    located();
+    while (i < lines.size() && is_header(lines[i], ": note: ")) located();
   }
 }
 
