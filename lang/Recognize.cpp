@@ -252,7 +252,8 @@ struct RulePlan {
   Lin d;                                   // HeapRange: k <= n - d
   bool halved = false;                     // Split: a <= (m + delta) / 2 rather than m + delta
   std::int64_t delta = 0;
-  bool unequal = false;                    // Split: `a != n - c - a`
+  bool no_equal = false;                   // Split: not a == n - c - a (`!=` or `<`)
+  bool lower_half = false;                 // Split: not a > n - c - a (`<` or `<=`)
 };
 
 std::optional<RulePlan> analyze(const GameItem& it, const Ctx& base) {
@@ -391,24 +392,40 @@ std::optional<RulePlan> analyze(const GameItem& it, const Ctx& base) {
   if (!hl || !differ_by_constant(*hl, m, plan.delta) || plan.delta < -1 || plan.delta > 0) {
     return std::nullopt;
   }
+  // Conditions between the two parts: `a != m - a` drops the split into equal parts;
+  // `a < m - a` (or `2 * a < m`, `m - a > a`, ...) keeps the lower half without it and
+  // `a <= m - a` the lower half with it. The lower half holds every pair of parts once.
+  Lin two_a_minus_m;  // 2a - m
+  two_a_minus_m.slots[a] = 2;
+  if (!two_a_minus_m.add(m, -1)) return std::nullopt;
+  Lin m_minus_two_a;
+  if (!m_minus_two_a.add(two_a_minus_m, -1)) return std::nullopt;
   for (const Expr* c : rest) {
-    // a != n - c - a, in either order
-    if (c->kind != ExprKind::Binary || c->text != "!=") return std::nullopt;
+    if (c->kind != ExprKind::Binary) return std::nullopt;
+    const std::string_view op = c->text;
     auto l = lin(*c->args[0], ctx);
     auto r = lin(*c->args[1], ctx);
     if (!l || !r) return std::nullopt;
-    auto diff = minus(*l, *r);
-    Lin two_a_minus_m;
-    two_a_minus_m.slots[a] = 2;
-    if (!diff || !two_a_minus_m.add(m, -1)) return std::nullopt;
-    std::int64_t d1 = 0, d2 = 0;
-    Lin neg;
-    if (!neg.add(two_a_minus_m, -1)) return std::nullopt;
-    if (!(differ_by_constant(*diff, two_a_minus_m, d1) && d1 == 0) &&
-        !(differ_by_constant(*diff, neg, d2) && d2 == 0)) {
-      return std::nullopt;
+    std::int64_t k = 0;
+    if (op == "!=") {
+      auto diff = minus(*l, *r);
+      if (!diff || !((differ_by_constant(*diff, two_a_minus_m, k) && k == 0) ||
+                     (differ_by_constant(*diff, m_minus_two_a, k) && k == 0))) {
+        return std::nullopt;
+      }
+      plan.no_equal = true;
+      continue;
     }
-    plan.unequal = true;
+    // D <= u with D = 2a - m + k: 2a - m <= u - k, which must be -1 (a < m - a) or 0.
+    const bool less = op == "<" || op == "<=";
+    if (!less && op != ">" && op != ">=") return std::nullopt;
+    auto diff = less ? minus(*l, *r) : minus(*r, *l);
+    const std::int64_t u = op.size() == 1 ? -1 : 0;
+    if (!diff || !differ_by_constant(*diff, two_a_minus_m, k) || k < -1 || k > 1) return std::nullopt;
+    const std::int64_t t = u - k;
+    if (t < -1 || t > 0) return std::nullopt;
+    plan.lower_half = true;
+    if (t == -1) plan.no_equal = true;
   }
   return plan;
 }
@@ -603,14 +620,18 @@ bool build_rule(const RulePlan& plan, Builder& b, Frame& frame, Machine& m) {
         auto c = b.eval(plan.j);
         if (!lo || !c || *lo < 0 || *lo > 1 || *c < 0) return false;
         if (*c == 0 && *lo == 0) return false;  // [0, n]: the heap itself, a loop
-        // a in [0, (m + 0) / 2] reaches a = 0, m - a = m < 0 when m == -1.
-        if (plan.halved && plan.delta == 0 && *lo == 0 && *c >= 1) return false;
+        // a in [0, (m + 0) / 2] reaches a = 0, m - a = m < 0 when m == -1 (`/` truncates).
+        if (plan.halved && plan.delta == 0 && *lo == 0 && *c >= 1 && !plan.lower_half) return false;
+        // Which splits [a, m - a] the range and the conditions let through, for each m:
+        // the equal parts (m even), one heap m (a = 0, or a = m at the top of a full range),
+        // and nothing at all (a = 0 when m = 0: the split [0, 0]).
+        const bool equal_parts = (!plan.halved || plan.delta == 0) && !plan.no_equal;
+        const bool one_heap = *lo == 0 || (!plan.halved && plan.delta == 0 && !plan.lower_half);
+        const bool nothing = *lo == 0 && (plan.halved || plan.delta == 0) && !plan.no_equal;
         std::uint8_t bits = HeapSpec::kTwo;
-        if (plan.unequal || (plan.halved && plan.delta == -1)) bits |= HeapSpec::kUnequal;
-        if (*lo == 0) {
-          bits |= HeapSpec::kOne;
-          if (!plan.unequal && !(!plan.halved && plan.delta == -1)) bits |= HeapSpec::kNone;
-        }
+        if (!equal_parts) bits |= HeapSpec::kUnequal;
+        if (one_heap) bits |= HeapSpec::kOne;
+        if (nothing) bits |= HeapSpec::kNone;
         return b.add_digit(*c, bits);
       });
   }

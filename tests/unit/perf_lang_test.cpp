@@ -48,6 +48,15 @@ TEST_CASE("hand-written rules are recognised as kernels with the same values", "
               150, "4. (splits into unequal heaps)");
   same_values("split [a, n - a] for a in 1..n-1 if a != n - a",
               "split [a, n - a + z] for a in 1..n-1 if a != n - a", 150, "4. (splits into unequal heaps)");
+  // Conditions that keep the lower half of the splits, and the top of a full range (a = m
+  // leaves the one heap m): Grundy's game, 4. and Officers written the long way.
+  same_values("split [a, n - a] for a in 1..n-1 if a < n - a",
+              "split [a, n - a + z] for a in 1..n-1 if a < n - a", 150, "4. (splits into unequal heaps)");
+  same_values("split [a, n - a] for a in 1..n if n - a > a", "split [a, n - a + z] for a in 1..n if n - a > a",
+              150, "4. (splits into unequal heaps)");
+  same_values("split [a, n - a] for a in 1..n if 2 * a <= n", "split [a, n - a + z] for a in 1..n if 2 * a <= n",
+              150, "4.;");
+  same_values("split [a, n - 1 - a] for a in 1..n-1", "split [a, n - 1 - a + z] for a in 1..n-1", 150, "0.6;");
   same_values("move k for k in 0..n-1  split [a, n - a] for a in 1..n/2",
               "move k + z for k in 0..n-1  split [a, n - a] for a in 1..n/2", 150, "4.(3 from 1)");
   same_values("move n - s for s in {1, 3, 4} if s <= n", "move n - s + z for s in {1, 3, 4} if s <= n", 200,
