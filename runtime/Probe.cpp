@@ -57,7 +57,9 @@ std::vector<Position> probe_loop(const GameInstance& g, int arity, std::size_t m
       }
       return true;
     } catch (const Error& e) {
-      if (e.kind == ErrorKind::Interrupted) throw;
+      // A limit (steps, depth, memory) ends the probe: the next states would meet it too,
+      // each after as much work.
+      if (e.kind != ErrorKind::Runtime) throw;
       return false;
     }
   };
@@ -112,7 +114,7 @@ std::string probe_formula(Evaluator& ev, const GameInstance& g, int arity, std::
     try {
       claimed = g.rules().formula(g, s);
     } catch (const Error& e) {
-      if (e.kind == ErrorKind::Interrupted) throw;
+      if (e.kind != ErrorKind::Runtime) throw;
       fails = e.what();
     }
     try {
@@ -123,7 +125,7 @@ std::string probe_formula(Evaluator& ev, const GameInstance& g, int arity, std::
         values.push_back(ev.grundy(o));
       }
     } catch (const Error& e) {
-      if (e.kind == ErrorKind::Interrupted) throw;
+      if (e.kind != ErrorKind::Runtime) throw;  // a limit ends the probe, as in probe_loop
       continue;  // the rules (or an option's value) fail at s too: not a position to judge by
     }
     if (!fails.empty()) {
