@@ -3,6 +3,7 @@
 #if GRUNDY_HAVE_LIBEDIT
 #include <histedit.h>
 #endif
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/ioctl.h>
@@ -60,7 +61,8 @@ struct LineEditor::Impl {
 
   // libedit's own reader only notices Ctrl-C when the signal interrupts its read(); one
   // that lands while it draws an echoed key is lost and the next read blocks. Here SIGINT
-  // is blocked except inside ppoll, so a signal from any moment is seen before waiting.
+  // is blocked except inside ppoll, so a signal from any moment is seen before waiting;
+  // the read after ppoll does not wait (see below), so none is spent outside ppoll.
   static int read_char(EditLine* el, wchar_t* out) {
     Impl* d = self(el);
     sigset_t sigint, before;
@@ -84,8 +86,16 @@ struct LineEditor::Impl {
         if (errno == EINTR) continue;
         break;
       }
+      // Without waiting: a Ctrl-C typed after ppoll saw a key flushes the terminal's input,
+      // and a blocking read would then wait, with SIGINT blocked, for the next key.
+      const int flags = fcntl(fd, F_GETFL);
+      const bool toggle = flags >= 0 && !(flags & O_NONBLOCK);
+      if (toggle) fcntl(fd, F_SETFL, flags | O_NONBLOCK);
       const ssize_t n = ::read(fd, bytes + have, 1);
-      if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+      const int read_errno = errno;
+      if (toggle) fcntl(fd, F_SETFL, flags);
+      errno = read_errno;
+      if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) continue;
       if (n <= 0) {
         result = static_cast<int>(n);
         break;
