@@ -1101,6 +1101,43 @@ Value Machine::table(const Expr& e, Frame& frame) {
   return Value::table(fors.size() == 2 ? render_grid(data) : render_sequence(data));
 }
 
+std::optional<Value> Machine::folded(const Expr& e, Builtin b, Frame& frame, std::vector<Value>& listed,
+                                     bool& fell_back) {
+  if (e.args.size() != 2) return std::nullopt;
+  const std::vector<Clause>* clauses = &e.clauses;  // sum(x for x in ...)
+  const Expr* element = e.args[1].get();
+  if (clauses->empty()) {  // sum([x for x in ...])
+    const Expr& a = *e.args[1];
+    if (a.kind != ExprKind::List || a.clauses.empty() || a.args.size() != 1) return std::nullopt;
+    clauses = &a.clauses;
+    element = a.args[0].get();
+  }
+  const Where at = e.where, arg0 = e.args[1]->where;
+  std::int64_t count = 0, total = 0;
+  each(*clauses, 0, frame, [&] {
+    Value x = eval(*element, frame);
+    if (fell_back) {
+      check_size(listed.size() + 1, sizeof(Value), e.where);
+      listed.push_back(std::move(x));
+      return;
+    }
+    if (b == Builtin::Sum) {
+      if (count == 0 && !x.is(Kind::Int)) {  // positions: summed by the general path
+        fell_back = true;
+        listed.push_back(std::move(x));
+        return;
+      }
+      const std::int64_t y = need_int(x, arg0, "an element of sum");
+      std::int64_t next = 0;
+      if (__builtin_add_overflow(total, y, &next)) overflow(at, "+", total, y);
+      total = next;
+    }
+    ++count;
+  });
+  if (fell_back) return std::nullopt;
+  return Value::integer(b == Builtin::Len ? count : total);
+}
+
 Value Machine::builtin(const Expr& e, int which, Frame& frame) {
   const auto b = static_cast<Builtin>(which);
   if (b == Builtin::Table) return table(e, frame);
@@ -1108,7 +1145,15 @@ Value Machine::builtin(const Expr& e, int which, Frame& frame) {
     if (auto v = grundy_of_call(*e.args[1], frame)) return *v;
   }
   std::vector<Value> args;
-  if (!e.clauses.empty()) {
+  if (b == Builtin::Sum || b == Builtin::Len) {
+    std::vector<Value> listed;
+    bool fell_back = false;
+    if (auto v = folded(e, b, frame, listed, fell_back)) return *v;
+    if (fell_back) args.push_back(Value::list(std::move(listed)));
+  }
+  if (!args.empty()) {
+    // the elements listed by folded()
+  } else if (!e.clauses.empty()) {
     std::vector<Value> items;
     each(e.clauses, 0, frame, [&] {
       check_size(items.size() + 1, sizeof(Value), e.where);
