@@ -1101,8 +1101,7 @@ Value Machine::table(const Expr& e, Frame& frame) {
   return Value::table(fors.size() == 2 ? render_grid(data) : render_sequence(data));
 }
 
-std::optional<Value> Machine::folded(const Expr& e, Builtin b, Frame& frame, std::vector<Value>& listed,
-                                     bool& fell_back) {
+std::optional<Value> Machine::folded(const Expr& e, Builtin b, Frame& frame, std::vector<Value>& listed) {
   if (e.args.size() != 2) return std::nullopt;
   const std::vector<Clause>* clauses = &e.clauses;  // sum(x for x in ...)
   const Expr* element = e.args[1].get();
@@ -1114,6 +1113,7 @@ std::optional<Value> Machine::folded(const Expr& e, Builtin b, Frame& frame, std
   }
   const Where at = e.where, arg0 = e.args[1]->where;
   std::int64_t count = 0, total = 0;
+  bool fell_back = false;
   each(*clauses, 0, frame, [&] {
     Value x = eval(*element, frame);
     if (fell_back) {
@@ -1147,9 +1147,8 @@ Value Machine::builtin(const Expr& e, int which, Frame& frame) {
   std::vector<Value> args;
   if (b == Builtin::Sum || b == Builtin::Len) {
     std::vector<Value> listed;
-    bool fell_back = false;
-    if (auto v = folded(e, b, frame, listed, fell_back)) return *v;
-    if (fell_back) args.push_back(Value::list(std::move(listed)));
+    if (auto v = folded(e, b, frame, listed)) return *v;
+    if (!listed.empty()) args.push_back(Value::list(std::move(listed)));
   }
   if (!args.empty()) {
     // the elements listed by folded()

@@ -120,8 +120,8 @@ class Machine {
   Value builtin(const Expr& e, int which, Frame& frame);
   // sum or len of a comprehension, folded as its elements come: the list is never built.
   // Empty when the call is not of that form, and when the elements turn out not to be
-  // integers (a sum of positions): then fell_back is set and they are all in `listed`.
-  std::optional<Value> folded(const Expr& e, Builtin b, Frame& frame, std::vector<Value>& listed, bool& fell_back);
+  // integers (a sum of positions): then they are all in `listed`, which is not empty.
+  std::optional<Value> folded(const Expr& e, Builtin b, Frame& frame, std::vector<Value>& listed);
   // G(args...) once G and its arguments are evaluated: the position, checked.
   Value position_of(const GameInstance* g, std::vector<Value> args, const Expr& call);
   // grundy(G(x, y, ...)) for a game G without parameters: the value from G's table when
