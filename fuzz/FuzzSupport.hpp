@@ -8,7 +8,8 @@
 //   [hint: HINT]...
 //   [NAME:LINE:COL: note: MESSAGE, with its source line and caret]...
 //
-// and, after the twentieth, one closing "error: too many errors in NAME (N); ..." line.
+// and, after the twentieth error of a file, one "error: too many errors in NAME (N); ..."
+// line that closes that file's errors: what follows it is about another file (a module).
 //
 // A broken contract aborts, so libFuzzer keeps the input as a crash.
 #pragma once
@@ -84,9 +85,27 @@ inline void check_diagnostics(const std::string& err) {
     i += 3;
     while (i < lines.size() && lines[i].rfind("hint: ", 0) == 0) ++i;
   };
+  // The file of an error header: what comes before ":LINE:COL: error: ".
+  auto file_of = [](std::string_view header) {
+    std::string_view head = header.substr(0, header.find(": error: "));
+    head = head.substr(0, head.rfind(':'));
+    return head.substr(0, head.rfind(':'));
+  };
+  std::string_view file, closed;
+  int errors_of_file = 0;
   while (i < lines.size()) {
-    if (i + 1 == lines.size() && lines[i].rfind("error: too many errors in ", 0) == 0) break;
+    if (lines[i].rfind("error: too many errors in ", 0) == 0) {
+      if (errors_of_file < 20) contract_broken("\"too many errors\" before the twentieth", err);
+      closed = file;
+      errors_of_file = 0;
+      ++i;
+      continue;
+    }
     if (!is_header(lines[i])) contract_broken("a diagnostic without file:line:col: error:", err);
+    if (file_of(lines[i]) != file) errors_of_file = 0;
+    file = file_of(lines[i]);
+    if (!closed.empty() && file == closed) contract_broken("an error after its file's \"too many errors\"", err);
+    ++errors_of_file;
     located();
     while (i < lines.size() && is_header(lines[i], ": note: ")) located();
   }

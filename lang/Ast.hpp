@@ -136,12 +136,15 @@ struct Stmt {
   ExprPtr expr;             // Let, Assert, Expr
   int frame_size = 0;       // slots for comprehension variables
   int global = -1;          // Let: the global slot
+  bool defined_twice = false;  // Game, Def, Let: its name was taken earlier in the batch
 };
 
 struct Program {
   int file = -1;
   std::vector<Stmt> stmts;
-  // Names whose definitions failed to parse: errors about them would only be cascades.
+  // Names whose definitions failed to parse, or that this program defines a second time:
+  // uses of them in this program bind to nothing and are not reported, as errors about them
+  // would only be cascades.
   std::vector<std::string> broken_names;
 };
 

@@ -275,8 +275,8 @@ struct CItem {
 
 class Compiled : public IntRules {
  public:
-  Compiled(int arity, int frame, std::vector<std::int64_t> state_slots, std::vector<CItem> items, Code code)
-      : arity_(arity), frame_(frame), state_slots_(std::move(state_slots)), items_(std::move(items)),
+  Compiled(int arity, std::vector<std::int64_t> state_slots, std::vector<CItem> items, Code code)
+      : arity_(arity), state_slots_(std::move(state_slots)), items_(std::move(items)),
         code_(std::move(code)) {}
 
   int arity() const override { return arity_; }
@@ -387,7 +387,6 @@ class Compiled : public IntRules {
   }
 
   int arity_;
-  int frame_;
   std::vector<std::int64_t> state_slots_;
   std::vector<CItem> items_;
   Code code_;
@@ -440,7 +439,7 @@ class Compiler {
     }
     if (arity == 0 || d_.frame_size > 4096) return nullptr;
     link(items);
-    return std::make_shared<Compiled>(arity, d_.frame_size, std::move(state_slots), std::move(items),
+    return std::make_shared<Compiled>(arity, std::move(state_slots), std::move(items),
                                       std::move(code_));
   }
 

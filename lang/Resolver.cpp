@@ -138,6 +138,7 @@ class Resolver {
         }
       }
     }
+    if (broken(name)) return false;
     if (auto it = w_.names.find(name); it != w_.names.end()) {
       out = it->second;
       return true;
@@ -562,25 +563,11 @@ int state_arity_of(const GameDecl& g) {
 
 }  // namespace
 
-void declare(World& w, Program& program, Diagnostics& diags, bool replace) {
-  auto taken = [&](const std::string& name, Where where) {
-    auto it = w.names.find(name);
-    if (it == w.names.end() || replace) return false;
-    if (it->second.to == Binding::To::Global) return false;  // a let may be bound again
-    Where first;
-    if (it->second.to == Binding::To::Game && w.games[static_cast<std::size_t>(it->second.index)].decl) {
-      first = w.games[static_cast<std::size_t>(it->second.index)].decl->where;
-    } else if (it->second.to == Binding::To::Def) {
-      first = w.defs[static_cast<std::size_t>(it->second.index)].decl->where;
-    }
-    diags.error(where, "'" + name + "' is defined twice: here and " + diags.place(first),
-                "every game and function needs its own name: rename this one");
-    return true;
-  };
+void declare(World& w, Program& program) {
   for (Stmt& s : program.stmts) {
+    if (s.defined_twice) continue;
     if (s.kind == Stmt::Kind::Game) {
       GameDecl& g = *s.game;
-      if (taken(g.name, g.where)) continue;
       GameEntry e;
       e.name = g.name;
       e.decl = &g;
@@ -596,16 +583,11 @@ void declare(World& w, Program& program, Diagnostics& diags, bool replace) {
       w.games.push_back(std::move(e));
       w.names[g.name] = Binding{Binding::To::Game, static_cast<int>(w.games.size() - 1), {}};
     } else if (s.kind == Stmt::Kind::Def) {
-      if (taken(s.def->name, s.def->where)) continue;
       w.defs.push_back(DefEntry{s.def.get(), {}});
       w.names[s.def->name] = Binding{Binding::To::Def, static_cast<int>(w.defs.size() - 1), {}};
     } else if (s.kind == Stmt::Kind::Let) {
       auto it = w.names.find(s.name);
       if (it != w.names.end() && it->second.to == Binding::To::Global) continue;
-      if (it != w.names.end() && !replace) {
-        diags.error(s.where, "'" + s.name + "' is already defined", "pick another name for the let");
-        continue;
-      }
       w.globals.push_back(GlobalEntry{s.name, s.where, {}, false});
       w.names[s.name] = Binding{Binding::To::Global, static_cast<int>(w.globals.size() - 1), {}};
     }

@@ -8,9 +8,10 @@
 
 namespace grundy::lang {
 
-// Adds the games, functions and top-level lets of `program` to the world's global names.
-// `replace` lets a later definition take over a name (the REPL); otherwise it is an error.
-void declare(World& world, Program& program, Diagnostics& diags, bool replace = false);
+// Adds the games, functions and top-level lets of `program` to the world's global names. A
+// later definition takes over a name (the REPL's redefinition); a statement marked
+// defined_twice (a name taken earlier in the same batch, already reported) is skipped.
+void declare(World& world, Program& program);
 
 // Resolves every game, function and statement of `program`.
 void resolve(World& world, Program& program, Diagnostics& diags);

@@ -414,7 +414,7 @@ struct Session::Impl {
       load_imports(*main, batch);
       batch.push_back(main);
       check_duplicates(batch);
-      for (Program* p : batch) declare(world, *p, diags, /*replace=*/true);
+      for (Program* p : batch) declare(world, *p);
       redefined = take_old_places(before);
       for (Program* p : batch) resolve(world, *p, diags);
       compile_games();
@@ -459,14 +459,14 @@ struct Session::Impl {
   }
 
   // One batch may not define a name twice, as one file may not; a later batch may.
-  void check_duplicates(const std::vector<Program*>& batch) {
+  void check_duplicates(std::vector<Program*>& batch) {
     struct First {
       Stmt::Kind kind;
       Where where;
     };
     absl::flat_hash_map<std::string, First> seen;
-    for (const Program* p : batch) {
-      for (const Stmt& s : p->stmts) {
+    for (Program* p : batch) {
+      for (Stmt& s : p->stmts) {
         const std::string* name = nullptr;
         Where where = s.where;
         if (s.kind == Stmt::Kind::Game) {
@@ -484,12 +484,18 @@ struct Session::Impl {
         if (fresh) continue;
         const std::string already = "'" + *name + "' is defined twice: here and " + diags.place(it->second.where);
         if (s.kind == Stmt::Kind::Let) {
-          if (it->second.kind != Stmt::Kind::Let) diags.error(where, already, "pick another name for the let");
+          if (it->second.kind == Stmt::Kind::Let) continue;  // a let may be bound again
+          diags.error(where, already, "pick another name for the let");
         } else if (it->second.kind == Stmt::Kind::Let) {
           it->second = First{s.kind, where};  // a game or function may take a let's name
+          continue;
         } else {
           diags.error(where, already, "every game and function needs its own name: rename this one");
         }
+        // The first definition keeps the name, so that the file that made it (often a
+        // module) still resolves as written; the second is checked but not declared.
+        s.defined_twice = true;
+        p->broken_names.push_back(*name);
       }
     }
   }
