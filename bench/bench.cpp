@@ -326,6 +326,9 @@ std::vector<Case> cases() {
                  return std::to_string(s) + " (" + std::to_string(t->width()) + " byte/state)";
                },
                [] { return std::to_string(checksum(subtraction_hand({1, 3, 4}, 10'000'000))) + " (1 byte/state)"; }});
+  c.push_back({"subtraction {1,3,4}, sum to 10^7, language", "sum(grundy(S(n)) for n in 0..10^7); hand: as above", 5,
+               [] { return run_grundy("game S = subtraction {1, 3, 4}\nsum(grundy(S(n)) for n in 0..10^7)\n"); },
+               [] { return std::to_string(checksum(subtraction_hand({1, 3, 4}, 10'000'000))); }});
   c.push_back({"grundy(S(10^18)), S = {1,3,4}", "a whole program, `grundy eval`; hand: n % 7 lookup", 5,
                [] { return run_grundy("game S = subtraction {1, 3, 4}\ngrundy(S(10^18))\n"); },
                [] {

@@ -1112,6 +1112,7 @@ std::optional<Value> Machine::folded(const Expr& e, Builtin b, Frame& frame, std
     element = a.args[0].get();
   }
   const Where at = e.where, arg0 = e.args[1]->where;
+  if (auto v = folded_heaps(*clauses, *element, b, frame, at)) return v;
   std::int64_t count = 0, total = 0;
   bool fell_back = false;
   each(*clauses, 0, frame, [&] {
@@ -1136,6 +1137,72 @@ std::optional<Value> Machine::folded(const Expr& e, Builtin b, Frame& frame, std
   });
   if (fell_back) return std::nullopt;
   return Value::integer(b == Builtin::Len ? count : total);
+}
+
+const GameEntry* Machine::heap_query(const Expr& e, int slot) const {
+  if (e.kind != ExprKind::Call || e.args.size() != 2 || !e.clauses.empty()) return nullptr;
+  const Expr& callee = *e.args[0];
+  if (callee.kind != ExprKind::Name || callee.binding.to != Binding::To::Builtin ||
+      callee.binding.index != static_cast<int>(Builtin::Grundy)) {
+    return nullptr;
+  }
+  const Expr& arg = *e.args[1];
+  if (arg.kind != ExprKind::Call || arg.args.size() != 2 || !arg.clauses.empty()) return nullptr;
+  const Expr& game = *arg.args[0];
+  const Expr& n = *arg.args[1];
+  if (game.kind != ExprKind::Name || game.binding.to != Binding::To::Game || n.kind != ExprKind::Name ||
+      n.binding.to != Binding::To::Local || n.binding.index != slot) {
+    return nullptr;
+  }
+  const GameEntry& entry = w_.games[static_cast<std::size_t>(game.binding.index)];
+  if (entry.param_count > 0 || (entry.decl && entry.decl->form == GameDecl::Form::Alias)) return nullptr;
+  return &entry;
+}
+
+std::optional<Value> Machine::folded_heaps(const std::vector<Clause>& clauses, const Expr& element, Builtin b,
+                                           Frame& frame, Where at) {
+  if (clauses.size() != 1) return std::nullopt;
+  const Clause& c = clauses[0];
+  // A range written as such evaluates to a range (or fails as the loop would).
+  if (c.kind != Clause::Kind::For || c.slots.size() != 1 || c.expr->kind != ExprKind::Range) return std::nullopt;
+  const GameEntry* entry = heap_query(element, c.slots[0]);
+  if (!entry) return std::nullopt;
+  const Value range = eval(*c.expr, frame);
+  check_loop(range, c.expr->where);
+  const std::int64_t lo = range.range_lo(), hi = range.range_hi();
+  if (hi < lo) return Value::integer(0);
+  // The steps of the whole loop, as it would count them (check_loop made sure they are left).
+  count_steps(static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1, c.expr->where);
+  Value& slot = frame[static_cast<std::size_t>(c.slots[0])];
+  slot = Value::integer(hi);
+  (void)eval(element, frame);
+  const GameInstance* g = entry->plain;  // made by the query, when G is a game of one integer
+  std::int64_t total = 0;
+  auto add = [&](std::int64_t y) {
+    std::int64_t next = 0;
+    if (__builtin_add_overflow(total, y, &next)) overflow(at, "+", total, y);
+    total = next;
+  };
+  std::uint32_t block[4096];
+  for (std::int64_t x = lo;;) {
+    check_interrupt();
+    const std::uint64_t left = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(x) + 1;
+    const std::size_t known = g ? ev_.known_table_values(*g, x, block, std::min<std::uint64_t>(left, 4096)) : 0;
+    if (known == 0) {  // a heap the table does not answer (a game without one, a negative heap)
+      slot = Value::integer(x);
+      add(need_int(eval(element, frame), element.where, "an element of sum"));
+      if (x == hi) break;
+      ++x;
+      continue;
+    }
+    std::int64_t sum = 0;  // below 4096 * 2^32: no overflow
+    for (std::size_t i = 0; i < known; ++i) sum += block[i];
+    add(sum);
+    if (static_cast<std::uint64_t>(known) == left) break;
+    x += static_cast<std::int64_t>(known);
+  }
+  if (b == Builtin::Len) return Value::integer(static_cast<std::int64_t>(static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1));
+  return Value::integer(total);
 }
 
 Value Machine::builtin(const Expr& e, int which, Frame& frame) {

@@ -122,6 +122,14 @@ class Machine {
   // Empty when the call is not of that form, and when the elements turn out not to be
   // integers (a sum of positions): then they are all in `listed`, which is not empty.
   std::optional<Value> folded(const Expr& e, Builtin b, Frame& frame, std::vector<Value>& listed);
+  // The fold of `grundy(G(n)) for n in lo..hi`, G a game of one integer: its table is
+  // filled to hi first (as the loop would fill it, a heap at a time) and then read in a
+  // tight loop. Empty when the fold is not of that form.
+  std::optional<Value> folded_heaps(const std::vector<Clause>& clauses, const Expr& element, Builtin b,
+                                    Frame& frame, Where at);
+  // The game G of `grundy(G(v))` where v is the local in `slot`: nothing for any other
+  // expression, or when G has parameters or is an alias.
+  const GameEntry* heap_query(const Expr& e, int slot) const;
   // G(args...) once G and its arguments are evaluated: the position, checked.
   Value position_of(const GameInstance* g, std::vector<Value> args, const Expr& call);
   // grundy(G(x, y, ...)) for a game G without parameters: the value from G's table when

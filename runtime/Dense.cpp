@@ -52,4 +52,33 @@ void DenseTable::clear() {
 FastPath::FastPath() = default;
 FastPath::~FastPath() = default;
 
+std::size_t FastPath::known_run(std::int64_t from, std::uint32_t* out, std::size_t count) const {
+  if (from < 0 || count == 0) return 0;
+  if (static_cast<std::uint64_t>(INT64_MAX - from) < count - 1) count = static_cast<std::size_t>(INT64_MAX - from) + 1;
+  if (run_a > 0) {
+    const std::int64_t m = run_a + run_b;
+    std::int64_t r = from % m;
+    for (std::size_t i = 0; i < count; ++i) {
+      out[i] = static_cast<std::uint32_t>(r / run_a);
+      if (++r == m) r = 0;
+    }
+    return count;
+  }
+  std::size_t i = 0;
+  const auto size = static_cast<std::int64_t>(table.size());
+  table.visit([&](const auto& v) {
+    for (; i < count && from + static_cast<std::int64_t>(i) < size; ++i) {
+      out[i] = v[static_cast<std::size_t>(from) + i];
+    }
+  });
+  if (i == count || p <= 0) return i;
+  // The rest by the period: n0 <= the index < n0 + p, which wraps around.
+  std::int64_t at = n0 + (from + static_cast<std::int64_t>(i) - n0) % p;
+  for (; i < count; ++i) {
+    out[i] = table.get(static_cast<std::size_t>(at));
+    if (++at == n0 + p) at = n0;
+  }
+  return count;
+}
+
 }  // namespace grundy

@@ -114,6 +114,9 @@ struct FastPath {
     if (p > 0) return table.get(static_cast<std::size_t>(n0 + (n - n0) % p));
     return std::nullopt;
   }
+  // The values of heaps from, from + 1, ... into out[0..count) as long as they are known;
+  // returns how many were. One division for the lot, where known() takes one per heap.
+  std::size_t known_run(std::int64_t from, std::uint32_t* out, std::size_t count) const;
 };
 
 }  // namespace grundy

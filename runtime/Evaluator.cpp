@@ -344,6 +344,22 @@ std::optional<std::uint32_t> Evaluator::heap_value(const GameInstance& g, FastPa
   return dense_value(g, f, n);
 }
 
+std::size_t Evaluator::known_table_values(const GameInstance& g, std::int64_t from, std::uint32_t* out,
+                                          std::size_t count) const {
+  if (!g.fast || !g.memo.empty()) return 0;
+  const FastPath& f = *g.fast;
+  if (f.kind != FastPath::Kind::Box) return f.known_run(from, out, count);
+  if (f.box->arity() != 1) return 0;
+  std::size_t i = 0;
+  for (std::int64_t n = from; i < count; ++i, ++n) {
+    const auto v = f.box->known(&n);
+    if (!v) break;
+    out[i] = *v;
+    if (n == INT64_MAX) return i + 1;
+  }
+  return i;
+}
+
 std::optional<std::uint32_t> Evaluator::known_table_value(const GameInstance& g, const std::int64_t* c, int n) const {
   if (!g.fast || !g.memo.empty()) return std::nullopt;
   const FastPath& f = *g.fast;

@@ -118,6 +118,9 @@ class Evaluator {
   // proven period, a box) already has it; nothing when anything is to be computed or the
   // general search has values of g.
   std::optional<std::uint32_t> known_table_value(const GameInstance& g, const std::int64_t* c, int n) const;
+  // The same for the heaps from, from + 1, ... of a one-integer game, into out[0..count)
+  // while they are known: returns how many were.
+  std::size_t known_table_values(const GameInstance& g, std::int64_t from, std::uint32_t* out, std::size_t count) const;
 
  private:
   std::optional<std::uint32_t> fast_value(const Position& p);
