@@ -424,6 +424,7 @@ Value Machine::collection(const Expr& e, Frame& frame) {
     for (const auto& a : e.args) items.push_back(eval(*a, frame));
   } else {
     reserve_for(e.clauses, items, frame);
+    prefetch_heaps(e.clauses, *e.args[0], frame);
     std::uint64_t bytes = 0;
     each(e.clauses, 0, frame, [&] {
       check_bytes(items.size() + 1, bytes + sizeof(Value), e.where);
@@ -1088,6 +1089,7 @@ Value Machine::table(const Expr& e, Frame& frame) {
   data.row_label = label_of(*fors[0]);
   if (fors.size() == 2) data.col_label = label_of(*fors[1]);
   ProgressScope bar(w_.limits.progress, "table");  // a bar on a terminal after a second
+  prefetch_heaps(e.clauses, *e.args[1], frame);
   each(e.clauses, 0, frame, [&] {
     Value key2 = fors.size() == 2 ? key_of(*fors[1]) : Value();
     data.cells.push_back({key_of(*fors[0]), key2, eval(*e.args[1], frame)});
@@ -1113,6 +1115,7 @@ std::optional<Value> Machine::folded(const Expr& e, Builtin b, Frame& frame, std
   }
   const Where at = e.where, arg0 = e.args[1]->where;
   if (auto v = folded_heaps(*clauses, *element, b, frame, at)) return v;
+  prefetch_heaps(*clauses, *element, frame);
   std::int64_t count = 0, total = 0;
   bool fell_back = false;
   each(*clauses, 0, frame, [&] {
@@ -1157,6 +1160,47 @@ const GameEntry* Machine::heap_query(const Expr& e, int slot) const {
   const GameEntry& entry = w_.games[static_cast<std::size_t>(game.binding.index)];
   if (entry.param_count > 0 || (entry.decl && entry.decl->form == GameDecl::Form::Alias)) return nullptr;
   return &entry;
+}
+
+namespace {
+
+// The `grundy(G(v))` that evaluating `e` always evaluates: `e` itself, or an operand of an
+// operator that evaluates both (not and/or, which may skip the second).
+const Expr* always_asked(const Expr& e, int slot, const std::function<bool(const Expr&, int)>& is_query) {
+  if (is_query(e, slot)) return &e;
+  if (e.kind == ExprKind::Unary) return always_asked(*e.args[0], slot, is_query);
+  if (e.kind != ExprKind::Binary || e.text == "and" || e.text == "or") return nullptr;
+  if (const Expr* q = always_asked(*e.args[0], slot, is_query)) return q;
+  return always_asked(*e.args[1], slot, is_query);
+}
+
+// A range bound that may be evaluated once more at no cost: numbers, names, arithmetic.
+bool plain_bound(const Expr& e) {
+  if (e.kind == ExprKind::Int || e.kind == ExprKind::Name) return true;
+  if (e.kind == ExprKind::Unary) return plain_bound(*e.args[0]);
+  return e.kind == ExprKind::Binary && plain_bound(*e.args[0]) && plain_bound(*e.args[1]);
+}
+
+}  // namespace
+
+void Machine::prefetch_heaps(const std::vector<Clause>& clauses, const Expr& element, Frame& frame) {
+  if (clauses.empty()) return;
+  const Clause& c = clauses[0];
+  if (c.kind != Clause::Kind::For || c.slots.size() != 1 || c.expr->kind != ExprKind::Range ||
+      !plain_bound(*c.expr->args[0]) || !plain_bound(*c.expr->args[1])) {
+    return;
+  }
+  const Expr* asked = clauses.size() == 1 ? &element
+                      : clauses[1].kind == Clause::Kind::If ? clauses[1].expr.get()
+                                                             : nullptr;
+  if (!asked) return;
+  const Expr* query = always_asked(*asked, c.slots[0], [this](const Expr& e, int slot) { return heap_query(e, slot) != nullptr; });
+  if (!query) return;
+  const Value range = eval(*c.expr, frame);
+  if (!range.is(Kind::Range) || range.range_hi() < range.range_lo()) return;
+  check_loop(range, c.expr->where);
+  frame[static_cast<std::size_t>(c.slots[0])] = Value::integer(range.range_hi());
+  (void)eval(*query, frame);
 }
 
 std::optional<Value> Machine::folded_heaps(const std::vector<Clause>& clauses, const Expr& element, Builtin b,

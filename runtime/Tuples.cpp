@@ -559,6 +559,10 @@ Fill search(TupleMemo& memo, const IntRules& rules, BoxSink& sink, const Coords&
       why = "more states than --max-states allows";
       return Fill::Failed;
     }
+    // States waiting count against a budget as states done do: a chain of options that
+    // are all not known yet (n -> n - 3 -> ...) stacked 330,000 states for H(10^6), 60 MB,
+    // before the first was done.
+    if (stack.size() > budget) return Fill::OverBudget;
     // Every unknown child of every expanded state waits on the stack: with n options per
     // state that is n^2 / 2 entries. Past a quarter of --max-memory the general search,
     // which keeps one cursor per level and counts its memory, takes over.
