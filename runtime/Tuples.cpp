@@ -4,7 +4,9 @@
 
 #include <algorithm>
 
-#if defined(__SSE2__)
+#if defined(__x86_64__)
+#include <immintrin.h>
+#elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
@@ -176,9 +178,43 @@ template <typename T>
   return (carried >> (8 * sizeof(T))) != 0;
 }
 
+// The first slot from 0 on not marked with `gen`: Wythoff's values run to hundreds, and so
+// does this scan, once per state, as long as the options' loops themselves.
+std::uint32_t mex_scan_plain(const std::uint32_t* stamp, std::uint32_t gen) {
+  std::uint32_t v = 0;
+#if defined(__SSE2__)
+  const __m128i g = _mm_set1_epi32(static_cast<int>(gen));
+  for (;; v += 4) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(stamp + v));
+    const int same = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, g)));
+    if (same != 0xF) return v + static_cast<std::uint32_t>(__builtin_ctz(static_cast<unsigned>(~same) & 0xFu));
+  }
+#else
+  while (stamp[v] == gen) ++v;
+  return v;
+#endif
+}
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) std::uint32_t mex_scan_avx2(const std::uint32_t* stamp, std::uint32_t gen) {
+  const __m256i g = _mm256_set1_epi32(static_cast<int>(gen));
+  for (std::uint32_t v = 0;; v += 8) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(stamp + v));
+    const int same = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, g)));
+    if (same != 0xFF) return v + static_cast<std::uint32_t>(__builtin_ctz(static_cast<unsigned>(~same) & 0xFFu));
+  }
+}
+#endif
+std::uint32_t mex_scan(const std::uint32_t* stamp, std::uint32_t gen) {
+#if defined(__x86_64__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2) return mex_scan_avx2(stamp, gen);
+#endif
+  return mex_scan_plain(stamp, gen);
+}
+
 constexpr int kRunParts = 4;
 // Values below this are marked in the stamp array (every value of a 1- or 2-byte table),
-// larger ones in a list; four more slots, never marked, end the mex's scan.
+// larger ones in a list; eight more slots, never marked, end the mex's scan.
 constexpr std::uint32_t kStampSlots = 65537;
 constexpr std::size_t kMaxChildren = std::size_t{1} << 20;  // options of one state not known yet
 
@@ -186,7 +222,7 @@ class BoxSink : public OptionSink {
  public:
   // The marks outlive one search (a fresh array per query would cost more than the query).
   BoxSink(TupleMemo& m, const BoxHooks& hooks) : m_(m), hooks_(hooks), stamp_(scratch().stamp), gen_(scratch().gen) {
-    if (stamp_.size() < kStampSlots + 4) stamp_.assign(kStampSlots + 4, 0);
+    if (stamp_.size() < kStampSlots + 8) stamp_.assign(kStampSlots + 8, 0);
   }
 
   // Marks the values of the options whose parts are all known, and lists the parts that
@@ -228,16 +264,16 @@ class BoxSink : public OptionSink {
   // Sweep mode: the cells of `extent` whose rank (their place in its lexicographic order)
   // is below `rank` are known; an option that is neither such a cell nor known blocks the
   // sweep instead of being listed for a search.
-  void sweep(const Coords& extent, std::uint64_t rank) {
+  void sweep(const Coords& extent) {
     sweeping_ = true;
     extent_ = extent;
-    rank_ = rank;
     std::uint64_t s = 1;
     for (int i = m_.arity(); i-- > 0;) {
       sweep_strides_[static_cast<std::size_t>(i)] = s;
       s *= static_cast<std::uint64_t>(extent[static_cast<std::size_t>(i)]) + 1;
     }
   }
+  void sweep_at(std::uint64_t rank) { rank_ = rank; }
   void search() { sweeping_ = false; }
 
   bool run(const std::int64_t* first, const std::int64_t* slope, int parts, std::int64_t count) override {
@@ -351,24 +387,8 @@ class BoxSink : public OptionSink {
   }
 
   std::uint32_t mex() {
-    std::uint32_t v = 0;
-    const std::uint32_t* stamp = stamp_.data();
     // The slots after the last are never marked, so the scan stops there at the latest.
-#if defined(__SSE2__)
-    // Four marks at a time: Wythoff's values run to hundreds, and so does this scan, once
-    // per state, as long as the options' loops themselves.
-    const __m128i g = _mm_set1_epi32(static_cast<int>(gen_));
-    for (;; v += 4) {
-      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(stamp + v));
-      const int same = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, g)));
-      if (same != 0xF) {
-        v += static_cast<std::uint32_t>(__builtin_ctz(static_cast<unsigned>(~same) & 0xFu));
-        break;
-      }
-    }
-#else
-    while (stamp[v] == gen_) ++v;
-#endif
+    std::uint32_t v = mex_scan(stamp_.data(), gen_);
     if (v < kStampSlots || big_.empty()) return v;
     std::sort(big_.begin(), big_.end());
     for (std::uint32_t b : big_) {
@@ -627,19 +647,36 @@ Fill sweep_to(TupleMemo& memo, const IntRules& rules, BoxSink& sink, const Coord
   const std::uint64_t last = rank_in(target, extent, ar);
   sw.any = true;
   sw.extent = extent;
+  sink.sweep(extent);
+  // The cells filled are reported a few thousand at a time (and however the sweep ends),
+  // not one by one as settle() does: the caller made sure that all of them fit
+  // --max-states, so there is nothing to reserve either.
+  struct Report {
+    const BoxHooks& hooks;
+    std::uint64_t filled = 0;
+    void flush() {
+      if (filled && hooks.computed) hooks.computed(filled);
+      filled = 0;
+    }
+    ~Report() { flush(); }
+  } report{hooks};
   for (std::uint64_t ticks = 0; rank <= last; ++rank, advance(x, extent, ar)) {
-    if ((++ticks & 0xFFF) == 0 && hooks.poll) hooks.poll();
+    if ((++ticks & 0xFFF) == 0) {
+      report.flush();
+      if (hooks.poll) hooks.poll();
+    }
     const std::int64_t i = memo.index(x.data());
     if (memo.get(i) != memo.unknown()) continue;
     sink.start();
-    sink.sweep(extent, rank);
+    sink.sweep_at(rank);
     if (!rules.options(x.data(), sink) || sink.any_unknown()) {
       sw.mark = x;
       if (rank > needed) return Fill::Done;  // only cells the query did not ask for are left
       sw.off = true;
       return Fill::Failed;
     }
-    settle(memo, sink, x.data(), hooks);
+    memo.set(i, sink.mex());
+    ++report.filled;
   }
   sw.mark = x;
   return Fill::Done;
