@@ -9,14 +9,6 @@ int tile_bits(int arity) { return arity == 1 ? 12 : arity == 2 ? 6 : arity == 3 
 
 OutcomeMemo::OutcomeMemo(int arity) : arity_(arity), bits_(tile_bits(arity)) {}
 
-bool OutcomeMemo::inside(const std::int64_t* c) const {
-  if (tiles_.empty()) return false;
-  for (int i = 0; i < arity_; ++i) {
-    if (c[i] < 0 || (c[i] >> bits_) >= dims_[static_cast<std::size_t>(i)]) return false;
-  }
-  return true;
-}
-
 bool OutcomeMemo::grow(const std::int64_t* c, std::uint64_t max_cells) {
   Coords dims = dims_;
   std::uint64_t tiles = 1;

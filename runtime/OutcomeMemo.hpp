@@ -21,7 +21,13 @@ class OutcomeMemo {
   explicit OutcomeMemo(int arity);
   int arity() const { return arity_; }
   // Whether c lies in the box (every coordinate from 0 to below the box's size).
-  bool inside(const std::int64_t* c) const;
+  bool inside(const std::int64_t* c) const {
+    if (tiles_.empty()) return false;
+    for (int i = 0; i < arity_; ++i) {
+      if (c[i] < 0 || (c[i] >> bits_) >= dims_[static_cast<std::size_t>(i)]) return false;
+    }
+    return true;
+  }
   // Makes the box hold c; false when its cells would pass max_cells.
   bool grow(const std::int64_t* c, std::uint64_t max_cells);
   // For c inside the box: true when the player to move wins, nothing when not known.

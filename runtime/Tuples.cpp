@@ -799,9 +799,11 @@ class OutcomeSink : public OptionSink {
       if (!*w) return stop(Found::Losing, p);
       return true;
     }
-    if (auto g = v_.known(p)) {
-      if (*g == 0) return stop(Found::Losing, p);
-      return true;
+    if (v_.cells() > 0) {  // a box of values from earlier queries (grundy of this game)
+      if (auto g = v_.known(p)) {
+        if (*g == 0) return stop(Found::Losing, p);
+        return true;
+      }
     }
     return stop(Found::Unknown, p);
   }
