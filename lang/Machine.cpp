@@ -1197,7 +1197,8 @@ void Machine::prefetch_heaps(const std::vector<Clause>& clauses, const Expr& ele
   const Expr* query = always_asked(*asked, c.slots[0], [this](const Expr& e, int slot) { return heap_query(e, slot) != nullptr; });
   if (!query) return;
   const Value range = eval(*c.expr, frame);
-  if (!range.is(Kind::Range) || range.range_hi() < range.range_lo()) return;
+  // From a negative heap on, the loop fails at its first step: that error, not one at hi.
+  if (!range.is(Kind::Range) || range.range_hi() < range.range_lo() || range.range_lo() < 0) return;
   check_loop(range, c.expr->where);
   frame[static_cast<std::size_t>(c.slots[0])] = Value::integer(range.range_hi());
   (void)eval(*query, frame);
@@ -1218,8 +1219,10 @@ std::optional<Value> Machine::folded_heaps(const std::vector<Clause>& clauses, c
   // The steps of the whole loop, as it would count them (check_loop made sure they are left).
   count_steps(static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1, c.expr->where);
   Value& slot = frame[static_cast<std::size_t>(c.slots[0])];
-  slot = Value::integer(hi);
-  (void)eval(element, frame);
+  if (lo >= 0) {  // else the first step fails, as in the loop heap by heap
+    slot = Value::integer(hi);
+    (void)eval(element, frame);
+  }
   const GameInstance* g = entry->plain;  // made by the query, when G is a game of one integer
   std::int64_t total = 0;
   auto add = [&](std::int64_t y) {

@@ -366,4 +366,11 @@ TEST_CASE("a loop that asks grundy(G(n)) at every step fills the table first, an
   tight.limits.max_states = 1000;
   CHECK(run_line(h + "[n for n in 0..1000000 if n < 20 and grundy(H(n)) == 0]\n", tight) ==
         run_line(h + "[n for n in 0..19 if grundy(H(n)) == 0]\n"));
+  // A range of negative heaps fails at its first step, as heap by heap, not at its last.
+  for (const std::string loop : {"sum(grundy(S(n)) for n in -8..-5)", "[grundy(S(n)) for n in -8..-5]"}) {
+    const auto r = run_source("game S = subtraction {1, 3, 4}\n" + loop + "\n");
+    INFO(r);
+    CHECK(r.code == 70);
+    CHECK(contains(r.err, "heap sizes are >= 0, got -8"));
+  }
 }
