@@ -755,6 +755,7 @@ class OutcomeSink : public OptionSink {
     seen_ = 0;
     found_ = Found::Nothing;
     grow_ = false;
+    in_run_ = false;
   }
 
   bool option(const std::int64_t* coords, int parts) override {
@@ -770,6 +771,7 @@ class OutcomeSink : public OptionSink {
       return true;
     }
     const int ar = o_.arity();
+    const std::int64_t start = seen_;
     std::int64_t k = std::max<std::int64_t>(0, skip_ - seen_);
     seen_ += k;
     std::int64_t c[kMaxBoxArity];
@@ -777,9 +779,38 @@ class OutcomeSink : public OptionSink {
       for (int i = 0; i < ar; ++i) c[i] = first[i] + k * slope[i];
       ++seen_;
       if (parts == 0) return stop(Found::Losing, c);
-      if (!look(c)) return false;
+      if (!look(c)) {
+        if (found_ == Found::Unknown && parts == 1) {
+          run_ = Run{{}, {}, k, count, start + count};
+          std::copy(first, first + ar, run_.first.begin());
+          std::copy(slope, slope + ar, run_.slope.begin());
+          in_run_ = true;
+        }
+        return false;
+      }
     }
     return true;
+  }
+
+  // Where in a run of options the unknown option found lies, so that the search can go on
+  // through the run from there without listing the state's options again (which costs
+  // more than looking at a few options: Fibonacci nim's states have a losing option
+  // among their first five).
+  struct Run {
+    Coords first, slope;
+    std::int64_t k = 0, count = 0;
+    std::int64_t after = 0;  // the number of the first option after the run
+  };
+  bool in_run() const { return in_run_; }
+  const Run& run_found() const { return run_; }
+
+  // For the search's resumption of a run: the option p's outcome when known.
+  Found judge(const std::int64_t* p) {
+    found_ = Found::Nothing;
+    in_run_ = false;
+    grow_ = false;
+    if (look(p)) return Found::Nothing;
+    return found_;
   }
 
   Found found() const { return found_; }
@@ -823,6 +854,8 @@ class OutcomeSink : public OptionSink {
   bool grow_ = false;
   Coords grow_to_{};
   Coords child_{};
+  bool in_run_ = false;
+  Run run_;
 };
 
 }  // namespace
@@ -842,6 +875,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
     if (outcomes.inside(p)) {
       if (const auto w = outcomes.get(p)) return *w;
     }
+    if (values.cells() == 0) return std::nullopt;
     if (auto g = values.known(p)) return *g != 0;
     return std::nullopt;
   };
@@ -856,6 +890,8 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
     Coords c;
     std::int64_t skip;  // options before this one are known to be N
     bool expanded;
+    bool in_run = false;     // the option being decided lies in `run`: go on from there
+    OutcomeSink::Run run{};
   };
   std::vector<Entry> stack{{root, 0, false}};
   // The expanded states on the stack (the ancestors of the top) carry a mark in the memo
@@ -885,39 +921,79 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
       stack.pop_back();
       continue;
     }
+    auto cannot_grow = [&] {
+      why = "the option " + show(sink.child(), ar) + " of " + show(at, ar) + " does not fit a table of at most " +
+            std::to_string(hooks.max_cells) + " cells";
+    };
+    auto finish = [&](bool wins) {
+      record(at, wins);  // replaces the mark
+      if (e.expanded) --grey;
+      stack.pop_back();
+    };
+    // The option sink.child() is not known yet: decide it first (true), or give up (false).
+    auto descend = [&] {
+      if (!e.expanded) {
+        e.expanded = true;
+        outcomes.mark_searching(at.data());
+        ++grey;
+      }
+      const Coords child = sink.child();
+      if (outcomes.inside(child.data()) && outcomes.searching(child.data())) {
+        why = "a loop through " + show(child, ar);
+        return false;
+      }
+      if (grey + done >= hooks.room) {
+        why = "more states than --max-states allows";
+        return false;
+      }
+      stack.push_back({child, 0, false});
+      return true;
+    };
+    if (e.in_run) {
+      OutcomeSink::Run& r = e.run;
+      OutcomeSink::Found f = OutcomeSink::Found::Nothing;
+      std::int64_t p[kMaxBoxArity];
+      for (; r.k < r.count; ++r.k) {
+        if ((++ticks & 0xFFF) == 0 && hooks.poll) hooks.poll();
+        for (int i = 0; i < ar; ++i) p[i] = r.first[static_cast<std::size_t>(i)] + r.k * r.slope[static_cast<std::size_t>(i)];
+        f = sink.judge(p);
+        if (f != OutcomeSink::Found::Nothing || sink.grow_wanted()) break;
+      }
+      if (sink.grow_wanted()) {
+        if (outcomes.grow(sink.child().data(), hooks.max_cells)) continue;
+        cannot_grow();
+        return std::nullopt;
+      }
+      if (f == OutcomeSink::Found::Losing) {
+        finish(true);
+        continue;
+      }
+      if (f == OutcomeSink::Found::Unknown) {
+        e.skip = r.after - r.count + r.k;
+        if (!descend()) return std::nullopt;
+        continue;
+      }
+      // Every option of the run is N: the options after it are listed from there.
+      e.in_run = false;
+      e.skip = r.after;
+    }
     sink.start(e.skip);
     const bool all = rules.options(at.data(), sink);
     if (!all && sink.found() == OutcomeSink::Found::Nothing) {
       if (sink.grow_wanted() && outcomes.grow(sink.child().data(), hooks.max_cells)) continue;
-      why = sink.grow_wanted() ? "the option " + show(sink.child(), ar) + " of " + show(at, ar) +
-                                     " does not fit a table of at most " + std::to_string(hooks.max_cells) +
-                                     " cells"
-                               : "the compiled rules stop at " + show(at, ar);
+      if (sink.grow_wanted()) cannot_grow();
+      else why = "the compiled rules stop at " + show(at, ar);
       return std::nullopt;
     }
     if (sink.found() != OutcomeSink::Found::Unknown) {
-      record(at, sink.found() == OutcomeSink::Found::Losing);  // replaces the mark
-      if (e.expanded) --grey;
-      stack.pop_back();
+      finish(sink.found() == OutcomeSink::Found::Losing);
       continue;
     }
     // The first option not known yet: decide it, then come back to the options after it.
     e.skip = sink.position();
-    if (!e.expanded) {
-      e.expanded = true;
-      outcomes.mark_searching(at.data());
-      ++grey;
-    }
-    const Coords child = sink.child();
-    if (outcomes.inside(child.data()) && outcomes.searching(child.data())) {
-      why = "a loop through " + show(child, ar);
-      return std::nullopt;
-    }
-    if (grey + done >= hooks.room) {
-      why = "more states than --max-states allows";
-      return std::nullopt;
-    }
-    stack.push_back({child, 0, false});
+    e.in_run = sink.in_run();
+    if (e.in_run) e.run = sink.run_found();
+    if (!descend()) return std::nullopt;
   }
   if (auto w = known(c)) return *w;
   return std::nullopt;

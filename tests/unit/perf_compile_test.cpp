@@ -281,3 +281,19 @@ TEST_CASE("an outcome search stopped by Ctrl-C leaves no mark behind", "[perf][c
   INFO(why.str());
   CHECK_FALSE(contains(why.str(), "outcome search stops"));
 }
+
+TEST_CASE("the outcome search, going on through a run where it left off, agrees with the values", "[perf][compile]") {
+  // wins() in a session of its own (its outcome search, which resumes a run of options after
+  // deciding the one it stopped at) against grundy() != 0 in another (the box of values).
+  for (const std::string game : {
+           "game F { state (n, limit)  move (n - k, k + 1) for k in 1..min(n, limit) }",
+           "game F { state (a, b)  move (a - k, b) for k in 1..a  move (a, b - k) for k in 1..b  "
+           "move (a - k, b - k) for k in 1..min(a, b) }",
+           "game F { state (a, b)  move (a - k, b + k - 1) for k in 2..a  move (a, b - 1) if b > 0 and a % 3 != 1 }",
+           "game F { state (a, b)  move (b, a - k) for k in 1..min(a, 3) }"}) {
+    INFO(game);
+    const std::string grid = " for a in 0..40 for b in 0..40 ";
+    CHECK(grundy::test::run_line(game + "\n[(a, b)" + grid + "if wins(F(a, b))]\n") ==
+          grundy::test::run_line(game + "\n[(a, b)" + grid + "if grundy(F(a, b)) != 0]\n"));
+  }
+}
