@@ -102,8 +102,10 @@ inline void check_diagnostics(const std::string& err) {
       continue;
     }
     if (!is_header(lines[i])) contract_broken("a diagnostic without file:line:col: error:", err);
-    if (file_of(lines[i]) != file) errors_of_file = 0;
-    file = file_of(lines[i]);
+    if (file_of(lines[i]) != file) {
+      file = file_of(lines[i]);
+      errors_of_file = 0;
+    }
     if (!closed.empty() && file == closed) contract_broken("an error after its file's \"too many errors\"", err);
     ++errors_of_file;
     located();

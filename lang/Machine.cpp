@@ -696,19 +696,28 @@ Value Machine::position_of(const GameInstance* g, std::vector<Value> args, const
   return Value::position(g, std::move(state));
 }
 
-std::optional<std::uint32_t> Machine::known_grundy(const Expr& e, Frame& frame) {
+const GameEntry* Machine::grundy_query(const Expr& e) const {
+  if (e.kind != ExprKind::Call || e.args.size() != 2 || !e.clauses.empty()) return nullptr;
   const Expr& callee = *e.args[0];
   if (callee.kind != ExprKind::Name || callee.binding.to != Binding::To::Builtin ||
-      callee.binding.index != static_cast<int>(Builtin::Grundy) || e.args.size() != 2 || !e.clauses.empty()) {
-    return std::nullopt;
+      callee.binding.index != static_cast<int>(Builtin::Grundy)) {
+    return nullptr;
   }
   const Expr& arg = *e.args[1];
-  const std::size_t n = arg.args.size() - 1;
-  if (arg.kind != ExprKind::Call || n == 0 || n > static_cast<std::size_t>(kMaxBoxArity)) return std::nullopt;
+  if (arg.kind != ExprKind::Call || arg.args.size() < 2 || !arg.clauses.empty()) return nullptr;
   const Expr& game = *arg.args[0];
-  if (game.kind != ExprKind::Name || game.binding.to != Binding::To::Game) return std::nullopt;
+  if (game.kind != ExprKind::Name || game.binding.to != Binding::To::Game) return nullptr;
   const GameEntry& entry = w_.games[static_cast<std::size_t>(game.binding.index)];
-  if (!entry.plain || (entry.decl && entry.decl->form == GameDecl::Form::Alias)) return std::nullopt;
+  if (entry.param_count > 0 || (entry.decl && entry.decl->form == GameDecl::Form::Alias)) return nullptr;
+  return &entry;
+}
+
+std::optional<std::uint32_t> Machine::known_grundy(const Expr& e, Frame& frame) {
+  const GameEntry* entry = grundy_query(e);
+  if (!entry || !entry->plain) return std::nullopt;
+  const Expr& arg = *e.args[1];
+  const std::size_t n = arg.args.size() - 1;
+  if (n > static_cast<std::size_t>(kMaxBoxArity)) return std::nullopt;
   // The arguments as they usually are in a tabulation: loop variables and integers.
   Coords c{};
   for (std::size_t i = 0; i < n; ++i) {
@@ -722,7 +731,7 @@ std::optional<std::uint32_t> Machine::known_grundy(const Expr& e, Frame& frame) 
     if (!v.is(Kind::Int)) return std::nullopt;
     c[i] = v.as_int();
   }
-  return ev_.known_table_value(*entry.plain, c.data(), static_cast<int>(n));
+  return ev_.known_table_value(*entry->plain, c.data(), static_cast<int>(n));
 }
 
 std::optional<Value> Machine::grundy_of_call(const Expr& arg, Frame& frame) {
@@ -1143,30 +1152,20 @@ std::optional<Value> Machine::folded(const Expr& e, Builtin b, Frame& frame, std
 }
 
 const GameEntry* Machine::heap_query(const Expr& e, int slot) const {
-  if (e.kind != ExprKind::Call || e.args.size() != 2 || !e.clauses.empty()) return nullptr;
-  const Expr& callee = *e.args[0];
-  if (callee.kind != ExprKind::Name || callee.binding.to != Binding::To::Builtin ||
-      callee.binding.index != static_cast<int>(Builtin::Grundy)) {
-    return nullptr;
-  }
+  const GameEntry* entry = grundy_query(e);
+  if (!entry) return nullptr;
   const Expr& arg = *e.args[1];
-  if (arg.kind != ExprKind::Call || arg.args.size() != 2 || !arg.clauses.empty()) return nullptr;
-  const Expr& game = *arg.args[0];
+  if (arg.args.size() != 2) return nullptr;
   const Expr& n = *arg.args[1];
-  if (game.kind != ExprKind::Name || game.binding.to != Binding::To::Game || n.kind != ExprKind::Name ||
-      n.binding.to != Binding::To::Local || n.binding.index != slot) {
-    return nullptr;
-  }
-  const GameEntry& entry = w_.games[static_cast<std::size_t>(game.binding.index)];
-  if (entry.param_count > 0 || (entry.decl && entry.decl->form == GameDecl::Form::Alias)) return nullptr;
-  return &entry;
+  return n.kind == ExprKind::Name && n.binding.to == Binding::To::Local && n.binding.index == slot ? entry : nullptr;
 }
 
 namespace {
 
 // The `grundy(G(v))` that evaluating `e` always evaluates: `e` itself, or an operand of an
 // operator that evaluates both (not and/or, which may skip the second).
-const Expr* always_asked(const Expr& e, int slot, const std::function<bool(const Expr&, int)>& is_query) {
+template <typename IsQuery>
+const Expr* always_asked(const Expr& e, int slot, const IsQuery& is_query) {
   if (is_query(e, slot)) return &e;
   if (e.kind == ExprKind::Unary) return always_asked(*e.args[0], slot, is_query);
   if (e.kind != ExprKind::Binary || e.text == "and" || e.text == "or") return nullptr;
@@ -1197,11 +1196,16 @@ void Machine::prefetch_heaps(const std::vector<Clause>& clauses, const Expr& ele
   const Expr* query = always_asked(*asked, c.slots[0], [this](const Expr& e, int slot) { return heap_query(e, slot) != nullptr; });
   if (!query) return;
   const Value range = eval(*c.expr, frame);
-  // From a negative heap on, the loop fails at its first step: that error, not one at hi.
-  if (!range.is(Kind::Range) || range.range_hi() < range.range_lo() || range.range_lo() < 0) return;
+  if (!range.is(Kind::Range)) return;
   check_loop(range, c.expr->where);
-  frame[static_cast<std::size_t>(c.slots[0])] = Value::integer(range.range_hi());
-  (void)eval(*query, frame);
+  ask_last(range, c.slots[0], *query, frame);
+}
+
+void Machine::ask_last(const Value& range, int slot, const Expr& query, Frame& frame) {
+  // From a negative heap on, the loop fails at its first step: that error, not one at hi.
+  if (range.range_hi() < range.range_lo() || range.range_lo() < 0) return;
+  frame[static_cast<std::size_t>(slot)] = Value::integer(range.range_hi());
+  (void)eval(query, frame);
 }
 
 std::optional<Value> Machine::folded_heaps(const std::vector<Clause>& clauses, const Expr& element, Builtin b,
@@ -1218,11 +1222,8 @@ std::optional<Value> Machine::folded_heaps(const std::vector<Clause>& clauses, c
   if (hi < lo) return Value::integer(0);
   // The steps of the whole loop, as it would count them (check_loop made sure they are left).
   count_steps(static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1, c.expr->where);
+  ask_last(range, c.slots[0], element, frame);
   Value& slot = frame[static_cast<std::size_t>(c.slots[0])];
-  if (lo >= 0) {  // else the first step fails, as in the loop heap by heap
-    slot = Value::integer(hi);
-    (void)eval(element, frame);
-  }
   const GameInstance* g = entry->plain;  // made by the query, when G is a game of one integer
   std::int64_t total = 0;
   auto add = [&](std::int64_t y) {

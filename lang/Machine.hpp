@@ -127,9 +127,15 @@ class Machine {
   // tight loop. Empty when the fold is not of that form.
   std::optional<Value> folded_heaps(const std::vector<Clause>& clauses, const Expr& element, Builtin b,
                                     Frame& frame, Where at);
-  // The game G of `grundy(G(v))` where v is the local in `slot`: nothing for any other
-  // expression, or when G has parameters or is an alias.
+  // The game G of `grundy(G(...))`, G without parameters and not an alias: nothing for any
+  // other expression.
+  const GameEntry* grundy_query(const Expr& e) const;
+  // The same for `grundy(G(v))` where v is the local in `slot`.
   const GameEntry* heap_query(const Expr& e, int slot) const;
+  // grundy(G(hi)) asked ahead of a loop over `range` whose every step asks grundy(G(n))
+  // (`query`, n in `slot`): G's table is filled to hi at once. Nothing for an empty range
+  // or one that starts below 0.
+  void ask_last(const Value& range, int slot, const Expr& query, Frame& frame);
   // A loop `for n in lo..hi` that asks grundy(G(n)) at every step (in the element, or in
   // the first `if`) has G's table filled to hi before it starts: asked heap by heap, the
   // compiled rules fill it a heap per query, each with a search of its own (3x the time).

@@ -459,7 +459,7 @@ struct Session::Impl {
   }
 
   // One batch may not define a name twice, as one file may not; a later batch may.
-  void check_duplicates(std::vector<Program*>& batch) {
+  void check_duplicates(const std::vector<Program*>& batch) {
     struct First {
       Stmt::Kind kind;
       Where where;

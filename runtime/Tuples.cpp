@@ -16,27 +16,6 @@ namespace grundy {
 
 // ---- the table ----
 
-bool TupleMemo::inside(const std::int64_t* c) const {
-  if (cells_ == 0) return false;
-  for (int i = 0; i < arity_; ++i) {
-    if (c[i] < 0 || c[i] >= dims_[static_cast<std::size_t>(i)]) return false;
-  }
-  return true;
-}
-
-std::int64_t TupleMemo::index(const std::int64_t* c) const {
-  std::int64_t at = 0;
-  for (int i = 0; i < arity_; ++i) at += c[i] * strides_[static_cast<std::size_t>(i)];
-  return at;
-}
-
-std::optional<std::uint32_t> TupleMemo::known(const std::int64_t* c) const {
-  if (!inside(c)) return std::nullopt;
-  const std::uint32_t v = get(index(c));
-  if (v == unknown()) return std::nullopt;
-  return v;
-}
-
 std::string TupleMemo::describe() const {
   std::string s;
   for (int i = 0; i < arity_; ++i) {
@@ -781,7 +760,7 @@ class OutcomeSink : public OptionSink {
       if (parts == 0) return stop(Found::Losing, c);
       if (!look(c)) {
         if (found_ == Found::Unknown && parts == 1) {
-          run_ = Run{{}, {}, k, count, start + count};
+          run_ = Run{{}, {}, k, count, start};
           std::copy(first, first + ar, run_.first.begin());
           std::copy(slope, slope + ar, run_.slope.begin());
           in_run_ = true;
@@ -799,7 +778,7 @@ class OutcomeSink : public OptionSink {
   struct Run {
     Coords first, slope;
     std::int64_t k = 0, count = 0;
-    std::int64_t after = 0;  // the number of the first option after the run
+    std::int64_t start = 0;  // the number of the run's first option among the state's options
   };
   bool in_run() const { return in_run_; }
   const Run& run_found() const { return run_; }
@@ -830,11 +809,9 @@ class OutcomeSink : public OptionSink {
       if (!*w) return stop(Found::Losing, p);
       return true;
     }
-    if (v_.cells() > 0) {  // a box of values from earlier queries (grundy of this game)
-      if (auto g = v_.known(p)) {
-        if (*g == 0) return stop(Found::Losing, p);
-        return true;
-      }
+    if (auto g = v_.known(p)) {
+      if (*g == 0) return stop(Found::Losing, p);
+      return true;
     }
     return stop(Found::Unknown, p);
   }
@@ -875,7 +852,6 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
     if (outcomes.inside(p)) {
       if (const auto w = outcomes.get(p)) return *w;
     }
-    if (values.cells() == 0) return std::nullopt;
     if (auto g = values.known(p)) return *g != 0;
     return std::nullopt;
   };
@@ -969,13 +945,13 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
         continue;
       }
       if (f == OutcomeSink::Found::Unknown) {
-        e.skip = r.after - r.count + r.k;
+        e.skip = r.start + r.k;
         if (!descend()) return std::nullopt;
         continue;
       }
       // Every option of the run is N: the options after it are listed from there.
       e.in_run = false;
-      e.skip = r.after;
+      e.skip = r.start + r.count;
     }
     sink.start(e.skip);
     const bool all = rules.options(at.data(), sink);

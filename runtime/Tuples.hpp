@@ -26,12 +26,27 @@ class TupleMemo {
   std::uint64_t cells() const { return cells_; }
   int width() const { return width_; }
   // The value of a state when it is known.
-  std::optional<std::uint32_t> known(const std::int64_t* c) const;
+  std::optional<std::uint32_t> known(const std::int64_t* c) const {
+    if (!inside(c)) return std::nullopt;
+    const std::uint32_t v = get(index(c));
+    if (v == unknown()) return std::nullopt;
+    return v;
+  }
   std::string describe() const;
 
   // Internals of the search (Tuples.cpp).
-  bool inside(const std::int64_t* c) const;
-  std::int64_t index(const std::int64_t* c) const;
+  bool inside(const std::int64_t* c) const {
+    if (cells_ == 0) return false;
+    for (int i = 0; i < arity_; ++i) {
+      if (c[i] < 0 || c[i] >= dims_[static_cast<std::size_t>(i)]) return false;
+    }
+    return true;
+  }
+  std::int64_t index(const std::int64_t* c) const {
+    std::int64_t at = 0;
+    for (int i = 0; i < arity_; ++i) at += c[i] * strides_[static_cast<std::size_t>(i)];
+    return at;
+  }
   std::uint32_t get(std::int64_t i) const {
     const auto u = static_cast<std::size_t>(i);
     return width_ == 1 ? b1_[u] : width_ == 2 ? b2_[u] : b4_[u];
