@@ -187,6 +187,7 @@ BoxHooks Evaluator::box_hooks(BoxCall& call) {
   // A box holds up to 4 bytes a cell and is copied when it grows: keep it within --max-memory.
   hooks.max_cells = std::min<std::uint64_t>(hooks.max_cells, std::max<std::uint64_t>(limits_.max_memory / 8, 1024));
   hooks.max_stack_bytes = limits_.max_memory / 4;
+  hooks.max_outcome_bytes = limits_.max_memory / 2;
   hooks.computed = [c](std::uint64_t n) {
     c->done += n;
     c->ev->games_.states += n;

@@ -9,18 +9,17 @@ int tile_bits(int arity) { return arity == 1 ? 12 : arity == 2 ? 6 : arity == 3 
 
 OutcomeMemo::OutcomeMemo(int arity) : arity_(arity), bits_(tile_bits(arity)) {}
 
-bool OutcomeMemo::grow(const std::int64_t* c, std::uint64_t max_cells) {
+bool OutcomeMemo::grow(const std::int64_t* c, std::uint64_t max_tiles) {
   Coords dims = dims_;
   std::uint64_t tiles = 1;
-  const std::uint64_t max_tiles = std::max<std::uint64_t>(1, max_cells >> 12);
+  max_tiles = std::max<std::uint64_t>(1, max_tiles);
   for (int i = 0; i < arity_; ++i) {
     auto& d = dims[static_cast<std::size_t>(i)];
-    if (c[i] < 0 || static_cast<std::uint64_t>(c[i]) >= max_cells) return false;
+    if (c[i] < 0 || static_cast<std::uint64_t>(c[i] >> bits_) >= max_tiles) return false;
     const std::int64_t need = (c[i] >> bits_) + 1;
     if (need > d) d = std::max(need, 2 * d);  // d <= max_tiles: no overflow
     if (static_cast<std::uint64_t>(d) > max_tiles) return false;
-    tiles *= static_cast<std::uint64_t>(d);
-    if (tiles > max_tiles) return false;
+    if (__builtin_mul_overflow(tiles, static_cast<std::uint64_t>(d), &tiles) || tiles > max_tiles) return false;
   }
   Coords strides{};
   std::int64_t s = 1;

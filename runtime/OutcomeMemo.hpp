@@ -28,8 +28,11 @@ class OutcomeMemo {
     }
     return true;
   }
-  // Makes the box hold c; false when its cells would pass max_cells.
-  bool grow(const std::int64_t* c, std::uint64_t max_cells);
+  // Makes the box hold c; false when its directory would pass max_tiles entries. Only the
+  // tiles written take memory (tile_bytes() each): the box itself may span far more cells
+  // than a dense table could hold (Fibonacci nim to 20,000 spans 8 * 10^8 cells and touches
+  // a few hundred thousand).
+  bool grow(const std::int64_t* c, std::uint64_t max_tiles);
   // For c inside the box: true when the player to move wins, nothing when not known.
   std::optional<bool> get(const std::int64_t* c) const {
     const Tile* t = tiles_[static_cast<std::size_t>(tile_of(c))].get();
@@ -51,6 +54,7 @@ class OutcomeMemo {
     if (searching(c)) put(c, 0);
   }
   std::uint64_t tiles_used() const { return used_; }
+  static constexpr std::uint64_t tile_bytes() { return sizeof(Tile); }
 
  private:
   using Tile = std::array<std::uint8_t, 1024>;  // 4096 cells: 0 not known, 1 P, 2 N, 3 searching

@@ -843,9 +843,17 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
   Coords root{};
   std::copy(c, c + ar, root.begin());
   if (auto g = values.known(c)) return *g != 0;
-  if (!outcomes.inside(c) && !outcomes.grow(c, hooks.max_cells)) {
-    why = "the state " + show(root, ar) + " does not fit a table of at most " +
-          std::to_string(hooks.max_cells) + " cells";
+  // The table's memory is its tiles written, and a directory of a pointer per tile the box
+  // spans, kept to an eighth of it.
+  const std::uint64_t max_tiles = hooks.max_outcome_bytes / OutcomeMemo::tile_bytes();
+  const std::uint64_t max_directory = hooks.max_outcome_bytes / 64;
+  auto grow = [&](const std::int64_t* p) { return outcomes.grow(p, max_directory); };
+  auto no_room = [&](const std::string& state) {
+    why = "the state " + state + " lies outside a table whose directory may hold " +
+          std::to_string(max_directory) + " tiles (--max-memory)";
+  };
+  if (!outcomes.inside(c) && !grow(c)) {
+    no_room(show(root, ar));
     return std::nullopt;
   }
   auto known = [&](const std::int64_t* p) -> std::optional<bool> {
@@ -887,6 +895,10 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
   std::uint64_t ticks = 0;
   while (!stack.empty()) {
     if ((++ticks & 0xFFF) == 0 && hooks.poll) hooks.poll();
+    if (outcomes.tiles_used() > max_tiles) {  // each step writes at most one cell
+      why = "the outcome table passes its share of --max-memory (" + std::to_string(outcomes.tiles_used()) + " tiles)";
+      return std::nullopt;
+    }
     Entry& e = stack.back();
     const Coords at = e.c;
     if (known(at.data())) {
@@ -897,10 +909,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
       stack.pop_back();
       continue;
     }
-    auto cannot_grow = [&] {
-      why = "the option " + show(sink.child(), ar) + " of " + show(at, ar) + " does not fit a table of at most " +
-            std::to_string(hooks.max_cells) + " cells";
-    };
+    auto cannot_grow = [&] { no_room(show(sink.child(), ar) + ", an option of " + show(at, ar) + ","); };
     auto finish = [&](bool wins) {
       record(at, wins);  // replaces the mark
       if (e.expanded) --grey;
@@ -922,6 +931,11 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
         why = "more states than --max-states allows";
         return false;
       }
+      // A game that goes on without end (its states grow) meets this first.
+      if ((stack.size() + 1) * sizeof(Entry) > hooks.max_stack_bytes) {
+        why = "the search stack holds " + std::to_string(stack.size()) + " states";
+        return false;
+      }
       stack.push_back({child, 0, false});
       return true;
     };
@@ -936,7 +950,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
         if (f != OutcomeSink::Found::Nothing || sink.grow_wanted()) break;
       }
       if (sink.grow_wanted()) {
-        if (outcomes.grow(sink.child().data(), hooks.max_cells)) continue;
+        if (grow(sink.child().data())) continue;
         cannot_grow();
         return std::nullopt;
       }
@@ -956,7 +970,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
     sink.start(e.skip);
     const bool all = rules.options(at.data(), sink);
     if (!all && sink.found() == OutcomeSink::Found::Nothing) {
-      if (sink.grow_wanted() && outcomes.grow(sink.child().data(), hooks.max_cells)) continue;
+      if (sink.grow_wanted() && grow(sink.child().data())) continue;
       if (sink.grow_wanted()) cannot_grow();
       else why = "the compiled rules stop at " + show(at, ar);
       return std::nullopt;

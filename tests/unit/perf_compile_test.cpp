@@ -297,3 +297,33 @@ TEST_CASE("the outcome search, going on through a run where it left off, agrees 
           grundy::test::run_line(game + "\n[(a, b)" + grid + "if grundy(F(a, b)) != 0]\n"));
   }
 }
+
+TEST_CASE("the outcome search's table takes memory only where it is written", "[perf][compile][limits]") {
+  // Fibonacci nim to 20,000 spans a box of 20,001 x 40,002 states, 200 MB at two bits a
+  // state; the search touches a few hundred thousand of them. In 64 MB it must still answer
+  // (the Zeckendorf losing positions), without giving up the outcome search.
+  SessionOptions options;
+  options.limits.max_memory = std::uint64_t{64} << 20;
+  const auto r = run_explained(
+      "game F { state (n, limit)  move (n - k, 2 * k) for k in 1..min(n, limit) }\n"
+      "[n for n in 2..20000 if not wins(F(n, n - 1))]\n",
+      options);
+  std::string fib = "[";
+  for (auto f : grundy::brute::fibonacci_upto(20000)) fib += (fib.size() > 1 ? ", " : "") + std::to_string(f);
+  CHECK(r.out == fib + "]\n");
+  CHECK_FALSE(contains(r.explain, "outcome search stops"));
+}
+
+TEST_CASE("an outcome search down a game without end stops at its share of the memory", "[perf][compile][limits]") {
+  // (a, b) -> (a, b + 1) for ever: the search's stack of states grows by one a step. It must
+  // stop at a quarter of --max-memory and say so, and the query end in a plain error.
+  SessionOptions options;
+  options.limits.max_memory = std::uint64_t{16} << 20;
+  std::ostringstream why;
+  options.limits.explain = &why;
+  const auto r = run_source("game U { state (a, b)  move (a - k, b + 1) for k in 0..min(a, 3) }\nwins(U(3, 0))\n", options);
+  INFO(r << why.str());
+  CHECK(r.code == grundy::kExitRuntime);
+  CHECK(contains(r.err, "out of memory"));
+  CHECK(contains(why.str(), "the outcome search stops: the search stack holds"));
+}

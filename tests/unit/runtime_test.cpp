@@ -398,9 +398,12 @@ TEST_CASE("the tiled outcome memo keeps what it was told as its box grows", "[ru
       }
     }
     for (const auto& [c, wins] : told) REQUIRE(memo.get(c.data()) == std::optional<bool>(wins));
-    // A coordinate past the cap is refused, not wrapped.
+    // A coordinate past the directory's cap (in tiles of up to 2^12 cells) is refused, not
+    // wrapped; the largest coordinate is refused without overflow.
     std::vector<std::int64_t> far(static_cast<std::size_t>(arity), 0);
-    far[0] = std::int64_t{1} << 20;
+    far[0] = std::int64_t{1} << 40;
+    REQUIRE_FALSE(memo.grow(far.data(), std::uint64_t{1} << 20));
+    far[0] = INT64_MAX;
     REQUIRE_FALSE(memo.grow(far.data(), std::uint64_t{1} << 20));
   }
 }
