@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <set>
 #include <type_traits>
@@ -285,12 +286,17 @@ inline bool even_parity(std::uint32_t v, std::uint32_t mask) {
 }  // namespace
 
 template <typename T>
-std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un) {
-  // Every option value is below stamp_.size(): run() keeps it above twice the largest value.
-  const auto n = static_cast<std::int64_t>(un);
+std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t n) {
   next_gen();
-  std::uint8_t* const stamp = stamp_.data();
-  const std::uint8_t gen = gen_;
+  return value_at(g, n, stamp_.data(), gen_, nullptr);
+}
+
+// Every option value is below the size of `stamp`: run() keeps stamp_ above twice the
+// largest value, and a lane of a block (values of a byte) holds 512 marks.
+template <typename T>
+std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un, std::uint8_t* const stamp,
+                                   const std::uint8_t gen, const Covered* covered) {
+  const auto n = static_cast<std::int64_t>(un);
   const T* const base = g.data();
   // Options looked at (--max-steps); splits into three heaps are counted as they go, since
   // one heap may have billions of them.
@@ -360,9 +366,21 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un) {
         if (half != rh + count && *half == r / 2) skip = static_cast<std::size_t>(half - rh);
       }
       const T* const top = base + r;
-      work += count;
-      for (std::size_t j = 0; j < skip; ++j) stamp[rv[j] ^ top[-static_cast<std::int64_t>(rh[j])]] = gen;
-      for (std::size_t j = skip + 1; j < count; ++j) stamp[rv[j] ^ top[-static_cast<std::int64_t>(rh[j])]] = gen;
+      auto mark = [&](std::size_t from, std::size_t to) {
+        if (from >= to) return;
+        work += to - from;
+        const std::size_t cut = skip >= from && skip < to ? skip : to;
+        for (std::size_t j = from; j < cut; ++j) stamp[rv[j] ^ top[-static_cast<std::int64_t>(rh[j])]] = gen;
+        for (std::size_t j = cut + 1; j < to; ++j) stamp[rv[j] ^ top[-static_cast<std::int64_t>(rh[j])]] = gen;
+      };
+      if (covered) {  // what the block has not marked
+        const Covered& c = covered[i];
+        mark(0, std::min(c.from, count));
+        mark(std::max(c.from, c.equal_from), std::min({c.to, c.equal_to, count}));
+        mark(std::max(c.from, c.to), count);
+      } else {
+        mark(0, count);
+      }
     } else {
       const std::int64_t hi = unequal_[i] ? (r - 1) / 2 : r / 2;
       work += static_cast<std::uint64_t>(std::max<std::int64_t>(hi, 0));
@@ -476,6 +494,71 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un) {
   return first_common;
 }
 
+// Heaps n .. n + kLanes - 1 (n = g.size()) of a table of bytes in the sparse space; returns
+// the table's size after them, or the heap whose value does not fit a byte (overflow_).
+std::size_t HeapKernel::run_block(std::vector<std::uint8_t>& g) {
+  const std::size_t n = g.size();
+  if (lanes_.empty()) lanes_.assign(kLanes * kLaneMarks, 0);
+  if (++lane_gen_ == 0) {
+    std::fill(lanes_.begin(), lanes_.end(), 0);
+    lane_gen_ = 1;
+  }
+  const std::uint8_t gen = lane_gen_;
+  std::uint8_t* const lanes = lanes_.data();
+  const std::uint32_t* const rh = rare_.data();
+  const std::uint32_t* const rv = rare_value_.data();
+  auto rank = [&](std::uint64_t heap) {  // the number of rare heaps below `heap`
+    return static_cast<std::size_t>(std::lower_bound(rh, rh + rare_.size(), heap) - rh);
+  };
+  covered_.assign(twos_.size(), Covered{});
+  std::uint64_t work = 0;
+  for (std::size_t i = 0; i < twos_.size(); ++i) {
+    // Heap n + l leaves r0 + l tokens to split. A rare part h with kLanes <= h < r0 leaves
+    // r0 + l - h, from 1 up to n - 1 for every lane: known, and consecutive across lanes.
+    const auto r0 = static_cast<std::int64_t>(n) - twos_[i];
+    if (r0 <= static_cast<std::int64_t>(kLanes)) continue;
+    Covered& c = covered_[i];
+    c.from = rank(kLanes);
+    c.to = rank(static_cast<std::uint64_t>(r0));
+    c.equal_from = c.equal_to = c.to;
+    if (unequal_[i]) {
+      c.equal_from = rank(static_cast<std::uint64_t>(r0 + 1) / 2);
+      c.equal_to = rank(static_cast<std::uint64_t>(r0 + static_cast<std::int64_t>(kLanes) - 1) / 2 + 1);
+    }
+    const std::uint8_t* const top = g.data() + r0;
+    auto mark = [&](std::size_t from, std::size_t to) {
+      for (std::size_t j = from; j < to; ++j) {
+        const std::uint8_t* p = top - rh[j];
+        const std::uint64_t spread = std::uint64_t{rv[j]} * 0x0101010101010101u;
+        for (std::size_t half = 0; half < kLanes; half += 8) {
+          std::uint64_t x;
+          std::memcpy(&x, p + half, 8);
+          x ^= spread;
+          std::uint8_t* const lane = lanes + half * kLaneMarks;
+#pragma GCC unroll 8
+          for (std::size_t l = 0; l < 8; ++l) lane[l * kLaneMarks + ((x >> (8 * l)) & 0xFF)] = gen;
+        }
+      }
+      if (to > from) work += (to - from) * kLanes;
+    };
+    mark(c.from, std::min(c.to, c.equal_from));
+    mark(std::max(c.from, c.equal_to), c.to);
+  }
+  spend(work, n);
+  for (std::size_t l = 0; l < kLanes; ++l) {
+    const std::size_t m = n + l;
+    const std::uint32_t v = value_at(g, m, lanes + l * kLaneMarks, gen, covered_.data());
+    if (v > 0xFF) {
+      overflow_ = v;
+      return m;
+    }
+    g.push_back(static_cast<std::uint8_t>(v));
+    if (v > max_value_) note_max(v);
+    note_heap(m, v);
+  }
+  return g.size();
+}
+
 void HeapKernel::force_mask(std::uint32_t mask) {
   if (twos_.empty() || mask == 0) return;
   forced_mask_ = true;
@@ -586,6 +669,15 @@ std::size_t HeapKernel::run(std::vector<T>& g, std::size_t upto) {
     // O(n^2), and Ctrl-C and --max-steps must still stop it within moments.
     if ((n & 0xFFF) == 0) report(n);
     if (n >= next_review_) choose_mode(g);
+    if constexpr (std::is_same_v<T, std::uint8_t>) {
+      // A block starts at a multiple of kLanes (so that the polls above still come) and ends
+      // before the next review of the mode and the end of the table asked for.
+      if (mode_ == Mode::Sparse && n % kLanes == 0 && n >= 2 * kLanes && n + kLanes <= upto &&
+          n + kLanes <= next_review_) {
+        if (run_block(g) < n + kLanes) return g.size();
+        continue;
+      }
+    }
     const std::uint32_t v = value_at(g, n);
     if (v > std::numeric_limits<T>::max()) {
       overflow_ = v;

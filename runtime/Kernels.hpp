@@ -117,8 +117,18 @@ class HeapKernel {
   std::size_t run(std::vector<T>& g, std::size_t upto);
   template <typename T>
   std::size_t run_subtraction(std::vector<T>& g, std::size_t upto);
+  // Which splits with a rare part a block has marked already, per entry of twos_: the rare
+  // heaps from..to-1 of rare_, less equal_from..equal_to-1 (those that may be half a heap of
+  // the block, which a split into unequal heaps leaves out).
+  struct Covered {
+    std::size_t from = 0, to = 0, equal_from = 0, equal_to = 0;
+  };
   template <typename T>
   std::uint32_t value_at(const std::vector<T>& g, std::size_t n);
+  template <typename T>
+  std::uint32_t value_at(const std::vector<T>& g, std::size_t n, std::uint8_t* stamp, std::uint8_t gen,
+                         const Covered* covered);
+  std::size_t run_block(std::vector<std::uint8_t>& g);
   template <typename T>
   void choose_mode(const std::vector<T>& g);
   // Counts options looked at while computing heap n; polls once enough have gathered.
@@ -155,6 +165,13 @@ class HeapKernel {
   // Marks of the values seen among one heap's options.
   std::vector<std::uint8_t> stamp_;
   std::uint8_t gen_ = 1;
+  // A block of kLanes heaps in the sparse space (tables of bytes): the splits of all of them
+  // with a rare part that lies below the block are read in one pass over the rare heaps, 16
+  // consecutive values at a time, into a set of marks per heap.
+  static constexpr std::size_t kLanes = 16, kLaneMarks = 512;
+  std::vector<std::uint8_t> lanes_;
+  std::uint8_t lane_gen_ = 0;
+  std::vector<Covered> covered_;
   std::vector<std::uint32_t> pending_;  // rare values below the first missing common one
   std::vector<std::uint32_t> waiting_;  // those still without a witness
   std::uint32_t max_value_ = 0;
