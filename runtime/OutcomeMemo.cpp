@@ -2,11 +2,6 @@
 
 namespace grundy {
 
-namespace {
-// Tiles of 4096 cells: 4096, 64 x 64, 16 x 16 x 16 or 8 x 8 x 8 x 8.
-int tile_bits(int arity) { return arity == 1 ? 12 : arity == 2 ? 6 : arity == 3 ? 4 : 3; }
-}  // namespace
-
 OutcomeMemo::OutcomeMemo(int arity) : arity_(arity), bits_(tile_bits(arity)) {}
 
 bool OutcomeMemo::grow(const std::int64_t* c, std::uint64_t max_tiles) {
@@ -43,16 +38,20 @@ bool OutcomeMemo::grow(const std::int64_t* c, std::uint64_t max_tiles) {
   tiles_.swap(fresh);
   dims_ = dims;
   strides_ = strides;
+  for (int i = 0; i < arity_; ++i) {
+    span_[static_cast<std::size_t>(i)] = static_cast<std::uint64_t>(dims[static_cast<std::size_t>(i)]) << bits_;
+  }
   return true;
 }
 
 void OutcomeMemo::put(const std::int64_t* c, unsigned v) {
-  auto& t = tiles_[static_cast<std::size_t>(tile_of(c))];
+  const Place p = place(c);
+  auto& t = tiles_[p.tile];
   if (!t) {
     t = std::make_unique<Tile>();  // zeroed: nothing known
     ++used_;
   }
-  const std::size_t at = cell_of(c);
+  const std::size_t at = p.cell;
   const int shift = static_cast<int>(at & 3) * 2;
   auto& byte = (*t)[at >> 2];
   byte = static_cast<std::uint8_t>((byte & ~(3u << shift)) | (v << shift));

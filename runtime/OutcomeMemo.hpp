@@ -22,9 +22,9 @@ class OutcomeMemo {
   int arity() const { return arity_; }
   // Whether c lies in the box (every coordinate from 0 to below the box's size).
   bool inside(const std::int64_t* c) const {
-    if (tiles_.empty()) return false;
+    // A negative coordinate is a large unsigned one; an empty box spans 0 cells.
     for (int i = 0; i < arity_; ++i) {
-      if (c[i] < 0 || (c[i] >> bits_) >= dims_[static_cast<std::size_t>(i)]) return false;
+      if (static_cast<std::uint64_t>(c[i]) >= span_[static_cast<std::size_t>(i)]) return false;
     }
     return true;
   }
@@ -35,9 +35,10 @@ class OutcomeMemo {
   bool grow(const std::int64_t* c, std::uint64_t max_tiles);
   // For c inside the box: true when the player to move wins, nothing when not known.
   std::optional<bool> get(const std::int64_t* c) const {
-    const Tile* t = tiles_[static_cast<std::size_t>(tile_of(c))].get();
+    const Place at = place(c);
+    const Tile* t = tiles_[at.tile].get();
     if (t == nullptr) return std::nullopt;
-    const unsigned v = cell(*t, c);
+    const unsigned v = cell(*t, at.cell);
     if (v == 0 || v == kSearching) return std::nullopt;
     return v == 2;
   }
@@ -45,8 +46,9 @@ class OutcomeMemo {
   // The outcome search's mark on a state it has expanded and not finished: its ancestors,
   // which a loop meets again. For c inside the box.
   bool searching(const std::int64_t* c) const {
-    const Tile* t = tiles_[static_cast<std::size_t>(tile_of(c))].get();
-    return t != nullptr && cell(*t, c) == kSearching;
+    const Place at = place(c);
+    const Tile* t = tiles_[at.tile].get();
+    return t != nullptr && cell(*t, at.cell) == kSearching;
   }
   void mark_searching(const std::int64_t* c) { put(c, kSearching); }
   // Takes the mark back (nothing when the state has its outcome by now).
@@ -57,22 +59,29 @@ class OutcomeMemo {
   static constexpr std::uint64_t tile_bytes() { return sizeof(Tile); }
 
  private:
+  // Tiles of 4096 cells: 4096, 64 x 64, 16 x 16 x 16 or 8 x 8 x 8 x 8.
+  static constexpr int tile_bits(int arity) { return arity == 1 ? 12 : arity == 2 ? 6 : arity == 3 ? 4 : 3; }
   using Tile = std::array<std::uint8_t, 1024>;  // 4096 cells: 0 not known, 1 P, 2 N, 3 searching
   static constexpr unsigned kSearching = 3;
-  unsigned cell(const Tile& t, const std::int64_t* c) const {
-    const std::size_t at = cell_of(c);
-    return (t[at >> 2] >> ((at & 3) * 2)) & 3u;
-  }
+  static unsigned cell(const Tile& t, std::size_t at) { return (t[at >> 2] >> ((at & 3) * 2)) & 3u; }
   void put(const std::int64_t* c, unsigned v);
-  std::int64_t tile_of(const std::int64_t* c) const {
-    std::int64_t at = 0;
-    for (int i = 0; i < arity_; ++i) at += (c[i] >> bits_) * strides_[static_cast<std::size_t>(i)];
-    return at;
-  }
-  std::size_t cell_of(const std::int64_t* c) const {
-    std::size_t at = 0;
-    const std::int64_t mask = (std::int64_t{1} << bits_) - 1;
-    for (int i = 0; i < arity_; ++i) at = (at << bits_) | static_cast<std::size_t>(c[i] & mask);
+  // Where c lies: its tile in the directory and its cell in the tile.
+  struct Place {
+    std::size_t tile, cell;
+  };
+  Place place(const std::int64_t* c) const {
+    const auto mask = static_cast<std::uint64_t>((std::int64_t{1} << bits_) - 1);
+    if (arity_ == 2) {  // the usual case, without the loop
+      const auto x = static_cast<std::uint64_t>(c[0]), y = static_cast<std::uint64_t>(c[1]);
+      constexpr int b = tile_bits(2);
+      return {(x >> b) * static_cast<std::uint64_t>(strides_[0]) + (y >> b), ((x & mask) << b) | (y & mask)};
+    }
+    Place at{0, 0};
+    for (int i = 0; i < arity_; ++i) {
+      const auto x = static_cast<std::uint64_t>(c[i]);
+      at.tile += (x >> bits_) * static_cast<std::uint64_t>(strides_[static_cast<std::size_t>(i)]);
+      at.cell = (at.cell << bits_) | (x & mask);
+    }
     return at;
   }
 
@@ -80,6 +89,7 @@ class OutcomeMemo {
   int bits_;  // per coordinate: arity_ * bits_ == 12
   Coords dims_{};     // in tiles
   Coords strides_{};  // of the directory
+  std::array<std::uint64_t, kMaxBoxArity> span_{};  // in cells: dims_ << bits_
   std::vector<std::unique_ptr<Tile>> tiles_;
   std::uint64_t used_ = 0;
 };
