@@ -373,11 +373,11 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un, std:
         for (std::size_t j = from; j < cut; ++j) stamp[rv[j] ^ top[-static_cast<std::int64_t>(rh[j])]] = gen;
         for (std::size_t j = cut + 1; j < to; ++j) stamp[rv[j] ^ top[-static_cast<std::int64_t>(rh[j])]] = gen;
       };
-      if (covered) {  // what the block has not marked
+      if (covered) {  // what the block has not marked (from <= to <= count: rare_ only grows)
         const Covered& c = covered[i];
-        mark(0, std::min(c.from, count));
-        mark(std::max(c.from, c.equal_from), std::min({c.to, c.equal_to, count}));
-        mark(std::max(c.from, c.to), count);
+        mark(0, c.from);
+        mark(std::max(c.from, c.equal_from), std::min(c.to, c.equal_to));
+        mark(c.to, count);
       } else {
         mark(0, count);
       }

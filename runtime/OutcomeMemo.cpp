@@ -4,10 +4,10 @@ namespace grundy {
 
 OutcomeMemo::OutcomeMemo(int arity) : arity_(arity), bits_(tile_bits(arity)) {}
 
-bool OutcomeMemo::grow(const std::int64_t* c, std::uint64_t max_tiles) {
+bool OutcomeMemo::grow(const std::int64_t* c, std::uint64_t max_directory) {
   Coords dims = dims_;
   std::uint64_t tiles = 1;
-  max_tiles = std::max<std::uint64_t>(1, max_tiles);
+  const std::uint64_t max_tiles = std::max<std::uint64_t>(1, max_directory);
   for (int i = 0; i < arity_; ++i) {
     auto& d = dims[static_cast<std::size_t>(i)];
     if (c[i] < 0 || static_cast<std::uint64_t>(c[i] >> bits_) >= max_tiles) return false;

@@ -28,11 +28,11 @@ class OutcomeMemo {
     }
     return true;
   }
-  // Makes the box hold c; false when its directory would pass max_tiles entries. Only the
+  // Makes the box hold c; false when its directory would pass max_directory tiles. Only the
   // tiles written take memory (tile_bytes() each): the box itself may span far more cells
   // than a dense table could hold (Fibonacci nim to 20,000 spans 8 * 10^8 cells and touches
   // a few hundred thousand).
-  bool grow(const std::int64_t* c, std::uint64_t max_tiles);
+  bool grow(const std::int64_t* c, std::uint64_t max_directory);
   // For c inside the box: true when the player to move wins, nothing when not known.
   std::optional<bool> get(const std::int64_t* c) const {
     const Place at = place(c);
