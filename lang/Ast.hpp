@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "runtime/Error.hpp"
@@ -59,11 +61,27 @@ enum class ExprKind : std::uint8_t {
   If,        // args[0] ? args[1] : args[2]
 };
 
+// A binary operator, decided once by the parser so that evaluation does not compare strings.
+enum class BinOp : std::uint8_t { None, And, Or, Eq, Ne, In, NotIn, Lt, Le, Gt, Ge, Add, Sub, Mul, Div, Mod, Pow, Xor };
+
+inline BinOp bin_op(std::string_view text) {
+  static constexpr std::pair<std::string_view, BinOp> kOps[] = {
+      {"and", BinOp::And}, {"or", BinOp::Or}, {"==", BinOp::Eq},  {"!=", BinOp::Ne},     {"in", BinOp::In},
+      {"not in", BinOp::NotIn}, {"<", BinOp::Lt}, {"<=", BinOp::Le}, {">", BinOp::Gt},   {">=", BinOp::Ge},
+      {"+", BinOp::Add},   {"-", BinOp::Sub}, {"*", BinOp::Mul},  {"/", BinOp::Div},    {"%", BinOp::Mod},
+      {"^", BinOp::Pow},   {"xor", BinOp::Xor}};
+  for (const auto& [t, op] : kOps) {
+    if (t == text) return op;
+  }
+  return BinOp::None;
+}
+
 struct Expr {
   ExprKind kind = ExprKind::Int;
   Where where;
   std::int64_t ival = 0;
   std::string text;  // literal text, name, or operator
+  BinOp op = BinOp::None;  // Binary: the operator in `text`
   std::vector<ExprPtr> args;
   std::vector<Clause> clauses;
   Binding binding;

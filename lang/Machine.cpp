@@ -44,30 +44,29 @@ std::int64_t need_int(const Value& v, Where where, const char* what) {
   overflow(where, std::to_string(a) + " " + op + " " + std::to_string(b));
 }
 
-// `op` is a view: a literal such as "+" must not build a string per element of a sum.
-std::int64_t arith(std::string_view op, std::int64_t a, std::int64_t b, Where where) {
+std::int64_t arith(BinOp op, std::int64_t a, std::int64_t b, Where where) {
   std::int64_t r = 0;
-  switch (op[0]) {
-    case '+':
+  switch (op) {
+    case BinOp::Add:
       if (__builtin_add_overflow(a, b, &r)) overflow(where, "+", a, b);
       return r;
-    case '-':
+    case BinOp::Sub:
       if (__builtin_sub_overflow(a, b, &r)) overflow(where, "-", a, b);
       return r;
-    case '*':
+    case BinOp::Mul:
       if (__builtin_mul_overflow(a, b, &r)) overflow(where, "*", a, b);
       return r;
-    case '/':
-    case '%':
+    case BinOp::Div:
+    case BinOp::Mod:
       if (b == 0) fail_at(where, "division by zero", "check the divisor before dividing");
       // Only the quotient INT64_MIN / -1 = 2^63 overflows; every x % -1 is 0 (and C++'s
       // INT64_MIN % -1 traps, so it is not computed).
       if (b == -1) {
-        if (op[0] == '%') return 0;
+        if (op == BinOp::Mod) return 0;
         if (a == INT64_MIN) overflow(where, "/", a, b);
       }
-      return op[0] == '/' ? a / b : a % b;
-    case '^': {
+      return op == BinOp::Div ? a / b : a % b;
+    case BinOp::Pow: {
       if (b < 0) fail_at(where, "negative exponent " + std::to_string(b), "^ takes an exponent >= 0");
       std::int64_t result = 1, base = a;
       std::int64_t e = b;
@@ -80,10 +79,12 @@ std::int64_t arith(std::string_view op, std::int64_t a, std::int64_t b, Where wh
       }
       return result;
     }
-    case 'x':
+    case BinOp::Xor:
       return a ^ b;
+    default:
+      break;
   }
-  fail_at(where, "unknown operator " + std::string(op));
+  fail_at(where, "not an arithmetic operator");
 }
 
 bool is_gamey(const Value& v) { return v.is(Kind::Position) || v.is(Kind::Sum); }
@@ -440,17 +441,35 @@ Value Machine::collection(const Expr& e, Frame& frame) {
 }
 
 Value Machine::binary(const Expr& e, Frame& frame) {
-  const std::string& op = e.text;
-  if (op == "and" || op == "or") {
-    const bool left = condition(*e.args[0], frame, op == "and" ? "the operand of 'and'" : "the operand of 'or'");
-    if (op == "and" ? !left : left) return Value::boolean(left);
-    return Value::boolean(condition(*e.args[1], frame, op == "and" ? "the operand of 'and'" : "the operand of 'or'"));
+  const std::string& text = e.text;
+  const BinOp op = e.op;
+  if (op == BinOp::And || op == BinOp::Or) {
+    const char* what = op == BinOp::And ? "the operand of 'and'" : "the operand of 'or'";
+    const bool left = condition(*e.args[0], frame, what);
+    if (op == BinOp::And ? !left : left) return Value::boolean(left);
+    return Value::boolean(condition(*e.args[1], frame, what));
   }
   Value a = eval(*e.args[0], frame);
   Value b = eval(*e.args[1], frame);
-  if (op == "==") return Value::boolean(a == b);
-  if (op == "!=") return Value::boolean(a != b);
-  if (op == "in" || op == "not in") {
+  // Two ints, the usual case: no further tests.
+  if (a.is(Kind::Int) && b.is(Kind::Int)) {
+    const std::int64_t x = a.as_int(), y = b.as_int();
+    switch (op) {
+      case BinOp::Eq: return Value::boolean(x == y);
+      case BinOp::Ne: return Value::boolean(x != y);
+      case BinOp::Lt: return Value::boolean(x < y);
+      case BinOp::Le: return Value::boolean(x <= y);
+      case BinOp::Gt: return Value::boolean(x > y);
+      case BinOp::Ge: return Value::boolean(x >= y);
+      case BinOp::Add: case BinOp::Sub: case BinOp::Mul: case BinOp::Div: case BinOp::Mod:
+      case BinOp::Pow: case BinOp::Xor:
+        return Value::integer(arith(op, x, y, e.where));
+      default: break;
+    }
+  }
+  if (op == BinOp::Eq) return Value::boolean(a == b);
+  if (op == BinOp::Ne) return Value::boolean(a != b);
+  if (op == BinOp::In || op == BinOp::NotIn) {
     bool found = false;
     if (b.is(Kind::Range)) {
       found = a.is(Kind::Int) && a.as_int() >= b.range_lo() && a.as_int() <= b.range_hi();
@@ -460,19 +479,19 @@ Value Machine::binary(const Expr& e, Frame& frame) {
       const auto& items = elements_of(b, e.args[1]->where, "'in'");
       found = std::find(items.begin(), items.end(), a) != items.end();
     }
-    return Value::boolean(op == "in" ? found : !found);
+    return Value::boolean(op == BinOp::In ? found : !found);
   }
-  if (op == "<" || op == "<=" || op == ">" || op == ">=") {
+  if (op == BinOp::Lt || op == BinOp::Le || op == BinOp::Gt || op == BinOp::Ge) {
     if (a.kind() != b.kind() || !(a.is(Kind::Int) || a.is(Kind::Tuple) || a.is(Kind::List) || a.is(Kind::Str))) {
       fail_at(e.where, "cannot compare " + describe(a) + " with " + describe(b));
     }
     const int c = compare(a, b);
-    if (op == "<") return Value::boolean(c < 0);
-    if (op == "<=") return Value::boolean(c <= 0);
-    if (op == ">") return Value::boolean(c > 0);
+    if (op == BinOp::Lt) return Value::boolean(c < 0);
+    if (op == BinOp::Le) return Value::boolean(c <= 0);
+    if (op == BinOp::Gt) return Value::boolean(c > 0);
     return Value::boolean(c >= 0);
   }
-  if (op == "+") {
+  if (op == BinOp::Add) {
     // 0 is the empty sum, as it prints: 0 + G is G.
     if (a.is(Kind::Int) && a.as_int() == 0 && is_gamey(b) && b.modifier() == Modifier::Normal) return b;
     if (b.is(Kind::Int) && b.as_int() == 0 && is_gamey(a) && a.modifier() == Modifier::Normal) return a;
@@ -511,7 +530,7 @@ Value Machine::binary(const Expr& e, Frame& frame) {
               "a sum adds positions: Nim(3) + Nim(4)");
     }
   }
-  if (op == "-" && a.is(Kind::Set) && b.is(Kind::Set)) {
+  if (op == BinOp::Sub && a.is(Kind::Set) && b.is(Kind::Set)) {
     std::vector<Value> items;
     for (const Value& x : a.items()) {
       if (!std::binary_search(b.items().begin(), b.items().end(), x)) items.push_back(x);
@@ -519,7 +538,7 @@ Value Machine::binary(const Expr& e, Frame& frame) {
     return Value::set(std::move(items));
   }
   if (!a.is(Kind::Int) || !b.is(Kind::Int)) {
-    fail_at(e.where, "'" + op + "' needs two ints, got " + describe(a.is(Kind::Int) ? b : a));
+    fail_at(e.where, "'" + text + "' needs two ints, got " + describe(a.is(Kind::Int) ? b : a));
   }
   return Value::integer(arith(op, a.as_int(), b.as_int(), e.where));
 }
@@ -1168,7 +1187,7 @@ template <typename IsQuery>
 const Expr* always_asked(const Expr& e, int slot, const IsQuery& is_query) {
   if (is_query(e, slot)) return &e;
   if (e.kind == ExprKind::Unary) return always_asked(*e.args[0], slot, is_query);
-  if (e.kind != ExprKind::Binary || e.text == "and" || e.text == "or") return nullptr;
+  if (e.kind != ExprKind::Binary || e.op == BinOp::And || e.op == BinOp::Or) return nullptr;
   if (const Expr* q = always_asked(*e.args[0], slot, is_query)) return q;
   return always_asked(*e.args[1], slot, is_query);
 }

@@ -280,6 +280,7 @@ class Builder {
       e->text = trimmed(op);
       if (op.is_type<range_op>()) e->kind = ExprKind::Range;
       if (op.is_type<cmp_op>() && e->text.rfind("not", 0) == 0) e->text = "not in";
+      e->op = bin_op(e->text);
       e->args.push_back(std::move(left));
       e->args.push_back(expr(*n.children[i + 1]));
       deepen(*e);
@@ -373,6 +374,7 @@ class Builder {
     if (n.is_type<power_expr>()) {
       auto e = make(ExprKind::Binary, *n.children.at(1));
       e->text = "^";
+      e->op = BinOp::Pow;
       e->args.push_back(expr(*n.children.at(0)));
       e->args.push_back(expr(*n.children.at(2)));
       return e;
