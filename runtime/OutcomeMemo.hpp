@@ -23,6 +23,7 @@ class OutcomeMemo {
   // Whether c lies in the box (every coordinate from 0 to below the box's size).
   bool inside(const std::int64_t* c) const {
     // A negative coordinate is a large unsigned one; an empty box spans 0 cells.
+    if (arity_ == 2) return static_cast<std::uint64_t>(c[0]) < span_[0] && static_cast<std::uint64_t>(c[1]) < span_[1];
     for (int i = 0; i < arity_; ++i) {
       if (static_cast<std::uint64_t>(c[i]) >= span_[static_cast<std::size_t>(i)]) return false;
     }
@@ -33,23 +34,25 @@ class OutcomeMemo {
   // than a dense table could hold (Fibonacci nim to 20,000 spans 8 * 10^8 cells and touches
   // a few hundred thousand).
   bool grow(const std::int64_t* c, std::uint64_t max_directory);
-  // For c inside the box: true when the player to move wins, nothing when not known.
-  std::optional<bool> get(const std::int64_t* c) const {
+  // What the table says of c, in one pass (the search's inner loop asks this of every
+  // option it looks at).
+  enum Probe : unsigned { kUnknown = 0, kLoses = 1, kWins = 2, kSearching = 3, kOutside = 4 };
+  Probe probe(const std::int64_t* c) const {
+    if (!inside(c)) return kOutside;
     const Place at = place(c);
     const Tile* t = tiles_[at.tile].get();
-    if (t == nullptr) return std::nullopt;
-    const unsigned v = cell(*t, at.cell);
-    if (v == 0 || v == kSearching) return std::nullopt;
-    return v == 2;
+    return t == nullptr ? kUnknown : static_cast<Probe>(cell(*t, at.cell));
+  }
+  // For c inside the box: true when the player to move wins, nothing when not known.
+  std::optional<bool> get(const std::int64_t* c) const {
+    const Probe v = probe(c);
+    if (v == kLoses || v == kWins) return v == kWins;
+    return std::nullopt;
   }
   void set(const std::int64_t* c, bool wins) { put(c, wins ? 2 : 1); }
   // The outcome search's mark on a state it has expanded and not finished: its ancestors,
   // which a loop meets again. For c inside the box.
-  bool searching(const std::int64_t* c) const {
-    const Place at = place(c);
-    const Tile* t = tiles_[at.tile].get();
-    return t != nullptr && cell(*t, at.cell) == kSearching;
-  }
+  bool searching(const std::int64_t* c) const { return probe(c) == kSearching; }
   void mark_searching(const std::int64_t* c) { put(c, kSearching); }
   // Takes the mark back (nothing when the state has its outcome by now).
   void unmark_searching(const std::int64_t* c) {
@@ -61,8 +64,7 @@ class OutcomeMemo {
  private:
   // Tiles of 4096 cells: 4096, 64 x 64, 16 x 16 x 16 or 8 x 8 x 8 x 8.
   static constexpr int tile_bits(int arity) { return arity == 1 ? 12 : arity == 2 ? 6 : arity == 3 ? 4 : 3; }
-  using Tile = std::array<std::uint8_t, 1024>;  // 4096 cells: 0 not known, 1 P, 2 N, 3 searching
-  static constexpr unsigned kSearching = 3;
+  using Tile = std::array<std::uint8_t, 1024>;  // 4096 cells of two bits (Probe's first four)
   static unsigned cell(const Tile& t, std::size_t at) { return (t[at >> 2] >> ((at & 3) * 2)) & 3u; }
   void put(const std::int64_t* c, unsigned v);
   // Where c lies: its tile in the directory and its cell in the tile.

@@ -722,7 +722,7 @@ class OutcomeSink : public OptionSink {
   enum class Found : std::uint8_t { Nothing, Losing, Unknown };
 
   OutcomeSink(OutcomeMemo& outcomes, const TupleMemo& values, const BoxHooks& hooks)
-      : o_(outcomes), v_(values), hooks_(hooks) {}
+      : o_(outcomes), v_(values), any_values_(values.cells() > 0), hooks_(hooks) {}
 
   void pulse() override {
     if (hooks_.poll) hooks_.poll();
@@ -799,37 +799,38 @@ class OutcomeSink : public OptionSink {
 
  private:
   bool look(const std::int64_t* p) {
-    if (!o_.inside(p)) {
-      grow_ = true;
-      std::copy(p, p + o_.arity(), grow_to_.begin());
-      child_ = grow_to_;
-      return false;
+    switch (o_.probe(p)) {
+      case OutcomeMemo::kWins: return true;
+      case OutcomeMemo::kLoses: return stop(Found::Losing, p);
+      case OutcomeMemo::kOutside:
+        grow_ = true;
+        std::copy(p, p + o_.arity(), child_.begin());
+        return false;
+      default: break;  // not known, or an ancestor (the search sees the loop)
     }
-    if (const auto w = o_.get(p)) {
-      if (!*w) return stop(Found::Losing, p);
-      return true;
-    }
-    if (auto g = v_.known(p)) {
-      if (*g == 0) return stop(Found::Losing, p);
-      return true;
+    if (any_values_) {
+      if (auto g = v_.known(p)) {
+        if (*g == 0) return stop(Found::Losing, p);
+        return true;
+      }
     }
     return stop(Found::Unknown, p);
   }
+  // child_'s coordinates past the arity stay 0.
   bool stop(Found f, const std::int64_t* p) {
     found_ = f;
-    child_ = Coords{};
     std::copy(p, p + o_.arity(), child_.begin());
     return false;
   }
 
   OutcomeMemo& o_;
   const TupleMemo& v_;
+  const bool any_values_;
   const BoxHooks& hooks_;
   std::int64_t skip_ = 0;
   std::int64_t seen_ = 0;
   Found found_ = Found::Nothing;
   bool grow_ = false;
-  Coords grow_to_{};
   Coords child_{};
   bool in_run_ = false;
   Run run_;
@@ -856,19 +857,34 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
     no_room(show(root, ar));
     return std::nullopt;
   }
+  const bool any_values = values.cells() > 0;
   auto known = [&](const std::int64_t* p) -> std::optional<bool> {
-    if (outcomes.inside(p)) {
-      if (const auto w = outcomes.get(p)) return *w;
+    const OutcomeMemo::Probe v = outcomes.probe(p);
+    if (v == OutcomeMemo::kLoses || v == OutcomeMemo::kWins) return v == OutcomeMemo::kWins;
+    if (any_values) {
+      if (auto g = values.known(p)) return *g != 0;
     }
-    if (auto g = values.known(p)) return *g != 0;
     return std::nullopt;
   };
-  std::uint64_t done = 0;
+  // States computed are told to the hooks in batches (a call per state was a tenth of the
+  // search), and whenever the search stops or polls: `done` counts them all, `told` those told.
+  std::uint64_t done = 0, told = 0;
+  auto tell = [&] {
+    if (hooks.computed && done > told) hooks.computed(done - told);
+    told = done;
+  };
+  struct Tell {
+    decltype(tell)& f;
+    ~Tell() { f(); }
+  } tell_at_exit{tell};
   auto record = [&](const Coords& at, bool wins) {
-    if (hooks.reserve) hooks.reserve(1);
+    // `room` is what --max-states leaves: past it, the limit's own error.
+    if (done >= hooks.room && hooks.reserve) {
+      tell();
+      hooks.reserve(1);
+    }
     outcomes.set(at.data(), wins);
-    if (hooks.computed) hooks.computed(1);
-    ++done;
+    if ((++done & 0x3FF) == 0) tell();
   };
   struct Entry {
     Coords c;
@@ -893,8 +909,12 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
   } unmark{outcomes, stack};
   OutcomeSink sink(outcomes, values, hooks);
   std::uint64_t ticks = 0;
+  auto poll = [&] {
+    tell();
+    if (hooks.poll) hooks.poll();
+  };
   while (!stack.empty()) {
-    if ((++ticks & 0xFFF) == 0 && hooks.poll) hooks.poll();
+    if ((++ticks & 0xFFF) == 0) poll();
     if (outcomes.tiles_used() > max_tiles) {  // each step writes at most one cell
       why = "the outcome table passes its share of --max-memory (" + std::to_string(outcomes.tiles_used()) + " tiles)";
       return std::nullopt;
@@ -944,7 +964,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
       OutcomeSink::Found f = OutcomeSink::Found::Nothing;
       std::int64_t p[kMaxBoxArity];
       for (; r.k < r.count; ++r.k) {
-        if ((++ticks & 0xFFF) == 0 && hooks.poll) hooks.poll();
+        if ((++ticks & 0xFFF) == 0) poll();
         for (int i = 0; i < ar; ++i) p[i] = r.first[static_cast<std::size_t>(i)] + r.k * r.slope[static_cast<std::size_t>(i)];
         f = sink.judge(p);
         if (f != OutcomeSink::Found::Nothing || sink.grow_wanted()) break;
