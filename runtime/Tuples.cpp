@@ -734,6 +734,7 @@ class OutcomeSink : public OptionSink {
     seen_ = 0;
     found_ = Found::Nothing;
     grow_ = false;
+    searching_ = false;
     in_run_ = false;
   }
 
@@ -788,6 +789,7 @@ class OutcomeSink : public OptionSink {
     found_ = Found::Nothing;
     in_run_ = false;
     grow_ = false;
+    searching_ = false;
     if (look(p)) return Found::Nothing;
     return found_;
   }
@@ -795,6 +797,7 @@ class OutcomeSink : public OptionSink {
   Found found() const { return found_; }
   std::int64_t position() const { return seen_ - 1; }  // of the option found
   const Coords& child() const { return child_; }
+  bool child_searching() const { return searching_; }  // the unknown child is an ancestor
   bool grow_wanted() const { return grow_; }
 
  private:
@@ -806,7 +809,10 @@ class OutcomeSink : public OptionSink {
         grow_ = true;
         std::copy(p, p + o_.arity(), child_.begin());
         return false;
-      default: break;  // not known, or an ancestor (the search sees the loop)
+      case OutcomeMemo::kSearching:  // an ancestor: the search sees the loop
+        searching_ = true;
+        return stop(Found::Unknown, p);
+      default: break;
     }
     if (any_values_) {
       if (auto g = v_.known(p)) {
@@ -831,6 +837,7 @@ class OutcomeSink : public OptionSink {
   std::int64_t seen_ = 0;
   Found found_ = Found::Nothing;
   bool grow_ = false;
+  bool searching_ = false;
   Coords child_{};
   bool in_run_ = false;
   Run run_;
@@ -913,6 +920,56 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
     tell();
     if (hooks.poll) hooks.poll();
   };
+  // The top entry is decided (wins: the player to move there wins): it is recorded and
+  // popped, and its parent, whose pending option it was, goes on after it, or wins too when
+  // it loses, and so on up, as the returns of a recursive win() would.
+  auto settle = [&](bool wins) {
+    for (;;) {
+      Entry& e = stack.back();
+      record(e.c, wins);  // replaces the mark
+      if (e.expanded) --grey;
+      stack.pop_back();
+      if (stack.empty()) return;
+      Entry& parent = stack.back();
+      if (!wins) {
+        wins = true;
+        continue;
+      }
+      if (parent.in_run) ++parent.run.k;
+      else ++parent.skip;
+      return;
+    }
+  };
+  auto cannot_grow = [&](const Coords& at) {
+    no_room(show(sink.child(), ar) + ", an option of " + show(at, ar) + ",");
+  };
+  // The option sink.child() of the top entry is not known yet: decide it first (true), or
+  // give up (false).
+  auto descend = [&] {
+    Entry& e = stack.back();
+    if (!e.expanded) {
+      e.expanded = true;
+      outcomes.mark_searching(e.c.data());
+      ++grey;
+    }
+    const Coords& child = sink.child();
+    if (sink.child_searching()) {
+      why = "a loop through " + show(child, ar);
+      return false;
+    }
+    if (grey + done >= hooks.room) {
+      why = "more states than --max-states allows";
+      return false;
+    }
+    // A game that goes on without end (its states grow) meets this first.
+    if ((stack.size() + 1) * sizeof(Entry) > hooks.max_stack_bytes) {
+      why = "the search stack holds " + std::to_string(stack.size()) + " states";
+      return false;
+    }
+    stack.push_back({child, 0, false});
+    return true;
+  };
+  if (auto w = known(c)) return *w;
   while (!stack.empty()) {
     if ((++ticks & 0xFFF) == 0) poll();
     if (outcomes.tiles_used() > max_tiles) {  // each step writes at most one cell
@@ -920,45 +977,6 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
       return std::nullopt;
     }
     Entry& e = stack.back();
-    const Coords at = e.c;
-    if (known(at.data())) {
-      if (e.expanded) {
-        outcomes.unmark_searching(at.data());
-        --grey;
-      }
-      stack.pop_back();
-      continue;
-    }
-    auto cannot_grow = [&] { no_room(show(sink.child(), ar) + ", an option of " + show(at, ar) + ","); };
-    auto finish = [&](bool wins) {
-      record(at, wins);  // replaces the mark
-      if (e.expanded) --grey;
-      stack.pop_back();
-    };
-    // The option sink.child() is not known yet: decide it first (true), or give up (false).
-    auto descend = [&] {
-      if (!e.expanded) {
-        e.expanded = true;
-        outcomes.mark_searching(at.data());
-        ++grey;
-      }
-      const Coords child = sink.child();
-      if (outcomes.inside(child.data()) && outcomes.searching(child.data())) {
-        why = "a loop through " + show(child, ar);
-        return false;
-      }
-      if (grey + done >= hooks.room) {
-        why = "more states than --max-states allows";
-        return false;
-      }
-      // A game that goes on without end (its states grow) meets this first.
-      if ((stack.size() + 1) * sizeof(Entry) > hooks.max_stack_bytes) {
-        why = "the search stack holds " + std::to_string(stack.size()) + " states";
-        return false;
-      }
-      stack.push_back({child, 0, false});
-      return true;
-    };
     if (e.in_run) {
       OutcomeSink::Run& r = e.run;
       OutcomeSink::Found f = OutcomeSink::Found::Nothing;
@@ -971,11 +989,11 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
       }
       if (sink.grow_wanted()) {
         if (grow(sink.child().data())) continue;
-        cannot_grow();
+        cannot_grow(e.c);
         return std::nullopt;
       }
       if (f == OutcomeSink::Found::Losing) {
-        finish(true);
+        settle(true);
         continue;
       }
       if (f == OutcomeSink::Found::Unknown) {
@@ -988,15 +1006,15 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
       e.skip = r.start + r.count;
     }
     sink.start(e.skip);
-    const bool all = rules.options(at.data(), sink);
+    const bool all = rules.options(e.c.data(), sink);
     if (!all && sink.found() == OutcomeSink::Found::Nothing) {
       if (sink.grow_wanted() && grow(sink.child().data())) continue;
-      if (sink.grow_wanted()) cannot_grow();
-      else why = "the compiled rules stop at " + show(at, ar);
+      if (sink.grow_wanted()) cannot_grow(e.c);
+      else why = "the compiled rules stop at " + show(e.c, ar);
       return std::nullopt;
     }
     if (sink.found() != OutcomeSink::Found::Unknown) {
-      finish(sink.found() == OutcomeSink::Found::Losing);
+      settle(sink.found() == OutcomeSink::Found::Losing);
       continue;
     }
     // The first option not known yet: decide it, then come back to the options after it.
