@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "lang/Builtins.hpp"
@@ -109,6 +110,7 @@ struct Code {
     Op op;
     bool tree = false;  // evaluate node `a` by the tree walk
     std::int32_t dst = 0, a = 0, b = 0;
+    std::int32_t node = -1;  // the node computed
   };
   struct Prog {
     std::vector<Instr> code;
@@ -133,6 +135,7 @@ struct Code {
     }
     Instr in;
     in.op = n.op;
+    in.node = i;
     switch (n.op) {
       case Op::And: case Op::Or: case Op::If: case Op::InSet: case Op::Pow:
         in.tree = true;
@@ -165,7 +168,7 @@ struct Code {
   }
 
   // Runs p over the value array v; false on an overflow, a division by zero, ...
-  bool exec(const Prog& p, std::int64_t* v) const {
+  [[gnu::always_inline]] bool exec(const Prog& p, std::int64_t* v) const {
     for (const Instr& in : p.code) {
       std::int64_t z = 0;
       if (in.tree) {
@@ -271,6 +274,10 @@ struct CItem {
   int parts = 0;
   bool affine = false;               // the last clause is a range and every coordinate is affine in it
   std::vector<std::int64_t> slopes;  // per coordinate
+  bool still = false;                // affine with every slope 0: the same option throughout
+  // Affine: the places of the values in `prog` that move with the range's variable, and
+  // their slopes. Their values at the range's end follow from those at its start.
+  std::vector<std::pair<std::int32_t, std::int64_t>> moving;
 };
 
 class Compiled : public IntRules {
@@ -329,6 +336,31 @@ class Compiled : public IntRules {
     return true;
   }
 
+  // The options of an affine item's last clause (a range lo..hi) as one run. The compiled
+  // code runs once, at lo: every value in it that moves with the range's variable is affine
+  // in it, so it takes its largest and smallest values at the two ends, and its value at hi
+  // (the one at lo plus its slope times the span) fits in 64 bits exactly when evaluating
+  // at hi would not overflow; the options between cannot overflow then either.
+  bool affine_run(const CItem& it, const CClause& c, std::int64_t lo, std::int64_t hi, std::int64_t* r,
+                  OptionSink& sink, std::int64_t& budget) const {
+    std::int64_t span = 0;
+    if (__builtin_sub_overflow(hi, lo, &span) || span == INT64_MAX) return false;
+    r[c.slot] = lo;
+    std::int64_t first[kMaxParts * kMaxBoxArity];
+    if (!coords_of(it, r, first)) return false;
+    for (const auto& [at, slope] : it.moving) {
+      std::int64_t d = 0, end = 0;
+      if (__builtin_mul_overflow(slope, span, &d) || __builtin_add_overflow(r[at], d, &end)) return false;
+    }
+    // A run counts against the state's budget like the loop it replaces, so that a state
+    // with millions of options in runs still gives up (the rules as written then meet
+    // their step limit), and still lets Ctrl-C in.
+    if (!spend(budget, span + 1, sink)) return false;
+    // Slope 0 in every coordinate: the same option span + 1 times, which is one option.
+    if (it.still) return sink.option(first, it.parts);
+    return sink.run(first, it.slopes.data(), it.parts, span + 1);
+  }
+
   bool clauses(const CItem& it, std::size_t ci, std::int64_t* r, OptionSink& sink, std::int64_t& budget) const {
     std::int64_t coords[kMaxParts * kMaxBoxArity];
     if (ci == it.clauses.size()) {
@@ -353,28 +385,7 @@ class Compiled : public IntRules {
         const std::int64_t lo = r[c.lo_at];
         const std::int64_t hi = r[c.hi_at];
         if (hi < lo) return true;
-        if (it.affine && ci + 1 == it.clauses.size()) {
-          std::int64_t last[kMaxParts * kMaxBoxArity];
-          std::int64_t span = 0;
-          if (__builtin_sub_overflow(hi, lo, &span) || span == INT64_MAX) return false;
-          r[c.slot] = lo;
-          if (!coords_of(it, r, coords)) return false;
-          r[c.slot] = hi;
-          if (!coords_of(it, r, last)) return false;
-          for (std::size_t q = 0; q < it.coords.size(); ++q) {
-            std::int64_t d = 0;
-            if (__builtin_mul_overflow(it.slopes[q], span, &d) || coords[q] + d != last[q]) return false;
-          }
-          // A run counts against the state's budget like the loop it replaces, so that a state
-          // with millions of options in runs still gives up (the rules as written then meet
-          // their step limit), and still lets Ctrl-C in.
-          if (!spend(budget, span + 1, sink)) return false;
-          // Slope 0 in every coordinate: the same option span + 1 times, which is one option.
-          if (std::all_of(it.slopes.begin(), it.slopes.end(), [](std::int64_t d) { return d == 0; })) {
-            return sink.option(coords, it.parts);
-          }
-          return sink.run(coords, it.slopes.data(), it.parts, span + 1);
-        }
+        if (it.affine && ci + 1 == it.clauses.size()) return affine_run(it, c, lo, hi, r, sink, budget);
         for (std::int64_t x = lo;; ++x) {
           if (!spend(budget, 1, sink)) return false;
           r[c.slot] = x;
@@ -468,6 +479,23 @@ class Compiler {
         c.lo_at = code_.sealed(c.lo_at);
         c.hi_at = code_.sealed(c.hi_at);
       }
+      if (it.affine) moving_values(it);
+    }
+  }
+
+  // CItem::moving, from the instructions of the item's program.
+  void moving_values(CItem& it) const {
+    const std::int64_t k = it.clauses.back().slot;
+    it.still = std::all_of(it.slopes.begin(), it.slopes.end(), [](std::int64_t d) { return d == 0; });
+    for (const auto& in : it.prog.code) {
+      if (!code_.mentions(in.node, k)) continue;
+      const auto s = in.tree ? std::nullopt : code_.slope(in.node, k);
+      if (!s) {  // cannot be, in an affine item; if it were, the plain loop is right
+        it.affine = false;
+        it.moving.clear();
+        return;
+      }
+      it.moving.emplace_back(in.dst, *s);
     }
   }
 
