@@ -753,7 +753,7 @@ std::optional<std::uint32_t> Machine::known_grundy(const Expr& e, Frame& frame) 
   return ev_.known_table_value(*entry->plain, c.data(), static_cast<int>(n));
 }
 
-std::optional<Value> Machine::grundy_of_call(const Expr& arg, Frame& frame) {
+std::optional<Value> Machine::query_of_call(Builtin b, const Expr& arg, Frame& frame) {
   if (arg.kind != ExprKind::Call) return std::nullopt;
   const Expr& callee = *arg.args[0];
   const std::size_t n = arg.args.size() - 1;
@@ -773,8 +773,13 @@ std::optional<Value> Machine::grundy_of_call(const Expr& arg, Frame& frame) {
     if (!v.is(Kind::Int)) break;
     c[i] = v.as_int();
   }
+  auto answer = [b](bool wins) { return b == Builtin::Wins ? Value::boolean(wins) : Value::outcome(wins ? 'N' : 'P'); };
   if (i == n && g->rules().state_arity() == static_cast<int>(n)) {
-    if (auto x = ev_.table_value(*g, c.data(), static_cast<int>(n))) return Value::integer(*x);
+    if (b == Builtin::Grundy) {
+      if (auto x = ev_.table_value(*g, c.data(), static_cast<int>(n))) return Value::integer(*x);
+    } else if (auto w = ev_.table_wins(*g, c.data(), static_cast<int>(n))) {
+      return answer(*w);
+    }
   }
   std::vector<Value> args;
   for (std::size_t j = 0; j < i; ++j) args.push_back(Value::integer(c[j]));
@@ -783,7 +788,10 @@ std::optional<Value> Machine::grundy_of_call(const Expr& arg, Frame& frame) {
     for (std::size_t j = i + 1; j < n; ++j) args.push_back(eval(*arg.args[j + 1], frame));
   }
   Value p = position_of(g, std::move(args), arg);
-  return Value::integer(ev_.grundy(option_of(p, arg.where, "grundy")));
+  const char* name = kBuiltins[static_cast<std::size_t>(b)].name.data();
+  const Option o = option_of(p, arg.where, name);
+  if (b == Builtin::Grundy) return Value::integer(ev_.grundy(o));
+  return answer(ev_.wins(o));
 }
 
 Option Machine::option_of(const Value& v, Where where, const char* query) {
@@ -1275,8 +1283,8 @@ std::optional<Value> Machine::folded_heaps(const std::vector<Clause>& clauses, c
 Value Machine::builtin(const Expr& e, int which, Frame& frame) {
   const auto b = static_cast<Builtin>(which);
   if (b == Builtin::Table) return table(e, frame);
-  if (b == Builtin::Grundy && e.clauses.empty() && e.args.size() == 2) {
-    if (auto v = grundy_of_call(*e.args[1], frame)) return *v;
+  if ((b == Builtin::Grundy || b == Builtin::Wins || b == Builtin::Outcome) && e.clauses.empty() && e.args.size() == 2) {
+    if (auto v = query_of_call(b, *e.args[1], frame)) return *v;
   }
   std::vector<Value> args;
   if (b == Builtin::Sum || b == Builtin::Len) {

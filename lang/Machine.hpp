@@ -142,10 +142,10 @@ class Machine {
   void prefetch_heaps(const std::vector<Clause>& clauses, const Expr& element, Frame& frame);
   // G(args...) once G and its arguments are evaluated: the position, checked.
   Value position_of(const GameInstance* g, std::vector<Value> args, const Expr& call);
-  // grundy(G(x, y, ...)) for a game G without parameters: the value from G's table when
-  // one answers it, without building the position (a loop over a grid asks it 10^5 times);
-  // nothing when `arg` is not such a call.
-  std::optional<Value> grundy_of_call(const Expr& arg, Frame& frame);
+  // grundy, wins or outcome of G(x, y, ...) for a game G without parameters: the answer
+  // from G's table or outcome search when one gives it, without building the position (a
+  // loop over a grid asks it 10^5 times); nothing when `arg` is not such a call.
+  std::optional<Value> query_of_call(Builtin b, const Expr& arg, Frame& frame);
   // The same for `grundy(G(x))` whose value is in G's table already: the loop of a
   // tabulation, `[grundy(G(n)) for n in 0..N]`, at the cost of a table read.
   std::optional<std::uint32_t> known_grundy(const Expr& call, Frame& frame);

@@ -671,15 +671,26 @@ std::uint64_t Evaluator::grundy(const Option& parts) {
 bool Evaluator::wins(const Option& parts) {
   if (parts.size() != 1 || parts[0].game->rules().is_nim()) return grundy(parts) != 0;
   const Position& p = parts[0];
-  const GameInstance& g = *p.game;
-  FastPath& f = fast_path(g);
-  if (f.kind != FastPath::Kind::Box || f.broken || f.outcomes_broken || f.busy || f.compiled->max_parts() > 1) {
-    return grundy(parts) != 0;
-  }
   Coords c{};
-  if (!coords_of(p.state, f.box->arity(), c)) return grundy(parts) != 0;
-  if (auto v = f.box->known(c.data())) return *v != 0;
+  const int arity = p.game->rules().state_arity();
+  if (arity <= kMaxBoxArity && coords_of(p.state, arity, c)) {
+    if (auto w = table_wins(*p.game, c.data(), arity)) return *w;
+  }
+  return grundy(parts) != 0;
+}
+
+std::optional<bool> Evaluator::table_wins(const GameInstance& g, const std::int64_t* c, int n) {
+  if (g.rules().is_nim()) return std::nullopt;
+  FastPath& f = fast_path(g);
+  if (f.kind != FastPath::Kind::Box || f.broken || f.outcomes_broken || f.busy || f.compiled->max_parts() > 1 ||
+      n != f.box->arity()) {
+    return std::nullopt;
+  }
+  if (auto v = f.box->known(c)) return *v != 0;
   if (!f.outcomes) f.outcomes = std::make_unique<OutcomeMemo>(f.box->arity());
+  if (f.outcomes->inside(c)) {
+    if (auto w = f.outcomes->get(c)) return *w;
+  }
   BoxCall call{this, &g};
   const BoxHooks hooks = box_hooks(call);
   std::string why;
@@ -687,12 +698,12 @@ bool Evaluator::wins(const Option& parts) {
   {
     BusyScope busy(f);
     ProgressScope bar(limits_.progress, [&g] { return g.display_name(); });
-    w = box_outcome(*f.outcomes, *f.box, *f.compiled, c.data(), hooks, why);
+    w = box_outcome(*f.outcomes, *f.box, *f.compiled, c, hooks, why);
   }
-  if (w) return *w;
+  if (w) return w;
   f.outcomes_broken = true;
   explain(g, "the outcome search stops: " + why + "; nim-values from there");
-  return grundy(parts) != 0;
+  return std::nullopt;
 }
 
 namespace {

@@ -72,12 +72,13 @@ class OutcomeMemo {
     std::size_t tile, cell;
   };
   Place place(const std::int64_t* c) const {
-    const auto mask = static_cast<std::uint64_t>((std::int64_t{1} << bits_) - 1);
     if (arity_ == 2) {  // the usual case, without the loop
       const auto x = static_cast<std::uint64_t>(c[0]), y = static_cast<std::uint64_t>(c[1]);
       constexpr int b = tile_bits(2);
-      return {(x >> b) * static_cast<std::uint64_t>(strides_[0]) + (y >> b), ((x & mask) << b) | (y & mask)};
+      constexpr std::uint64_t m = (std::uint64_t{1} << b) - 1;
+      return {(x >> b) * static_cast<std::uint64_t>(strides_[0]) + (y >> b), ((x & m) << b) | (y & m)};
     }
+    const auto mask = static_cast<std::uint64_t>((std::int64_t{1} << bits_) - 1);
     Place at{0, 0};
     for (int i = 0; i < arity_; ++i) {
       const auto x = static_cast<std::uint64_t>(c[i]);

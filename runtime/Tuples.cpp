@@ -753,14 +753,18 @@ class OutcomeSink : public OptionSink {
     const int ar = o_.arity();
     const std::int64_t start = seen_;
     std::int64_t k = std::max<std::int64_t>(0, skip_ - seen_);
-    seen_ += k;
+    if (parts == 0) {  // split []: the empty sum, a P-position
+      seen_ += k + 1;
+      return stop(Found::Losing, first);
+    }
+    // Stepped rather than multiplied, in unsigned arithmetic: the step after the last
+    // option may leave the 64-bit range (and is not used).
     std::int64_t c[kMaxBoxArity];
+    for (int i = 0; i < ar; ++i) c[i] = first[i] + k * slope[i];
     for (; k < count; ++k) {
-      for (int i = 0; i < ar; ++i) c[i] = first[i] + k * slope[i];
-      ++seen_;
-      if (parts == 0) return stop(Found::Losing, c);
       if (!look(c)) {
-        if (found_ == Found::Unknown && parts == 1) {
+        seen_ = start + k + 1;
+        if (found_ == Found::Unknown) {
           run_ = Run{{}, {}, k, count, start};
           std::copy(first, first + ar, run_.first.begin());
           std::copy(slope, slope + ar, run_.slope.begin());
@@ -768,7 +772,11 @@ class OutcomeSink : public OptionSink {
         }
         return false;
       }
+      for (int i = 0; i < ar; ++i) {
+        c[i] = static_cast<std::int64_t>(static_cast<std::uint64_t>(c[i]) + static_cast<std::uint64_t>(slope[i]));
+      }
     }
+    seen_ = start + count;
     return true;
   }
 
@@ -825,7 +833,7 @@ class OutcomeSink : public OptionSink {
   // child_'s coordinates past the arity stay 0.
   bool stop(Found f, const std::int64_t* p) {
     found_ = f;
-    std::copy(p, p + o_.arity(), child_.begin());
+    for (int i = 0; i < o_.arity(); ++i) child_[static_cast<std::size_t>(i)] = p[i];
     return false;
   }
 
