@@ -102,6 +102,29 @@ TEST_CASE("compiled rules meet the errors of the rules only where the query goes
   CHECK(contains(over.err, "overflow"));
 }
 
+TEST_CASE("a run of options overflowing at its far end, or inside its arithmetic there, is the rules' overflow",
+          "[perf][compile]") {
+  // The compiled code runs once per run, at its start; the far end's values follow from the
+  // slopes. Each query agrees with the rules as written (wrapped in id(), not compiled).
+  const std::string ends[] = {"b + k * 4611686018427387904",
+                              "b + k * 4611686018427387904 - k * 4611686018427387904"};
+  for (const std::string& second : ends) {
+    for (const std::string query : {"grundy(O(1, 0))", "wins(O(1, 0))", "grundy(O(2, 0))", "wins(O(3, 0))"}) {
+      const std::string rules = "move (a - k, " + second + ") for k in 1..a }\n" + query + "\n";
+      const auto fast = run_source("game O { state (a, b)  " + rules);
+      const auto slow = run_source("def id(x) = x\ngame O { state (a, b)  move (id(a) - k, " + second +
+                                   ") for k in 1..a }\n" + query + "\n");
+      INFO(second << "  " << query << "\n" << fast.out << fast.err);
+      CHECK(fast.code == slow.code);
+      CHECK(fast.out == slow.out);
+      // From a = 2 on, the option at k = 2 has 2 * 2^62 in it.
+      const bool over = query.find("(1, 0)") == std::string::npos;
+      CHECK(fast.code == (over ? grundy::kExitRuntime : 0));
+      if (over) CHECK(contains(fast.err, "overflow"));
+    }
+  }
+}
+
 TEST_CASE("Fibonacci nim and Wythoff against brute force", "[perf][compile][known]") {
   const auto r = run_source(
       "game FibNim { state (n, limit)  move (n - k, 2 * k) for k in 1..min(n, limit) }\n"
