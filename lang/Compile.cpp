@@ -326,8 +326,8 @@ class Compiled : public IntRules {
   // Takes n steps from a state's budget: false when they are not there. The sink is pulsed
   // whenever the budget comes down to or past a multiple of 2^16, however it is spent (steps
   // of 1 in one loop and of 1 in a nested run alternate, and a test of `budget % 2^16 == 0`
-  // in either alone may never be true); not at a state's first step, since the budget
-  // starts at one (a pulse per state was a tenth of the outcome search).
+  // in either alone may never be true); not at a state's first step, although the budget
+  // starts at a multiple (a pulse per state was a tenth of the outcome search).
   static bool spend(std::int64_t& budget, std::int64_t n, OptionSink& sink) {
     if (n > budget) return false;
     const std::int64_t before = budget;

@@ -89,6 +89,9 @@ std::int64_t arith(BinOp op, std::int64_t a, std::int64_t b, Where where) {
 
 bool is_gamey(const Value& v) { return v.is(Kind::Position) || v.is(Kind::Sum); }
 
+// What wins() or outcome() says of a position the player to move wins (or not).
+Value wins_answer(Builtin b, bool wins) { return b == Builtin::Wins ? Value::boolean(wins) : Value::outcome(wins ? 'N' : 'P'); }
+
 const std::vector<Value>& elements_of(const Value& v, Where where, const char* what) {
   if (v.is(Kind::List) || v.is(Kind::Tuple) || v.is(Kind::Set)) return v.items();
   fail_at(where, std::string(what) + " needs a list, tuple or set, got " + describe(v));
@@ -773,12 +776,11 @@ std::optional<Value> Machine::query_of_call(Builtin b, const Expr& arg, Frame& f
     if (!v.is(Kind::Int)) break;
     c[i] = v.as_int();
   }
-  auto answer = [b](bool wins) { return b == Builtin::Wins ? Value::boolean(wins) : Value::outcome(wins ? 'N' : 'P'); };
   if (i == n && g->rules().state_arity() == static_cast<int>(n)) {
     if (b == Builtin::Grundy) {
       if (auto x = ev_.table_value(*g, c.data(), static_cast<int>(n))) return Value::integer(*x);
     } else if (auto w = ev_.table_wins(*g, c.data(), static_cast<int>(n))) {
-      return answer(*w);
+      return wins_answer(b, *w);
     }
   }
   std::vector<Value> args;
@@ -791,7 +793,7 @@ std::optional<Value> Machine::query_of_call(Builtin b, const Expr& arg, Frame& f
   const char* name = kBuiltins[static_cast<std::size_t>(b)].name.data();
   const Option o = option_of(p, arg.where, name);
   if (b == Builtin::Grundy) return Value::integer(ev_.grundy(o));
-  return answer(ev_.wins(o));
+  return wins_answer(b, ev_.wins(o));
 }
 
 Option Machine::option_of(const Value& v, Where where, const char* query) {
@@ -1077,7 +1079,7 @@ Value Machine::modified_query(Builtin which, const Value& x, Where where) {
     case Builtin::Wins:
     case Builtin::Outcome: {
       const bool w = misere ? misere_.wins(all) : every_.wins(every_components(x));
-      return which == Builtin::Wins ? Value::boolean(w) : Value::outcome(w ? 'N' : 'P');
+      return wins_answer(which, w);
     }
     case Builtin::Options:
     case Builtin::Winning: {
@@ -1316,8 +1318,7 @@ Value Machine::builtin(const Expr& e, int which, Frame& frame) {
     case Builtin::Winning: {
       if (args[0].modifier() != Modifier::Normal) return modified_query(b, args[0], arg0);
       Option o = option_of(args[0], arg0, name);
-      if (b == Builtin::Outcome) return Value::outcome(ev_.wins(o) ? 'N' : 'P');
-      if (b == Builtin::Wins) return Value::boolean(ev_.wins(o));
+      if (b == Builtin::Outcome || b == Builtin::Wins) return wins_answer(b, ev_.wins(o));
       return Value::list(list_options(o, Modifier::Normal, b == Builtin::Winning));
     }
     case Builtin::Steps: {
