@@ -688,9 +688,7 @@ std::optional<bool> Evaluator::table_wins(const GameInstance& g, const std::int6
   }
   if (auto v = f.box->known(c)) return *v != 0;
   if (!f.outcomes) f.outcomes = std::make_unique<OutcomeMemo>(f.box->arity());
-  if (f.outcomes->inside(c)) {
-    if (auto w = f.outcomes->get(c)) return *w;
-  }
+  if (auto w = f.outcomes->get(c)) return w;
   BoxCall call{this, &g};
   const BoxHooks hooks = box_hooks(call);
   std::string why;

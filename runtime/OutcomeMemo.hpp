@@ -43,7 +43,7 @@ class OutcomeMemo {
     const Tile* t = tiles_[at.tile].get();
     return t == nullptr ? kUnknown : static_cast<Probe>(cell(*t, at.cell));
   }
-  // For c inside the box: true when the player to move wins, nothing when not known.
+  // True when the player to move wins at c, nothing when not known (or outside the box).
   std::optional<bool> get(const std::int64_t* c) const {
     const Probe v = probe(c);
     if (v == kLoses || v == kWins) return v == kWins;

@@ -496,6 +496,28 @@ std::string show(const Coords& c, int arity) {
 enum class Fill : std::uint8_t { Done, OverBudget, Failed };
 
 // Stores the value the sink has found for the cell at `at`.
+// States computed, told to hooks.computed a batch at a time (a call per state was a tenth
+// of the outcome search) and whenever the search polls or ends, however it ends.
+class Tally {
+ public:
+  explicit Tally(const BoxHooks& hooks) : hooks_(hooks) {}
+  ~Tally() { flush(); }
+  Tally(const Tally&) = delete;
+  Tally& operator=(const Tally&) = delete;
+  void add() {
+    if ((++done_ & 0x3FF) == 0) flush();
+  }
+  void flush() {
+    if (hooks_.computed && done_ > told_) hooks_.computed(done_ - told_);
+    told_ = done_;
+  }
+  std::uint64_t done() const { return done_; }
+
+ private:
+  const BoxHooks& hooks_;
+  std::uint64_t done_ = 0, told_ = 0;
+};
+
 void settle(TupleMemo& memo, BoxSink& sink, const std::int64_t* at, const BoxHooks& hooks) {
   if (hooks.reserve) hooks.reserve(1);
   memo.set(memo.index(at), sink.mex());
@@ -627,21 +649,12 @@ Fill sweep_to(TupleMemo& memo, const IntRules& rules, BoxSink& sink, const Coord
   sw.any = true;
   sw.extent = extent;
   sink.sweep(extent);
-  // The cells filled are reported a few thousand at a time (and however the sweep ends),
-  // not one by one as settle() does: the caller made sure that all of them fit
-  // --max-states, so there is nothing to reserve either.
-  struct Report {
-    const BoxHooks& hooks;
-    std::uint64_t filled = 0;
-    void flush() {
-      if (filled && hooks.computed) hooks.computed(filled);
-      filled = 0;
-    }
-    ~Report() { flush(); }
-  } report{hooks};
+  // The cells filled are reported in batches, not one by one as settle() does: the caller
+  // made sure that all of them fit --max-states, so there is nothing to reserve either.
+  Tally tally(hooks);
   for (std::uint64_t ticks = 0; rank <= last; ++rank, advance(x, extent, ar)) {
     if ((++ticks & 0xFFF) == 0) {
-      report.flush();
+      tally.flush();
       if (hooks.poll) hooks.poll();
     }
     const std::int64_t i = memo.index(x.data());
@@ -655,7 +668,7 @@ Fill sweep_to(TupleMemo& memo, const IntRules& rules, BoxSink& sink, const Coord
       return Fill::Failed;
     }
     memo.set(i, sink.mex());
-    ++report.filled;
+    tally.add();
   }
   sw.mark = x;
   return Fill::Done;
@@ -872,34 +885,20 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
     no_room(show(root, ar));
     return std::nullopt;
   }
-  const bool any_values = values.cells() > 0;
   auto known = [&](const std::int64_t* p) -> std::optional<bool> {
-    const OutcomeMemo::Probe v = outcomes.probe(p);
-    if (v == OutcomeMemo::kLoses || v == OutcomeMemo::kWins) return v == OutcomeMemo::kWins;
-    if (any_values) {
-      if (auto g = values.known(p)) return *g != 0;
-    }
+    if (auto w = outcomes.get(p)) return w;
+    if (auto g = values.known(p)) return *g != 0;
     return std::nullopt;
   };
-  // States computed are told to the hooks in batches (a call per state was a tenth of the
-  // search), and whenever the search stops or polls: `done` counts them all, `told` those told.
-  std::uint64_t done = 0, told = 0;
-  auto tell = [&] {
-    if (hooks.computed && done > told) hooks.computed(done - told);
-    told = done;
-  };
-  struct Tell {
-    decltype(tell)& f;
-    ~Tell() { f(); }
-  } tell_at_exit{tell};
+  Tally tally(hooks);
   auto record = [&](const Coords& at, bool wins) {
     // `room` is what --max-states leaves: past it, the limit's own error.
-    if (done >= hooks.room && hooks.reserve) {
-      tell();
+    if (tally.done() >= hooks.room && hooks.reserve) {
+      tally.flush();
       hooks.reserve(1);
     }
     outcomes.set(at.data(), wins);
-    if ((++done & 0x3FF) == 0) tell();
+    tally.add();
   };
   struct Entry {
     Coords c;
@@ -925,7 +924,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
   OutcomeSink sink(outcomes, values, hooks);
   std::uint64_t ticks = 0;
   auto poll = [&] {
-    tell();
+    tally.flush();
     if (hooks.poll) hooks.poll();
   };
   // The top entry is decided (wins: the player to move there wins): it is recorded and
@@ -965,7 +964,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
       why = "a loop through " + show(child, ar);
       return false;
     }
-    if (grey + done >= hooks.room) {
+    if (grey + tally.done() >= hooks.room) {
       why = "more states than --max-states allows";
       return false;
     }
