@@ -411,6 +411,14 @@ std::vector<Case> cases() {
                      "[n for n in 2..2000 if not wins(F(n, n - 1))]\n");
                },
                [] { return fib_hand(2000); }});
+  // The same rules written `k + k`, which the theorem does not take: the outcome search.
+  c.push_back({"Fibonacci nim to 2000, searched", "rules written k + k; hand: memoized win(n, limit)", 11,
+               [] {
+                 return run_grundy(
+                     "game F { state (n, limit)  move (n - k, k + k) for k in 1..min(n, limit) }\n"
+                     "[n for n in 2..2000 if not wins(F(n, n - 1))]\n");
+               },
+               [] { return fib_hand(2000); }});
   c.push_back({"misere Kayles, rows 20 + 20 + 20", "exact search, ~1.5M sums; hand: memoized std::map search", 1,
                [] {
                  return run_grundy(

@@ -1,5 +1,6 @@
 #include "lang/KnownGames.hpp"
 
+#include "lang/Builtins.hpp"
 #include "runtime/Nim.hpp"
 
 namespace grundy::lang {
@@ -9,7 +10,25 @@ bool is_local(const Expr& e, int slot) {
   return e.kind == ExprKind::Name && e.binding.to == Binding::To::Local && e.binding.index == slot;
 }
 bool is_int(const Expr& e, std::int64_t v) { return e.kind == ExprKind::Int && e.ival == v; }
-bool is_minus(const Expr& e) { return e.kind == ExprKind::Binary && e.text == "-"; }
+bool is_binary(const Expr& e, BinOp op) { return e.kind == ExprKind::Binary && e.op == op; }
+bool is_minus(const Expr& e) { return is_binary(e, BinOp::Sub); }
+// callee(a, b) with a builtin callee and no generator.
+bool is_call2(const Expr& e, Builtin callee) {
+  return e.kind == ExprKind::Call && e.args.size() == 3 && e.clauses.empty() && e.args[0]->kind == ExprKind::Name &&
+         e.args[0]->binding.to == Binding::To::Builtin && static_cast<Builtin>(e.args[0]->binding.index) == callee;
+}
+// min(x, y) of the locals x and y, in either order.
+bool is_min_of(const Expr& e, int x, int y) {
+  return is_call2(e, Builtin::Min) && ((is_local(*e.args[1], x) && is_local(*e.args[2], y)) ||
+                                       (is_local(*e.args[1], y) && is_local(*e.args[2], x)));
+}
+// A number, a parameter or a top-level name: nothing that changes with the state.
+bool is_constant(const Expr& e, int params) {
+  if (e.kind == ExprKind::Int) return true;
+  if (e.kind != ExprKind::Name) return false;
+  if (e.binding.to == Binding::To::Local) return e.binding.index < params;
+  return e.binding.to == Binding::To::Global || e.binding.to == Binding::To::Constant;
+}
 }  // namespace
 
 std::shared_ptr<const Ruleset> recognize_nim(const GameDecl& g) {
@@ -36,6 +55,66 @@ std::shared_ptr<const Ruleset> recognize_nim(const GameDecl& g) {
     return std::make_shared<NimRuleset>(g.name, true);
   }
   return nullptr;
+}
+
+std::optional<DynamicShape> recognize_dynamic_subtraction(const GameDecl& g) {
+  if (g.form != GameDecl::Form::Rules || g.items.size() != 2) return std::nullopt;
+  const GameItem& state = g.items[0];
+  const GameItem& move = g.items[1];
+  if (state.kind != GameItem::Kind::State || !state.tuple_pattern || state.slots.size() != 2) return std::nullopt;
+  if (move.kind != GameItem::Kind::Move || move.exprs.size() != 1 || move.clauses.size() != 1) return std::nullopt;
+  const Clause& c = move.clauses[0];
+  if (c.kind != Clause::Kind::For || c.slots.size() != 1 || c.expr->kind != ExprKind::Range) return std::nullopt;
+  const int n = state.slots[0];
+  const int limit = state.slots[1];
+  const int t = c.slots[0];
+  if (!is_int(*c.expr->args[0], 1) || !is_min_of(*c.expr->args[1], n, limit)) return std::nullopt;
+  const Expr& to = *move.exprs[0];
+  if (to.kind != ExprKind::Tuple || to.args.size() != 2) return std::nullopt;
+  auto is_left = [&](const Expr& e) { return is_minus(e) && is_local(*e.args[0], n) && is_local(*e.args[1], t); };
+  if (!is_left(*to.args[0])) return std::nullopt;
+  const int params = static_cast<int>(g.params.size());
+  // K * t, t * K or t: the new limit; K's value is checked per instance.
+  auto taken = [&](const Expr& e) -> std::optional<DynamicShape> {
+    if (is_local(e, t)) return DynamicShape{};
+    if (!is_binary(e, BinOp::Mul)) return std::nullopt;
+    if (is_local(*e.args[1], t) && is_constant(*e.args[0], params)) return DynamicShape{e.args[0].get()};
+    if (is_local(*e.args[0], t) && is_constant(*e.args[1], params)) return DynamicShape{e.args[1].get()};
+    return std::nullopt;
+  };
+  const Expr& next = *to.args[1];
+  if (auto shape = taken(next)) return shape;
+  // min(K * t, n - t): a limit past the tokens left allows nothing more.
+  if (!is_call2(next, Builtin::Min)) return std::nullopt;
+  if (is_left(*next.args[2])) return taken(*next.args[1]);
+  if (is_left(*next.args[1])) return taken(*next.args[2]);
+  return std::nullopt;
+}
+
+bool recognize_wythoff(const GameDecl& g) {
+  if (g.form != GameDecl::Form::Rules || !g.params.empty() || g.items.size() != 4) return false;
+  const GameItem& state = g.items[0];
+  if (state.kind != GameItem::Kind::State || !state.tuple_pattern || state.slots.size() != 2) return false;
+  const int a = state.slots[0];
+  const int b = state.slots[1];
+  // Which of the three moves each item is: 1 from a, 2 from b, 3 from both.
+  auto which = [&](const GameItem& it) -> int {
+    if (it.kind != GameItem::Kind::Move || it.exprs.size() != 1 || it.clauses.size() != 1) return 0;
+    const Clause& c = it.clauses[0];
+    if (c.kind != Clause::Kind::For || c.slots.size() != 1 || c.expr->kind != ExprKind::Range) return 0;
+    const int k = c.slots[0];
+    const Expr& to = *it.exprs[0];
+    if (!is_int(*c.expr->args[0], 1) || to.kind != ExprKind::Tuple || to.args.size() != 2) return 0;
+    auto less = [&](const Expr& e, int heap) { return is_minus(e) && is_local(*e.args[0], heap) && is_local(*e.args[1], k); };
+    const Expr& hi = *c.expr->args[1];
+    if (less(*to.args[0], a) && is_local(*to.args[1], b) && is_local(hi, a)) return 1;
+    if (is_local(*to.args[0], a) && less(*to.args[1], b) && is_local(hi, b)) return 2;
+    if (less(*to.args[0], a) && less(*to.args[1], b) && is_min_of(hi, a, b)) return 3;
+    return 0;
+  };
+  int seen = 0;
+  for (std::size_t i = 1; i < 4; ++i) seen |= 1 << which(g.items[i]);
+  return seen == 0b1110;
 }
 
 }  // namespace grundy::lang

@@ -1,7 +1,9 @@
 #include "lang/RuleGame.hpp"
 
 #include "lang/Compile.hpp"
+#include "runtime/DynamicSubtraction.hpp"
 #include "runtime/Show.hpp"
+#include "runtime/Wythoff.hpp"
 
 namespace grundy::lang {
 
@@ -145,7 +147,8 @@ class RuleCursor : public OptionCursor {
 }  // namespace
 
 RuleGame::RuleGame(const GameDecl& decl, Machine& machine)
-    : decl_(decl), machine_(machine), shape_(recognize_heap(decl)) {
+    : decl_(decl), machine_(machine), shape_(recognize_heap(decl)), dynamic_(recognize_dynamic_subtraction(decl)),
+      wythoff_(recognize_wythoff(decl)) {
   for (const GameItem& it : decl.items) {
     if (it.kind == GameItem::Kind::Formula) {
       formula_ = &it;
@@ -177,6 +180,21 @@ RuleGame::~RuleGame() = default;
 std::optional<HeapSpec> RuleGame::heap_spec(const GameInstance& game) const {
   if (!shape_) return std::nullopt;
   return shape_->spec(game, machine_);
+}
+
+std::unique_ptr<OutcomeRule> RuleGame::outcome_rule(const GameInstance& game) const {
+  if (wythoff_) return std::make_unique<WythoffRule>();
+  if (!dynamic_) return nullptr;
+  std::int64_t k = 1;
+  if (dynamic_->k) {
+    Frame frame(static_cast<std::size_t>(decl_.frame_size));
+    const auto& params = game.params().items();
+    std::copy(params.begin(), params.end(), frame.begin());
+    const Value v = machine_.eval(*dynamic_->k, frame);
+    if (!v.is(Kind::Int) || v.as_int() < 1) return nullptr;
+    k = v.as_int();
+  }
+  return std::make_unique<DynamicSubtraction>(k);
 }
 
 std::shared_ptr<const IntRules> RuleGame::int_rules(const GameInstance& game) const {

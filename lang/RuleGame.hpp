@@ -3,14 +3,16 @@
 // produced one at a time and evaluation can pause between them.
 #pragma once
 
+#include "lang/KnownGames.hpp"
 #include "lang/Machine.hpp"
 #include "lang/Recognize.hpp"
+#include "runtime/OutcomeRule.hpp"
 #include "runtime/IntRules.hpp"
 #include "runtime/Kernels.hpp"
 
 namespace grundy::lang {
 
-class RuleGame : public Ruleset, public HeapSpecSource, public IntRulesSource {
+class RuleGame : public Ruleset, public HeapSpecSource, public IntRulesSource, public OutcomeRuleSource {
  public:
   RuleGame(const GameDecl& decl, Machine& machine);
   ~RuleGame() override;
@@ -22,6 +24,9 @@ class RuleGame : public Ruleset, public HeapSpecSource, public IntRulesSource {
   std::optional<HeapSpec> heap_spec(const GameInstance& game) const override;
   // The rules compiled over unboxed integers (lang/Compile.hpp), or null.
   std::shared_ptr<const IntRules> int_rules(const GameInstance& game) const override;
+  // When the rules say a game whose outcomes a theorem gives (lang/KnownGames.hpp): the
+  // K-multiple dynamic subtraction game with K an integer >= 1 here, or Wythoff's game.
+  std::unique_ptr<OutcomeRule> outcome_rule(const GameInstance& game) const override;
   bool has_formula() const override { return formula_ != nullptr; }
   std::uint64_t formula(const GameInstance& game, const Value& state) const override;
 
@@ -29,6 +34,8 @@ class RuleGame : public Ruleset, public HeapSpecSource, public IntRulesSource {
   const GameDecl& decl_;
   Machine& machine_;
   std::unique_ptr<HeapShape> shape_;
+  std::optional<DynamicShape> dynamic_;
+  bool wythoff_ = false;
   const GameItem* formula_ = nullptr;  // `value EXPR`
 };
 

@@ -3,6 +3,7 @@
 #include "runtime/IntRules.hpp"
 #include "runtime/Kernels.hpp"
 #include "runtime/OutcomeMemo.hpp"
+#include "runtime/OutcomeRule.hpp"
 #include "runtime/Tuples.hpp"
 
 namespace grundy {

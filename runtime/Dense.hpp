@@ -68,6 +68,7 @@ struct HeapSpec;
 class IntRules;
 class TupleMemo;
 class OutcomeMemo;
+class OutcomeRule;
 
 // How one game instance's values are computed; owned by the instance (GameInstance::fast).
 struct FastPath {
@@ -90,6 +91,9 @@ struct FastPath {
   std::unique_ptr<TupleMemo> box;            // Box: the values
   std::unique_ptr<OutcomeMemo> outcomes;     // Box: outcomes found by wins()
   bool outcomes_broken = false;
+  // Outcomes by a theorem when the rules say a game that has one (runtime/OutcomeRule.hpp),
+  // whatever computes the values.
+  std::unique_ptr<OutcomeRule> outcome_rule;
   // A proven period: value(n) = value(n0 + (n - n0) % p) for n >= n0 (p == 0: none yet).
   std::int64_t n0 = 0;
   std::int64_t p = 0;

@@ -11,6 +11,7 @@
 #include "runtime/IntRules.hpp"
 #include "runtime/Kernels.hpp"
 #include "runtime/OutcomeMemo.hpp"
+#include "runtime/OutcomeRule.hpp"
 #include "runtime/Period.hpp"
 #include "runtime/Progress.hpp"
 #include "runtime/Shorthands.hpp"
@@ -224,6 +225,18 @@ FastPath& Evaluator::fast_path(const GameInstance& g) {
   return *g.fast;
 }
 
+void Evaluator::setup_outcome_rule(const GameInstance& g, FastPath& f) {
+  const auto* source = dynamic_cast<const OutcomeRuleSource*>(&g.rules());
+  if (!source) return;
+  try {
+    f.outcome_rule = source->outcome_rule(g);
+  } catch (const Error& e) {
+    if (e.kind == ErrorKind::Interrupted) throw;
+    f.outcome_rule.reset();
+  }
+  if (f.outcome_rule) explain(g, "outcomes (wins, outcome) by a theorem: " + f.outcome_rule->describe());
+}
+
 void Evaluator::setup(const GameInstance& g, FastPath& f) {
   const Ruleset& rules = g.rules();
   if (rules.has_formula()) {
@@ -244,6 +257,7 @@ void Evaluator::setup(const GameInstance& g, FastPath& f) {
     explain(g, f.how);
     return;
   }
+  setup_outcome_rule(g, f);
   const auto* source = rules.state_arity() == 1 ? dynamic_cast<const HeapSpecSource*>(&rules) : nullptr;
   if (source) {
     std::optional<HeapSpec> spec;
@@ -682,6 +696,9 @@ bool Evaluator::wins(const Option& parts) {
 std::optional<bool> Evaluator::table_wins(const GameInstance& g, const std::int64_t* c, int n) {
   if (g.rules().is_nim()) return std::nullopt;
   FastPath& f = fast_path(g);
+  if (f.outcome_rule) {
+    if (auto w = f.outcome_rule->wins(c, n)) return w;
+  }
   if (f.kind != FastPath::Kind::Box || f.broken || f.outcomes_broken || f.busy || f.compiled->max_parts() > 1 ||
       n != f.box->arity()) {
     return std::nullopt;

@@ -132,6 +132,8 @@ class Evaluator {
   std::optional<std::uint32_t> kernel_value(const GameInstance& g, FastPath& f, std::int64_t n);
   std::optional<std::uint32_t> dense_value(const GameInstance& g, FastPath& f, std::int64_t n);
   void setup(const GameInstance& g, FastPath& f);
+  // A theorem for the outcomes of g, when its rules say a game that has one.
+  void setup_outcome_rule(const GameInstance& g, FastPath& f);
   void reserve_states(std::uint64_t more);
   // One box fill of game g, counting its states in `done`. It lives on the caller's stack
   // and each hook holds only a pointer to it, which std::function keeps without allocating

@@ -126,8 +126,10 @@ TEST_CASE("a run of options overflowing at its far end, or inside its arithmetic
 }
 
 TEST_CASE("Fibonacci nim and Wythoff against brute force", "[perf][compile][known]") {
+  // Fibonacci nim written `k + k`, which is not read as the game whose outcomes a theorem
+  // gives (runtime/DynamicSubtraction.hpp): the outcome search does the work.
   const auto r = run_source(
-      "game FibNim { state (n, limit)  move (n - k, 2 * k) for k in 1..min(n, limit) }\n"
+      "game FibNim { state (n, limit)  move (n - k, k + k) for k in 1..min(n, limit) }\n"
       "game W { state (a, b)  move (a - k, b) for k in 1..a  move (a, b - k) for k in 1..b  "
       "move (a - k, b - k) for k in 1..min(a, b) }\n"
       "[n for n in 2..3000 if not wins(FibNim(n, n - 1))]\n"
@@ -310,7 +312,8 @@ TEST_CASE("the outcome search, going on through a run where it left off, agrees 
   // deciding the one it stopped at) against grundy() != 0 in another (the box of values).
   for (const std::string game : {
            "game F { state (n, limit)  move (n - k, k + 1) for k in 1..min(n, limit) }",
-           "game F { state (a, b)  move (a - k, b) for k in 1..a  move (a, b - k) for k in 1..b  "
+           // Wythoff's game, `b + 0` so that its theorem does not take the outcomes
+           "game F { state (a, b)  move (a - k, b + 0) for k in 1..a  move (a, b - k) for k in 1..b  "
            "move (a - k, b - k) for k in 1..min(a, b) }",
            "game F { state (a, b)  move (a - k, b + k - 1) for k in 2..a  move (a, b - 1) if b > 0 and a % 3 != 1 }",
            "game F { state (a, b)  move (b, a - k) for k in 1..min(a, 3) }"}) {
@@ -324,11 +327,12 @@ TEST_CASE("the outcome search, going on through a run where it left off, agrees 
 TEST_CASE("the outcome search's table takes memory only where it is written", "[perf][compile][limits]") {
   // Fibonacci nim to 20,000 spans a box of 20,001 x 40,002 states, 200 MB at two bits a
   // state; the search touches a few hundred thousand of them. In 64 MB it must still answer
-  // (the Zeckendorf losing positions), without giving up the outcome search.
+  // (the Zeckendorf losing positions), without giving up the outcome search. `k + k`: the
+  // search, not the theorem for `2 * k`.
   SessionOptions options;
   options.limits.max_memory = std::uint64_t{64} << 20;
   const auto r = run_explained(
-      "game F { state (n, limit)  move (n - k, 2 * k) for k in 1..min(n, limit) }\n"
+      "game F { state (n, limit)  move (n - k, k + k) for k in 1..min(n, limit) }\n"
       "[n for n in 2..20000 if not wins(F(n, n - 1))]\n",
       options);
   std::string fib = "[";
