@@ -22,6 +22,32 @@ bool is_min_of(const Expr& e, int x, int y) {
   return is_call2(e, Builtin::Min) && ((is_local(*e.args[1], x) && is_local(*e.args[2], y)) ||
                                        (is_local(*e.args[1], y) && is_local(*e.args[2], x)));
 }
+// `v <= y` or `y >= v`, v and y locals.
+bool is_at_most(const Expr& e, int v, int y) {
+  return (is_binary(e, BinOp::Le) && is_local(*e.args[0], v) && is_local(*e.args[1], y)) ||
+         (is_binary(e, BinOp::Ge) && is_local(*e.args[0], y) && is_local(*e.args[1], v));
+}
+// The variable of a move whose clauses take it over 1..x, or with y >= 0 over 1..min(x, y)
+// written as `for v in 1..min(x, y)` (either order) or `for v in 1..x if v <= y` (or the
+// other way round); -1 when they say anything else.
+int one_to_min(const GameItem& move, int x, int y = -1) {
+  if (move.kind != GameItem::Kind::Move || move.exprs.size() != 1 || move.clauses.empty()) return -1;
+  const Clause& c = move.clauses[0];
+  if (c.kind != Clause::Kind::For || c.slots.size() != 1 || c.expr->kind != ExprKind::Range ||
+      !is_int(*c.expr->args[0], 1)) {
+    return -1;
+  }
+  const int v = c.slots[0];
+  const Expr& hi = *c.expr->args[1];
+  if (move.clauses.size() == 1) {
+    if (y < 0) return is_local(hi, x) ? v : -1;
+    return is_min_of(hi, x, y) ? v : -1;
+  }
+  if (y < 0 || move.clauses.size() != 2 || move.clauses[1].kind != Clause::Kind::If) return -1;
+  const Expr& cond = *move.clauses[1].expr;
+  if ((is_local(hi, x) && is_at_most(cond, v, y)) || (is_local(hi, y) && is_at_most(cond, v, x))) return v;
+  return -1;
+}
 // A number, a parameter or a top-level name: nothing that changes with the state.
 bool is_constant(const Expr& e, int params) {
   if (e.kind == ExprKind::Int) return true;
@@ -62,13 +88,10 @@ std::optional<DynamicShape> recognize_dynamic_subtraction(const GameDecl& g) {
   const GameItem& state = g.items[0];
   const GameItem& move = g.items[1];
   if (state.kind != GameItem::Kind::State || !state.tuple_pattern || state.slots.size() != 2) return std::nullopt;
-  if (move.kind != GameItem::Kind::Move || move.exprs.size() != 1 || move.clauses.size() != 1) return std::nullopt;
-  const Clause& c = move.clauses[0];
-  if (c.kind != Clause::Kind::For || c.slots.size() != 1 || c.expr->kind != ExprKind::Range) return std::nullopt;
   const int n = state.slots[0];
   const int limit = state.slots[1];
-  const int t = c.slots[0];
-  if (!is_int(*c.expr->args[0], 1) || !is_min_of(*c.expr->args[1], n, limit)) return std::nullopt;
+  const int t = one_to_min(move, n, limit);
+  if (t < 0) return std::nullopt;
   const Expr& to = *move.exprs[0];
   if (to.kind != ExprKind::Tuple || to.args.size() != 2) return std::nullopt;
   auto is_left = [&](const Expr& e) { return is_minus(e) && is_local(*e.args[0], n) && is_local(*e.args[1], t); };
@@ -99,17 +122,15 @@ bool recognize_wythoff(const GameDecl& g) {
   const int b = state.slots[1];
   // Which of the three moves each item is: 1 from a, 2 from b, 3 from both.
   auto which = [&](const GameItem& it) -> int {
-    if (it.kind != GameItem::Kind::Move || it.exprs.size() != 1 || it.clauses.size() != 1) return 0;
-    const Clause& c = it.clauses[0];
-    if (c.kind != Clause::Kind::For || c.slots.size() != 1 || c.expr->kind != ExprKind::Range) return 0;
-    const int k = c.slots[0];
+    if (it.kind != GameItem::Kind::Move || it.exprs.size() != 1) return 0;
     const Expr& to = *it.exprs[0];
-    if (!is_int(*c.expr->args[0], 1) || to.kind != ExprKind::Tuple || to.args.size() != 2) return 0;
-    auto less = [&](const Expr& e, int heap) { return is_minus(e) && is_local(*e.args[0], heap) && is_local(*e.args[1], k); };
-    const Expr& hi = *c.expr->args[1];
-    if (less(*to.args[0], a) && is_local(*to.args[1], b) && is_local(hi, a)) return 1;
-    if (is_local(*to.args[0], a) && less(*to.args[1], b) && is_local(hi, b)) return 2;
-    if (less(*to.args[0], a) && less(*to.args[1], b) && is_min_of(hi, a, b)) return 3;
+    if (to.kind != ExprKind::Tuple || to.args.size() != 2) return 0;
+    auto less = [&](const Expr& e, int heap, int k) {
+      return k >= 0 && is_minus(e) && is_local(*e.args[0], heap) && is_local(*e.args[1], k);
+    };
+    if (int k = one_to_min(it, a); less(*to.args[0], a, k) && is_local(*to.args[1], b)) return 1;
+    if (int k = one_to_min(it, b); is_local(*to.args[0], a) && less(*to.args[1], b, k)) return 2;
+    if (int k = one_to_min(it, a, b); less(*to.args[0], a, k) && less(*to.args[1], b, k)) return 3;
     return 0;
   };
   int seen = 0;

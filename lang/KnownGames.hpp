@@ -15,16 +15,17 @@ std::shared_ptr<const Ruleset> recognize_nim(const GameDecl& g);
 
 // `state (n, limit)  move (n - t, K * t) for t in 1..min(n, limit)`: the K-multiple dynamic
 // subtraction game (Fibonacci nim for K = 2; runtime/DynamicSubtraction.hpp), whose outcomes
-// a theorem gives. Also with `t * K`, with `min(limit, n)`, with `t` alone for K = 1, and
-// with the new limit capped at the tokens left, `min(K * t, n - t)`, which changes no
-// outcome. K is anything that does not depend on the state (a number, a parameter).
+// a theorem gives. Also with `t * K`, with `min(limit, n)` or `1..limit if t <= n`, with `t`
+// alone for K = 1, and with the new limit capped at the tokens left, `min(K * t, n - t)`,
+// which changes no outcome. K is anything that does not depend on the state (a number, a parameter).
 struct DynamicShape {
   const Expr* k = nullptr;  // null: K = 1
 };
 std::optional<DynamicShape> recognize_dynamic_subtraction(const GameDecl& g);
 
 // `state (a, b)  move (a - k, b) for k in 1..a  move (a, b - k) for k in 1..b
-//  move (a - k, b - k) for k in 1..min(a, b)`, the moves in any order: Wythoff's game
+//  move (a - k, b - k) for k in 1..min(a, b)`, the moves in any order (and each `1..min(x, y)`
+// also as `1..x if k <= y`): Wythoff's game
 // (runtime/Wythoff.hpp), whose outcomes a theorem gives.
 bool recognize_wythoff(const GameDecl& g);
 
