@@ -624,8 +624,8 @@ class Compiler {
   }
 
   std::optional<Typed> binary(const Expr& e) {
-    const std::string& o = e.text;
-    if (o == "in" || o == "not in") {
+    const BinOp o = e.op;
+    if (o == BinOp::In || o == BinOp::NotIn) {
       auto x = expr(*e.args[0]);
       if (!x || x->second != Ty::Int) return std::nullopt;
       std::int32_t test = -1;
@@ -658,31 +658,34 @@ class Compiler {
           return std::nullopt;
         }
       }
-      return Typed{o == "in" ? test : op(Op::Not, test), Ty::Bool};
+      return Typed{o == BinOp::In ? test : op(Op::Not, test), Ty::Bool};
     }
     auto a = expr(*e.args[0]);
     auto b = expr(*e.args[1]);
     if (!a || !b) return std::nullopt;
-    if (o == "and" || o == "or") {
+    if (o == BinOp::And || o == BinOp::Or) {
       if (a->second != Ty::Bool || b->second != Ty::Bool) return std::nullopt;
-      return Typed{op(o == "and" ? Op::And : Op::Or, a->first, b->first), Ty::Bool};
+      return Typed{op(o == BinOp::And ? Op::And : Op::Or, a->first, b->first), Ty::Bool};
     }
-    if (o == "==" || o == "!=") {
+    if (o == BinOp::Eq || o == BinOp::Ne) {
       if (a->second != b->second) return std::nullopt;
-      return Typed{op(o == "==" ? Op::Eq : Op::Ne, a->first, b->first), Ty::Bool};
+      return Typed{op(o == BinOp::Eq ? Op::Eq : Op::Ne, a->first, b->first), Ty::Bool};
     }
     if (a->second != Ty::Int || b->second != Ty::Int) return std::nullopt;
-    static const std::pair<const char*, Op> kCmp[] = {{"<", Op::Lt}, {"<=", Op::Le}, {">", Op::Gt}, {">=", Op::Ge}};
-    for (const auto& [name, code] : kCmp) {
-      if (o == name) return Typed{op(code, a->first, b->first), Ty::Bool};
+    switch (o) {
+      case BinOp::Lt: return Typed{op(Op::Lt, a->first, b->first), Ty::Bool};
+      case BinOp::Le: return Typed{op(Op::Le, a->first, b->first), Ty::Bool};
+      case BinOp::Gt: return Typed{op(Op::Gt, a->first, b->first), Ty::Bool};
+      case BinOp::Ge: return Typed{op(Op::Ge, a->first, b->first), Ty::Bool};
+      case BinOp::Add: return Typed{op(Op::Add, a->first, b->first), Ty::Int};
+      case BinOp::Sub: return Typed{op(Op::Sub, a->first, b->first), Ty::Int};
+      case BinOp::Mul: return Typed{op(Op::Mul, a->first, b->first), Ty::Int};
+      case BinOp::Div: return Typed{op(Op::Div, a->first, b->first), Ty::Int};
+      case BinOp::Mod: return Typed{op(Op::Mod, a->first, b->first), Ty::Int};
+      case BinOp::Pow: return Typed{op(Op::Pow, a->first, b->first), Ty::Int};
+      case BinOp::Xor: return Typed{op(Op::Xor, a->first, b->first), Ty::Int};
+      default: return std::nullopt;
     }
-    static const std::pair<const char*, Op> kArith[] = {{"+", Op::Add}, {"-", Op::Sub}, {"*", Op::Mul},
-                                                        {"/", Op::Div}, {"%", Op::Mod}, {"^", Op::Pow},
-                                                        {"xor", Op::Xor}};
-    for (const auto& [name, code] : kArith) {
-      if (o == name) return Typed{op(code, a->first, b->first), Ty::Int};
-    }
-    return std::nullopt;
   }
 
   std::optional<CItem> rule(const GameItem& it, int arity) {

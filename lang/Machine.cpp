@@ -965,7 +965,7 @@ Value Machine::every_sum(const Expr& operand, Frame& frame) {
   std::vector<std::pair<const Expr*, bool>> summands;
   std::function<void(const Expr&, bool)> collect = [&](const Expr& x, bool top) {
     const bool whole = x.grouped > (top ? 1 : 0);
-    if (x.kind == ExprKind::Binary && x.text == "+" && !whole) {
+    if (x.kind == ExprKind::Binary && x.op == BinOp::Add && !whole) {
       collect(*x.args[0], false);
       collect(*x.args[1], false);
     } else {

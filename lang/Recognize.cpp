@@ -144,14 +144,14 @@ std::optional<Lin> lin(const Expr& e, const Ctx& ctx) {
       }
       break;
     case ExprKind::Binary:
-      if (e.text == "+" || e.text == "-") {
+      if (e.op == BinOp::Add || e.op == BinOp::Sub) {
         auto a = lin(*e.args[0], ctx);
         auto b = lin(*e.args[1], ctx);
         if (!a || !b) return std::nullopt;
-        if (!a->add(*b, e.text == "+" ? 1 : -1)) return std::nullopt;
+        if (!a->add(*b, e.op == BinOp::Add ? 1 : -1)) return std::nullopt;
         return a;
       }
-      if (e.text == "*") {
+      if (e.op == BinOp::Mul) {
         for (int i = 0; i < 2; ++i) {
           if (e.args[i]->kind != ExprKind::Int) continue;
           auto o = lin(*e.args[1 - i], ctx);
@@ -203,18 +203,18 @@ const Expr* exclusion_of(const Expr& e, int k, const Ctx& ctx, bool& is_set) {
   };
   if (e.kind == ExprKind::Unary && e.text == "not") {
     const Expr& in = *e.args[0];
-    if (in.kind == ExprKind::Binary && in.text == "in" && is_k(*in.args[0]) && invariant(*in.args[1], ctx)) {
+    if (in.kind == ExprKind::Binary && in.op == BinOp::In && is_k(*in.args[0]) && invariant(*in.args[1], ctx)) {
       is_set = true;
       return in.args[1].get();
     }
     return nullptr;
   }
   if (e.kind != ExprKind::Binary) return nullptr;
-  if (e.text == "not in" && is_k(*e.args[0]) && invariant(*e.args[1], ctx)) {
+  if (e.op == BinOp::NotIn && is_k(*e.args[0]) && invariant(*e.args[1], ctx)) {
     is_set = true;
     return e.args[1].get();
   }
-  if (e.text == "!=") {
+  if (e.op == BinOp::Ne) {
     for (int i = 0; i < 2; ++i) {
       if (is_k(*e.args[i]) && invariant(*e.args[1 - i], ctx)) {
         is_set = false;
@@ -383,7 +383,7 @@ std::optional<RulePlan> analyze(const GameItem& it, const Ctx& base) {
   plan.lo = range->expr->args[0].get();
   if (!invariant(*plan.lo, ctx)) return std::nullopt;
   const Expr* hi = range->expr->args[1].get();
-  if (hi->kind == ExprKind::Binary && hi->text == "/" && hi->args[1]->kind == ExprKind::Int &&
+  if (hi->kind == ExprKind::Binary && hi->op == BinOp::Div && hi->args[1]->kind == ExprKind::Int &&
       hi->args[1]->ival == 2) {
     plan.halved = true;
     hi = hi->args[0].get();

@@ -360,7 +360,7 @@ class Resolver {
     if (e.kind == ExprKind::Tuple && static_cast<int>(e.args.size()) != arity && arity != 1) {
       d_.error(e.where, "this state has " + plural(static_cast<int>(e.args.size()), "value") +
                             ", but the game's state pattern has " + std::to_string(arity));
-    } else if (arity > 1 && (e.kind == ExprKind::Int || (e.kind == ExprKind::Binary && e.text != "+"))) {
+    } else if (arity > 1 && (e.kind == ExprKind::Int || (e.kind == ExprKind::Binary && e.op != BinOp::Add))) {
       d_.error(e.where, "a state of this game has " + plural(arity, "value") +
                             ": write a tuple such as (a, b)");
     }
@@ -392,7 +392,7 @@ class Resolver {
         continue;
       }
       // n - k or n + k, k bound by a `for` over 0..b or a literal collection holding 0.
-      if (state.tuple_pattern || e.kind != ExprKind::Binary || (e.text != "-" && e.text != "+") ||
+      if (state.tuple_pattern || e.kind != ExprKind::Binary || (e.op != BinOp::Sub && e.op != BinOp::Add) ||
           !is_state(*e.args[0], 0) || e.args[1]->kind != ExprKind::Name ||
           e.args[1]->binding.to != Binding::To::Local) {
         continue;

@@ -384,9 +384,8 @@ struct Session::Impl {
     out.flush();
     const Expr& e = *s.expr;
     std::string detail;
-    if (e.kind == ExprKind::Binary &&
-        (e.text == "==" || e.text == "!=" || e.text == "<" || e.text == "<=" || e.text == ">" ||
-         e.text == ">=")) {
+    if (e.kind == ExprKind::Binary && (e.op == BinOp::Eq || e.op == BinOp::Ne || e.op == BinOp::Lt ||
+                                       e.op == BinOp::Le || e.op == BinOp::Gt || e.op == BinOp::Ge)) {
       try {
         std::string left = shown(machine.eval(*e.args[0], frame));
         std::string right = shown(machine.eval(*e.args[1], frame));
