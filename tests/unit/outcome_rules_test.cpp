@@ -48,7 +48,7 @@ class Brute {
 std::vector<std::int64_t> first_losses(DynamicSubtraction& d, std::int64_t upto) {
   std::vector<std::int64_t> out;
   for (std::int64_t n = 1; n <= upto; ++n) {
-    if (!*d.wins_at(n, n - 1)) out.push_back(n);
+    if (!d.wins_at(n, n - 1).value()) out.push_back(n);
   }
   return out;
 }
@@ -78,14 +78,20 @@ TEST_CASE("the k-multiple theorem's losing heaps are the published ones", "[know
   CHECK(first_losses(one, 300) == std::vector<std::int64_t>{1, 2, 4, 8, 16, 32, 64, 128, 256});
   CHECK(first_losses(two, 300) == std::vector<std::int64_t>{1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233});
   CHECK(first_losses(three, 120) == std::vector<std::int64_t>{1, 2, 3, 4, 6, 8, 11, 15, 21, 29, 40, 55, 76, 105});
-  // Far out: a Fibonacci number loses, one more wins by taking 1.
-  CHECK(*two.wins_at(7540113804746346429, 7540113804746346428) == false);  // F(92)
-  CHECK(*two.wins_at(2880067194370816120, 2880067194370816119) == false);  // F(90)
-  CHECK(*two.wins_at(2880067194370816121, 1) == true);
-  // 2^62 = F(90) + ... : its smallest Zeckendorf term is above 3, so 3 cannot win.
-  CHECK(*one.wins_at(std::int64_t{1} << 62, (std::int64_t{1} << 62) - 1) == false);
-  CHECK(*one.wins_at((std::int64_t{1} << 62) + 4, 4) == true);
-  CHECK(*one.wins_at((std::int64_t{1} << 62) + 4, 3) == false);
+  // Far out: a Fibonacci number loses, one more wins by taking 1. F(92) is past the
+  // theorem's reach for k = 2 (twice a take of F(92) - 1 overflows): the search decides it.
+  auto answer = [](DynamicSubtraction& d, std::int64_t n, std::int64_t limit) {
+    const auto w = d.wins_at(n, limit);
+    REQUIRE(w.has_value());
+    return *w;
+  };
+  CHECK_FALSE(two.wins_at(7540113804746346429, 7540113804746346428).has_value());  // F(92)
+  CHECK_FALSE(answer(two, 2880067194370816120, 2880067194370816119));               // F(90)
+  CHECK(answer(two, 2880067194370816121, 1));
+  // k = 1: 2^62 is a power of 2, lost; the smallest term of 2^62 + 4 is 4.
+  CHECK_FALSE(answer(one, std::int64_t{1} << 62, (std::int64_t{1} << 62) - 1));
+  CHECK(answer(one, (std::int64_t{1} << 62) + 4, 4));
+  CHECK_FALSE(answer(one, (std::int64_t{1} << 62) + 4, 3));
 }
 
 TEST_CASE("the k-multiple theorem leaves to the search what could overflow", "[known][dynamic]") {
