@@ -88,24 +88,26 @@ std::optional<DynamicShape> recognize_dynamic_subtraction(const GameDecl& g) {
   const GameItem& state = g.items[0];
   const GameItem& move = g.items[1];
   if (state.kind != GameItem::Kind::State || !state.tuple_pattern || state.slots.size() != 2) return std::nullopt;
-  const int n = state.slots[0];
-  const int limit = state.slots[1];
+  const Expr* to = move.exprs.empty() ? nullptr : move.exprs[0].get();
+  if (!to || to->kind != ExprKind::Tuple || to->args.size() != 2) return std::nullopt;
+  // The heap is the coordinate the move takes from: (n, limit) or (limit, n).
+  const int heap = is_minus(*to->args[0]) ? 0 : 1;
+  const int n = state.slots[static_cast<std::size_t>(heap)];
+  const int limit = state.slots[static_cast<std::size_t>(1 - heap)];
   const int t = one_to_min(move, n, limit);
   if (t < 0) return std::nullopt;
-  const Expr& to = *move.exprs[0];
-  if (to.kind != ExprKind::Tuple || to.args.size() != 2) return std::nullopt;
   auto is_left = [&](const Expr& e) { return is_minus(e) && is_local(*e.args[0], n) && is_local(*e.args[1], t); };
-  if (!is_left(*to.args[0])) return std::nullopt;
+  if (!is_left(*to->args[static_cast<std::size_t>(heap)])) return std::nullopt;
   const int params = static_cast<int>(g.params.size());
   // K * t, t * K or t: the new limit; K's value is checked per instance.
   auto taken = [&](const Expr& e) -> std::optional<DynamicShape> {
-    if (is_local(e, t)) return DynamicShape{};
+    if (is_local(e, t)) return DynamicShape{nullptr, heap};
     if (!is_binary(e, BinOp::Mul)) return std::nullopt;
-    if (is_local(*e.args[1], t) && is_constant(*e.args[0], params)) return DynamicShape{e.args[0].get()};
-    if (is_local(*e.args[0], t) && is_constant(*e.args[1], params)) return DynamicShape{e.args[1].get()};
+    if (is_local(*e.args[1], t) && is_constant(*e.args[0], params)) return DynamicShape{e.args[0].get(), heap};
+    if (is_local(*e.args[0], t) && is_constant(*e.args[1], params)) return DynamicShape{e.args[1].get(), heap};
     return std::nullopt;
   };
-  const Expr& next = *to.args[1];
+  const Expr& next = *to->args[static_cast<std::size_t>(1 - heap)];
   if (auto shape = taken(next)) return shape;
   // min(K * t, n - t): a limit past the tokens left allows nothing more.
   if (!is_call2(next, Builtin::Min)) return std::nullopt;

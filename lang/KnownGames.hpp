@@ -17,9 +17,11 @@ std::shared_ptr<const Ruleset> recognize_nim(const GameDecl& g);
 // subtraction game (Fibonacci nim for K = 2; runtime/DynamicSubtraction.hpp), whose outcomes
 // a theorem gives. Also with `t * K`, with `min(limit, n)` or `1..limit if t <= n`, with `t`
 // alone for K = 1, and with the new limit capped at the tokens left, `min(K * t, n - t)`,
-// which changes no outcome. K is anything that does not depend on the state (a number, a parameter).
+// which changes no outcome; the state may also be (limit, n). K is anything that does not
+// depend on the state (a number, a parameter).
 struct DynamicShape {
   const Expr* k = nullptr;  // null: K = 1
+  int heap = 0;             // the state's coordinate that is n: 0 for (n, limit), 1 for (limit, n)
 };
 std::optional<DynamicShape> recognize_dynamic_subtraction(const GameDecl& g);
 

@@ -194,7 +194,7 @@ std::unique_ptr<OutcomeRule> RuleGame::outcome_rule(const GameInstance& game) co
     if (!v.is(Kind::Int) || v.as_int() < 1) return nullptr;
     k = v.as_int();
   }
-  return std::make_unique<DynamicSubtraction>(k);
+  return std::make_unique<DynamicSubtraction>(k, dynamic_->heap);
 }
 
 std::shared_ptr<const IntRules> RuleGame::int_rules(const GameInstance& game) const {

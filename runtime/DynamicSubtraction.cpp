@@ -9,7 +9,7 @@ namespace {
 constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
 }
 
-DynamicSubtraction::DynamicSubtraction(std::int64_t k) : k_(k) {}
+DynamicSubtraction::DynamicSubtraction(std::int64_t k, int heap) : k_(k), heap_(heap) {}
 
 bool DynamicSubtraction::reach(std::int64_t n) {
   while (a_.back() <= n) {

@@ -24,14 +24,15 @@ namespace grundy {
 
 class DynamicSubtraction : public OutcomeRule {
  public:
-  explicit DynamicSubtraction(std::int64_t k);
+  // `heap`: the coordinate of the state that is n, 0 for (n, limit) and 1 for (limit, n).
+  explicit DynamicSubtraction(std::int64_t k, int heap = 0);
   std::int64_t k() const { return k_; }
   // True when the player to move at (n, limit) wins. Nothing when the rules could overflow
   // somewhere below it (k times a take past 64 bits), or when n needs more than kMaxTerms
   // terms of a (k of some thousands and a huge n): the search decides those.
   std::optional<bool> wins_at(std::int64_t n, std::int64_t limit);
   std::optional<bool> wins(const std::int64_t* c, int n) override {
-    return n == 2 ? wins_at(c[0], c[1]) : std::nullopt;
+    return n == 2 ? wins_at(c[heap_], c[1 - heap_]) : std::nullopt;
   }
   // "2-multiple dynamic subtraction (Fibonacci nim): ..." for --explain.
   std::string describe() const override;
@@ -43,6 +44,7 @@ class DynamicSubtraction : public OutcomeRule {
   bool reach(std::int64_t n);
 
   std::int64_t k_;
+  int heap_;
   std::vector<std::int64_t> a_{1};
   std::vector<std::int64_t> b_{1};
   // How many terms j, from the first, have k * a(j) < a(last): the j that b(last) builds
