@@ -143,8 +143,9 @@ class Machine {
   // G(args...) once G and its arguments are evaluated: the position, checked.
   Value position_of(const GameInstance* g, std::vector<Value> args, const Expr& call);
   // grundy, wins or outcome of G(x, y, ...) for a game G without parameters: the answer
-  // from G's table or outcome search when one gives it, without building the position (a
-  // loop over a grid asks it 10^5 times); nothing when `arg` is not such a call.
+  // from G's table, outcome theorem or outcome search when one gives it, without building
+  // the position (a loop over a grid asks it 10^5 times); nothing when `arg` is not such a
+  // call.
   std::optional<Value> query_of_call(Builtin b, const Expr& arg, Frame& frame);
   // The same for `grundy(G(x))` whose value is in G's table already: the loop of a
   // tabulation, `[grundy(G(n)) for n in 0..N]`, at the cost of a table read.

@@ -9,11 +9,17 @@ namespace grundy::lang {
 
 namespace {
 
-// A frame holding a game instance's parameters and a state bound to the state's names.
-Frame frame_for(const GameDecl& decl, const GameInstance& game, const Value& state) {
+// A frame holding a game instance's parameters.
+Frame params_frame(const GameDecl& decl, const GameInstance& game) {
   Frame frame(static_cast<std::size_t>(decl.frame_size));
   const auto& params = game.params().items();
   std::copy(params.begin(), params.end(), frame.begin());
+  return frame;
+}
+
+// The same with a state bound to the state's names.
+Frame frame_for(const GameDecl& decl, const GameInstance& game, const Value& state) {
+  Frame frame = params_frame(decl, game);
   for (const GameItem& it : decl.items) {
     if (it.kind != GameItem::Kind::State) continue;
     if (!it.tuple_pattern) {
@@ -187,9 +193,7 @@ std::unique_ptr<OutcomeRule> RuleGame::outcome_rule(const GameInstance& game) co
   if (!dynamic_) return nullptr;
   std::int64_t k = 1;
   if (dynamic_->k) {
-    Frame frame(static_cast<std::size_t>(decl_.frame_size));
-    const auto& params = game.params().items();
-    std::copy(params.begin(), params.end(), frame.begin());
+    Frame frame = params_frame(decl_, game);
     const Value v = machine_.eval(*dynamic_->k, frame);
     if (!v.is(Kind::Int) || v.as_int() < 1) return nullptr;
     k = v.as_int();

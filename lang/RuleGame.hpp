@@ -6,9 +6,9 @@
 #include "lang/KnownGames.hpp"
 #include "lang/Machine.hpp"
 #include "lang/Recognize.hpp"
-#include "runtime/OutcomeRule.hpp"
 #include "runtime/IntRules.hpp"
 #include "runtime/Kernels.hpp"
+#include "runtime/OutcomeRule.hpp"
 
 namespace grundy::lang {
 

@@ -26,7 +26,6 @@ class DynamicSubtraction : public OutcomeRule {
  public:
   // `heap`: the coordinate of the state that is n, 0 for (n, limit) and 1 for (limit, n).
   explicit DynamicSubtraction(std::int64_t k, int heap = 0);
-  std::int64_t k() const { return k_; }
   // True when the player to move at (n, limit) wins. Nothing when the rules could overflow
   // somewhere below it (k times a take past 64 bits), or when n needs more than kMaxTerms
   // terms of a (k of some thousands and a huge n): the search decides those.

@@ -114,8 +114,9 @@ class Evaluator {
   // computed by a kernel or the compiled rules); nothing when only grundy(Position) can.
   // Lets a query with integer arguments skip building the state as a Value.
   std::optional<std::uint32_t> table_value(const GameInstance& g, const std::int64_t* c, int n);
-  // wins() of g at the state of `n` integers `c` when the search for outcomes over its
-  // compiled rules answers it; nothing when only wins(Option) can.
+  // wins() of g at the state of `n` integers `c` when a theorem (FastPath::outcome_rule) or
+  // the search for outcomes over its compiled rules answers it; nothing when only
+  // wins(Option) can.
   std::optional<bool> table_wins(const GameInstance& g, const std::int64_t* c, int n);
   // The value of g at the state of `n` integers `c` when a table (a one-integer table, a
   // proven period, a box) already has it; nothing when anything is to be computed or the
