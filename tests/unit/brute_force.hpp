@@ -131,22 +131,25 @@ inline std::vector<Values> wythoff(int max) {
 }
 
 // Fibonacci Nim: does the player to move win at (n, limit)? Take 1..min(n, limit) tokens;
-// the next limit is twice what was taken.
+// the next limit is twice what was taken (k times, for the k-multiple game).
 class FibNim {
  public:
-  bool wins(int n, int limit) {
+  // `multiple`: the opponent may take up to that many times the last take (2: Fibonacci nim).
+  explicit FibNim(std::int64_t multiple = 2) : multiple_(multiple) {}
+  bool wins(std::int64_t n, std::int64_t limit) {
     limit = std::min(limit, n);  // taking more than n is impossible anyway
     auto key = std::make_pair(n, limit);
     auto it = memo_.find(key);
     if (it != memo_.end()) return it->second;
     bool w = false;
-    for (int k = 1; k <= limit && !w; ++k) w = !wins(n - k, 2 * k);
+    for (std::int64_t k = 1; k <= limit && !w; ++k) w = !wins(n - k, multiple_ * k);
     memo_[key] = w;
     return w;
   }
 
  private:
-  std::map<std::pair<int, int>, bool> memo_;
+  std::int64_t multiple_;
+  std::map<std::pair<std::int64_t, std::int64_t>, bool> memo_;
 };
 
 // The cutting game of the design examples: cut a w x h sheet into two pieces, each at least

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,25 +24,6 @@ using grundy::test::contains;
 using grundy::test::run_explained;
 using grundy::test::run_source;
 
-// win(n, limit) by the rules: take 1..min(n, limit), the opponent may then take k times that.
-class Brute {
- public:
-  explicit Brute(std::int64_t k) : k_(k) {}
-  bool wins(std::int64_t n, std::int64_t limit) {
-    limit = std::min(limit, n);
-    auto [it, fresh] = memo_.try_emplace({n, limit}, false);
-    if (!fresh) return it->second;
-    bool w = false;
-    for (std::int64_t t = 1; t <= limit && !w; ++t) w = !wins(n - t, k_ * t);
-    memo_[{n, limit}] = w;
-    return w;
-  }
-
- private:
-  std::int64_t k_;
-  std::map<std::pair<std::int64_t, std::int64_t>, bool> memo_;
-};
-
 // The heaps n >= 1 lost at the start, when the first player may take all but one: (n, n - 1).
 std::vector<std::int64_t> first_losses(DynamicSubtraction& d, std::int64_t upto) {
   std::vector<std::int64_t> out;
@@ -58,7 +38,7 @@ std::vector<std::int64_t> first_losses(DynamicSubtraction& d, std::int64_t upto)
 TEST_CASE("the k-multiple theorem agrees with a brute-force search", "[known][dynamic]") {
   for (std::int64_t k = 1; k <= 7; ++k) {
     CAPTURE(k);
-    Brute brute(k);
+    grundy::brute::FibNim brute(k);
     DynamicSubtraction theorem(k);
     for (std::int64_t n = -2; n <= 160; ++n) {
       for (std::int64_t limit = -2; limit <= 2 * n + 3; ++limit) {
