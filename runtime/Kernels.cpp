@@ -418,9 +418,17 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un, std:
   if constexpr (std::is_same_v<T, std::uint8_t>) {
     if (witness_scan_available()) {
       // Values of a byte: the waiting ones are a set that 32 splits at a time are tested
-      // against (runtime/Witness.hpp). The same order of splits as below.
+      // against (runtime/Witness.hpp). The same order of splits as below. Two bytes XOR
+      // below 256, so a waiting value of 256 or more has no witness: it is the mex unless a
+      // smaller one is missing too, and it never enters the set (where only its low byte
+      // would, and be confirmed by a split that makes that byte).
+      const auto wide = std::find_if(pending_.begin(), pending_.end(), [](std::uint32_t x) { return x > 0xFF; });
+      if (wide == pending_.begin()) return *wide;
+      pending_.erase(wide == pending_.end() ? wide : wide + 1, pending_.end());
       ByteSet waiting;
-      for (std::uint32_t x : pending_) waiting.add(static_cast<std::uint8_t>(x));
+      for (std::uint32_t x : pending_) {
+        if (x <= 0xFF) waiting.add(static_cast<std::uint8_t>(x));
+      }
       constexpr std::int64_t kWide = 32, kSamples = 16, kStride = 7919;
       for (std::size_t i = 0; i < twos_.size() && !waiting.empty(); ++i) {
         const std::int64_t r = n - twos_[i];
@@ -437,7 +445,7 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un, std:
       }
       spend(work, un);
       for (std::uint32_t x : pending_) {
-        if (waiting.contains(static_cast<std::uint8_t>(x))) return x;
+        if (x > 0xFF || waiting.contains(static_cast<std::uint8_t>(x))) return x;
       }
       return first_common;
     }
