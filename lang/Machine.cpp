@@ -1260,7 +1260,7 @@ std::optional<Value> Machine::folded_heaps(const std::vector<Clause>& clauses, c
     if (__builtin_add_overflow(total, y, &next)) overflow(at, "+", total, y);
     total = next;
   };
-  std::uint32_t block[4096];
+  std::uint64_t block[4096];
   for (std::int64_t x = lo;;) {
     check_interrupt();
     const std::uint64_t left = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(x) + 1;
@@ -1272,9 +1272,8 @@ std::optional<Value> Machine::folded_heaps(const std::vector<Clause>& clauses, c
       ++x;
       continue;
     }
-    std::int64_t sum = 0;  // below 4096 * 2^32: no overflow
-    for (std::size_t i = 0; i < known; ++i) sum += block[i];
-    add(sum);
+    // Each value checked: a run formula's values reach 2^63 - 1.
+    for (std::size_t i = 0; i < known; ++i) add(static_cast<std::int64_t>(block[i]));
     if (static_cast<std::uint64_t>(known) == left) break;
     x += static_cast<std::int64_t>(known);
   }

@@ -53,14 +53,15 @@ void DenseTable::clear() {
 FastPath::FastPath() = default;
 FastPath::~FastPath() = default;
 
-std::size_t FastPath::known_run(std::int64_t from, std::uint32_t* out, std::size_t count) const {
+std::size_t FastPath::known_run(std::int64_t from, std::uint64_t* out, std::size_t count) const {
   if (from < 0 || count == 0) return 0;
   if (static_cast<std::uint64_t>(INT64_MAX - from) < count - 1) count = static_cast<std::size_t>(INT64_MAX - from) + 1;
   if (run_a > 0) {
-    const std::int64_t m = run_a + run_b;
-    std::int64_t r = from % m;
+    const std::uint64_t m = static_cast<std::uint64_t>(run_a) + static_cast<std::uint64_t>(run_b);
+    const auto a = static_cast<std::uint64_t>(run_a);
+    std::uint64_t r = static_cast<std::uint64_t>(from) % m;
     for (std::size_t i = 0; i < count; ++i) {
-      out[i] = static_cast<std::uint32_t>(r / run_a);
+      out[i] = r / a;
       if (++r == m) r = 0;
     }
     return count;

@@ -99,8 +99,14 @@ struct FastPath {
   std::int64_t p = 0;
   // Kernel of a subtraction game of a run {a, ..., b} (run_a > 0): value(n) is
   // (n mod (a + b)) / a for every n, with no table (Bash[10^9] has a period of 10^9 + 1).
+  // The values reach 2^63 - 1 (Bash[2^62](2^62) is 2^62), and a + b up to 2^64 - 2: both
+  // are taken in 64-bit unsigned arithmetic, never in a table's 32 bits.
   std::int64_t run_a = 0;
   std::int64_t run_b = 0;
+  std::uint64_t run_value(std::int64_t n) const {
+    const std::uint64_t m = static_cast<std::uint64_t>(run_a) + static_cast<std::uint64_t>(run_b);
+    return static_cast<std::uint64_t>(n) % m / static_cast<std::uint64_t>(run_a);
+  }
   // Kernel of rules recognised as a code: heaps below verify_to are checked against the
   // rules (verify_spec) before the kernel computes them; those below verified are.
   std::int64_t verified = 0;
@@ -110,17 +116,18 @@ struct FastPath {
   bool broken = false;           // Dense/Box: the rules broke the pattern; the table stays valid
   std::string how;               // one line for --explain
 
-  // The value of heap n when it is already known (in the table, or by the period).
-  std::optional<std::uint32_t> known(std::int64_t n) const {
+  // The value of heap n when it is already known (in the table, by the period, or by the
+  // formula of a run, whose values need 64 bits).
+  std::optional<std::uint64_t> known(std::int64_t n) const {
     if (n < 0) return std::nullopt;
-    if (run_a > 0) return static_cast<std::uint32_t>(n % (run_a + run_b) / run_a);
+    if (run_a > 0) return run_value(n);
     if (static_cast<std::uint64_t>(n) < table.size()) return table.get(static_cast<std::size_t>(n));
     if (p > 0) return table.get(static_cast<std::size_t>(n0 + (n - n0) % p));
     return std::nullopt;
   }
   // The values of heaps from, from + 1, ... into out[0..count) as long as they are known;
   // returns how many were. One division for the lot, where known() takes one per heap.
-  std::size_t known_run(std::int64_t from, std::uint32_t* out, std::size_t count) const;
+  std::size_t known_run(std::int64_t from, std::uint64_t* out, std::size_t count) const;
 };
 
 }  // namespace grundy

@@ -152,7 +152,7 @@ bool coords_of(const Value& state, int arity, Coords& c) {
 }
 
 // The value of a state when a fast path already has it.
-std::optional<std::uint32_t> known_value(const FastPath& f, const Value& state) {
+std::optional<std::uint64_t> known_value(const FastPath& f, const Value& state) {
   if (f.kind == FastPath::Kind::Box) {
     Coords c{};
     if (!coords_of(state, f.box->arity(), c)) return std::nullopt;
@@ -338,7 +338,7 @@ std::optional<std::uint32_t> Evaluator::box_value(const GameInstance& g, FastPat
   return v;
 }
 
-std::optional<std::uint32_t> Evaluator::fast_value(const Position& p) {
+std::optional<std::uint64_t> Evaluator::fast_value(const Position& p) {
   const GameInstance& g = *p.game;
   FastPath& f = fast_path(g);
   if (f.kind == FastPath::Kind::Box) {
@@ -350,7 +350,7 @@ std::optional<std::uint32_t> Evaluator::fast_value(const Position& p) {
   return heap_value(g, f, p.state.as_int());
 }
 
-std::optional<std::uint32_t> Evaluator::heap_value(const GameInstance& g, FastPath& f, std::int64_t n) {
+std::optional<std::uint64_t> Evaluator::heap_value(const GameInstance& g, FastPath& f, std::int64_t n) {
   if (f.kind == FastPath::Kind::General) return std::nullopt;
   if (auto v = f.known(n)) return v;
   if (n < 0 || f.busy) return std::nullopt;
@@ -359,7 +359,7 @@ std::optional<std::uint32_t> Evaluator::heap_value(const GameInstance& g, FastPa
   return dense_value(g, f, n);
 }
 
-std::size_t Evaluator::known_table_values(const GameInstance& g, std::int64_t from, std::uint32_t* out,
+std::size_t Evaluator::known_table_values(const GameInstance& g, std::int64_t from, std::uint64_t* out,
                                           std::size_t count) const {
   if (!g.fast || !g.memo.empty()) return 0;
   const FastPath& f = *g.fast;
@@ -375,14 +375,14 @@ std::size_t Evaluator::known_table_values(const GameInstance& g, std::int64_t fr
   return i;
 }
 
-std::optional<std::uint32_t> Evaluator::known_table_value(const GameInstance& g, const std::int64_t* c, int n) const {
+std::optional<std::uint64_t> Evaluator::known_table_value(const GameInstance& g, const std::int64_t* c, int n) const {
   if (!g.fast || !g.memo.empty()) return std::nullopt;
   const FastPath& f = *g.fast;
   if (f.kind == FastPath::Kind::Box) return n == f.box->arity() ? f.box->known(c) : std::nullopt;
   return n == 1 ? f.known(c[0]) : std::nullopt;
 }
 
-std::optional<std::uint32_t> Evaluator::table_value(const GameInstance& g, const std::int64_t* c, int n) {
+std::optional<std::uint64_t> Evaluator::table_value(const GameInstance& g, const std::int64_t* c, int n) {
   // What grundy(Position) looks at first: the general search's values and states in progress.
   if (g.rules().is_nim() || !g.memo.empty()) return std::nullopt;
   FastPath& f = fast_path(g);
@@ -394,7 +394,7 @@ std::optional<std::uint32_t> Evaluator::table_value(const GameInstance& g, const
   return heap_value(g, f, c[0]);
 }
 
-std::optional<std::uint32_t> Evaluator::kernel_value(const GameInstance& g, FastPath& f,
+std::optional<std::uint64_t> Evaluator::kernel_value(const GameInstance& g, FastPath& f,
                                                      std::int64_t n) {
   const bool provable = f.spec->provable();
   const auto target = static_cast<std::uint64_t>(n) + 1;
@@ -554,7 +554,8 @@ const DenseTable* Evaluator::dense_values(const GameInstance& g, std::uint64_t c
   if (f.run_a > 0) {  // no kernel run: the formula
     reserve_states(count - f.table.size());
     const std::size_t before = f.table.size();
-    while (f.table.size() < count) f.table.push(*f.known(static_cast<std::int64_t>(f.table.size())));
+    // A table's values fit 32 bits: a run's value is at most its heap, below --max-states.
+    while (f.table.size() < count) f.table.push(static_cast<std::uint32_t>(f.run_value(static_cast<std::int64_t>(f.table.size()))));
     games_.states += f.table.size() - before;
     g.dense_states += f.table.size() - before;
     return &f.table;
@@ -562,9 +563,9 @@ const DenseTable* Evaluator::dense_values(const GameInstance& g, std::uint64_t c
   if (f.p == 0) {
     if (f.busy) return nullptr;
     const auto last = static_cast<std::int64_t>(count - 1);
-    std::optional<std::uint32_t> v = f.kind == FastPath::Kind::Kernel ? kernel_value(g, f, last)
-                                                                      : dense_value(g, f, last);
-    if (!v) return nullptr;
+    const bool filled = f.kind == FastPath::Kind::Kernel ? kernel_value(g, f, last).has_value()
+                                                         : dense_value(g, f, last).has_value();
+    if (!filled) return nullptr;
   }
   if (f.table.size() < count && f.p > 0) {
     reserve_states(count - f.table.size());

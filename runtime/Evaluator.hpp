@@ -113,7 +113,7 @@ class Evaluator {
   // The value of g at the state of `n` integers `c` when a table answers it (known, or
   // computed by a kernel or the compiled rules); nothing when only grundy(Position) can.
   // Lets a query with integer arguments skip building the state as a Value.
-  std::optional<std::uint32_t> table_value(const GameInstance& g, const std::int64_t* c, int n);
+  std::optional<std::uint64_t> table_value(const GameInstance& g, const std::int64_t* c, int n);
   // wins() of g at the state of `n` integers `c` when a theorem (FastPath::outcome_rule) or
   // the search for outcomes over its compiled rules answers it; nothing when only
   // wins(Option) can.
@@ -121,16 +121,16 @@ class Evaluator {
   // The value of g at the state of `n` integers `c` when a table (a one-integer table, a
   // proven period, a box) already has it; nothing when anything is to be computed or the
   // general search has values of g.
-  std::optional<std::uint32_t> known_table_value(const GameInstance& g, const std::int64_t* c, int n) const;
+  std::optional<std::uint64_t> known_table_value(const GameInstance& g, const std::int64_t* c, int n) const;
   // The same for the heaps from, from + 1, ... of a one-integer game, into out[0..count)
   // while they are known: returns how many were.
-  std::size_t known_table_values(const GameInstance& g, std::int64_t from, std::uint32_t* out, std::size_t count) const;
+  std::size_t known_table_values(const GameInstance& g, std::int64_t from, std::uint64_t* out, std::size_t count) const;
 
  private:
-  std::optional<std::uint32_t> fast_value(const Position& p);
+  std::optional<std::uint64_t> fast_value(const Position& p);
   std::optional<std::uint32_t> box_value(const GameInstance& g, FastPath& f, const std::int64_t* c);
-  std::optional<std::uint32_t> heap_value(const GameInstance& g, FastPath& f, std::int64_t n);
-  std::optional<std::uint32_t> kernel_value(const GameInstance& g, FastPath& f, std::int64_t n);
+  std::optional<std::uint64_t> heap_value(const GameInstance& g, FastPath& f, std::int64_t n);
+  std::optional<std::uint64_t> kernel_value(const GameInstance& g, FastPath& f, std::int64_t n);
   std::optional<std::uint32_t> dense_value(const GameInstance& g, FastPath& f, std::int64_t n);
   void setup(const GameInstance& g, FastPath& f);
   // A theorem for the outcomes of g, when its rules say a game that has one.

@@ -53,8 +53,9 @@ std::optional<std::pair<std::int64_t, std::int64_t>> HeapSpec::subtraction_run()
     if (a == 0) a = static_cast<std::int64_t>(digits.size());
     b = tail_end;
   }
-  // a + b must not overflow: a tail to INT64_MAX is "all heaps" (Nim), not a run.
-  if (a == 0 || b > INT64_MAX - a) return std::nullopt;
+  // A run to b = 2^63 - 1 is Nim's "take any number" when a is 1: (n mod (a + b)) / a is
+  // then n for every heap. FastPath::run_value takes a + b in 64-bit unsigned arithmetic.
+  if (a == 0) return std::nullopt;
   return std::make_pair(a, b);
 }
 

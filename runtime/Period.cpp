@@ -94,7 +94,17 @@ PeriodInfo find_period(Evaluator& ev, const GameInstance& game, std::optional<st
   const std::int64_t last = limit ? *limit : code ? kPeriodLimitCodes : kPeriodLimitRules;
   if (last < 1) fail("the limit of period must be at least 1, got " + std::to_string(last));
   if (f.p > 0) return PeriodInfo{f.n0, f.p, true};
-  if (f.run_a > 0) return PeriodInfo{0, f.run_a + f.run_b, true};  // subtraction of a run
+  if (f.run_a > 0) {  // subtraction of a run: period a + b, from heap 0
+    std::int64_t p = 0;
+    if (__builtin_add_overflow(f.run_a, f.run_b, &p)) {
+      fail("the values of " + game.display_name() + " repeat only after a + b = " +
+               std::to_string(static_cast<std::uint64_t>(f.run_a) + static_cast<std::uint64_t>(f.run_b)) +
+               " heaps, past the largest 64-bit heap",
+           "its values are (n mod (a + b)) / a, here with a = " + std::to_string(f.run_a) +
+               " and b = " + std::to_string(f.run_b));
+    }
+    return PeriodInfo{0, p, true};
+  }
   DenseTable own;  // for games without a dense table: values one by one
   const DenseTable* table = nullptr;
   // A proof may show up in a prefix of the values (it holds for ever); an observed period
