@@ -152,6 +152,11 @@ Documentation: docs/language.md, docs/repl.md)");
   app.add_flag("--explain", explain,
                "Say on stderr how each game is evaluated (native kernel, dense table or search) "
                "and which periods are proven");
+  bool cross_check = false;
+  app.add_flag("--cross-check", cross_check,
+               "Recompute sampled values of the native kernels and compiled rules by the plain "
+               "definition (the mex of the options), and stop if they differ; costs about an "
+               "eighth more");
   int progress = -1;  // -1: when stderr is a terminal
   app.add_flag("--progress{1},--no-progress{0}", progress,
                "Show (or never show) a progress bar on stderr for computations that take over a "
@@ -208,6 +213,7 @@ Documentation: docs/language.md, docs/repl.md)");
   options.max_depth = max_depth;
   options.limits.interrupt = &g_interrupt;
   if (explain) options.limits.explain = &std::cerr;
+  options.limits.cross_check = cross_check;
   grundy::TerminalProgress bar(stderr);
   if (progress == 1 || (progress == -1 && isatty(STDERR_FILENO))) options.limits.progress = &bar;
   options.check_only = check->parsed();

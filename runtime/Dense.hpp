@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/CrossCheck.hpp"
+
 namespace grundy {
 
 class DenseTable {
@@ -115,6 +117,7 @@ struct FastPath {
   bool busy = false;             // being filled (a rule's own query must not re-enter)
   bool broken = false;           // Dense/Box: the rules broke the pattern; the table stays valid
   std::string how;               // one line for --explain
+  KernelAudit audit;             // Kernel, under --cross-check: the heaps checked so far
 
   // The value of heap n when it is already known (in the table, by the period, or by the
   // formula of a run, whose values need 64 bits).

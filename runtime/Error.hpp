@@ -20,6 +20,7 @@ enum class ErrorKind {
   Runtime,      // exit 70: overflow, a loop in the rules, a cap, a bad value
   Limit,        // exit 70: a resource limit; the message names the flag that raises it
   Interrupted,  // exit 70: the user pressed Ctrl-C
+  Internal,     // exit 70: a fast path disagrees with the rules (--cross-check): a fault in Grundy
 };
 
 class Error : public std::runtime_error {

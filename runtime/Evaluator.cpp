@@ -325,16 +325,20 @@ void Evaluator::setup(const GameInstance& g, FastPath& f) {
 std::optional<std::uint32_t> Evaluator::box_value(const GameInstance& g, FastPath& f, const std::int64_t* c) {
   if (auto v = f.box->known(c)) return v;
   if (f.broken || f.busy) return std::nullopt;
-  BoxCall call{this, &g};
-  const BoxHooks hooks = box_hooks(call);
-  BusyScope busy(f);
-  ProgressScope bar(limits_.progress, [&g] { return g.display_name(); });
-  std::string why;
-  auto v = grundy::box_value(*f.box, *f.compiled, c, hooks, why);
-  if (!v) {
-    f.broken = true;
-    explain(g, "the compiled rules stop: " + why + "; memoized search from there");
+  std::optional<std::uint32_t> v;
+  {
+    BoxCall call{this, &g};
+    const BoxHooks hooks = box_hooks(call);
+    BusyScope busy(f);
+    ProgressScope bar(limits_.progress, [&g] { return g.display_name(); });
+    std::string why;
+    v = grundy::box_value(*f.box, *f.compiled, c, hooks, why);
+    if (!v) {
+      f.broken = true;
+      explain(g, "the compiled rules stop: " + why + "; memoized search from there");
+    }
   }
+  if (v && limits_.cross_check) cross_check_cell(*this, g, f, c, *v);
   return v;
 }
 
@@ -352,6 +356,7 @@ std::optional<std::uint64_t> Evaluator::fast_value(const Position& p) {
 
 std::optional<std::uint64_t> Evaluator::heap_value(const GameInstance& g, FastPath& f, std::int64_t n) {
   if (f.kind == FastPath::Kind::General) return std::nullopt;
+  if (limits_.cross_check && f.run_a > 0) cross_check_run(g, f, n);
   if (auto v = f.known(n)) return v;
   if (n < 0 || f.busy) return std::nullopt;
   if (f.kind == FastPath::Kind::Kernel) return kernel_value(g, f, n);
@@ -428,10 +433,11 @@ std::optional<std::uint64_t> Evaluator::kernel_value(const GameInstance& g, Fast
     // interpreter takes a step: 64 options are one step, so that the limit stops the same
     // time of work (Grundy's game to 10^6 looks at 3 * 10^9 options in 3 s).
     bool whole = false;
-    std::uint64_t carry = 0;
+    std::uint64_t carry = 0, work_done = 0;
     try {
       whole = f.kernel->extend(f.table, static_cast<std::size_t>(step),
                                [&](std::size_t done, std::size_t total, std::uint64_t work) {
+                                 work_done += work;
                                  carry += work;
                                  limits_.charge(carry / kKernelOptionsPerStep);
                                  carry %= kKernelOptionsPerStep;
@@ -445,6 +451,7 @@ std::optional<std::uint64_t> Evaluator::kernel_value(const GameInstance& g, Fast
     const std::size_t added = f.table.size() - size;
     games_.states += added;
     g.dense_states += added;
+    if (limits_.cross_check) cross_check_kernel(g, *f.spec, f.table, size, f.table.size(), work_done, f.audit);
     if (!whole) {
       // The code's tail ends before this heap: the rules take over from here.
       f.kind = FastPath::Kind::Dense;

@@ -59,6 +59,9 @@ struct Limits {
   std::ostream* explain = nullptr;
   // A progress bar for long computations (runtime/Progress.hpp); null: none.
   Progress* progress = nullptr;
+  // --cross-check: the fast paths' values are recomputed at sampled states by the plain
+  // definition, and a difference stops the query (runtime/CrossCheck.hpp).
+  bool cross_check = false;
 };
 
 // The rough costs behind --max-memory: a memoized position (or sum), and a position whose

@@ -140,28 +140,7 @@ Heaps3 heaps3(std::int64_t a = 0, std::int64_t b = 0, std::int64_t c = 0) {
 // The options of heap n under `spec`, sorted, each once.
 void spec_options_into(const HeapSpec& spec, std::int64_t n, std::vector<Heaps3>& out) {
   out.clear();
-  const auto K = static_cast<std::int64_t>(spec.K());
-  for (std::int64_t k = 0; k <= n; ++k) {
-    std::uint8_t d = 0;
-    if (k < K) d = spec.digits[static_cast<std::size_t>(k)];
-    else if (k <= spec.tail_end) d = spec.tail;
-    else break;
-    if (!d) continue;
-    const std::int64_t r = n - k;
-    if ((d & HeapSpec::kNone) && r == 0 && k >= 1) out.push_back(heaps3());
-    if ((d & HeapSpec::kOne) && r >= 1 && k >= 1) out.push_back(heaps3(r));
-    if (d & HeapSpec::kTwo) {
-      for (std::int64_t a = 1; 2 * a <= r; ++a) {
-        if ((d & HeapSpec::kUnequal) && 2 * a == r) continue;
-        out.push_back(heaps3(a, r - a));
-      }
-    }
-    if (d & HeapSpec::kThree) {
-      for (std::int64_t a = 1; 3 * a <= r; ++a) {
-        for (std::int64_t b = a; a + 2 * b <= r; ++b) out.push_back(heaps3(a, b, r - a - b));
-      }
-    }
-  }
+  for_each_spec_option(spec, n, [&](std::int64_t a, std::int64_t b, std::int64_t c) { out.push_back(heaps3(a, b, c)); });
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
 }

@@ -86,6 +86,35 @@ std::string verify_spec(const HeapSpec& spec, const GameInstance& game, std::int
 // The options of heap n under `spec`, as sorted lists of non-empty heaps (tests, verify).
 std::vector<std::vector<std::int64_t>> spec_options(const HeapSpec& spec, std::int64_t n);
 
+// Calls f(a, b, c) for each option of heap n under `spec`, by the definition of the code:
+// the heaps the option leaves, 0 standing for none (so (0, 0, 0) leaves nothing). Unsorted,
+// and an option that two digits both allow comes twice.
+template <typename F>
+void for_each_spec_option(const HeapSpec& spec, std::int64_t n, F&& f) {
+  const auto K = static_cast<std::int64_t>(spec.K());
+  for (std::int64_t k = 0; k <= n; ++k) {
+    std::uint8_t d = 0;
+    if (k < K) d = spec.digits[static_cast<std::size_t>(k)];
+    else if (k <= spec.tail_end) d = spec.tail;
+    else break;
+    if (!d) continue;
+    const std::int64_t r = n - k;
+    if ((d & HeapSpec::kNone) && r == 0 && k >= 1) f(std::int64_t{0}, std::int64_t{0}, std::int64_t{0});
+    if ((d & HeapSpec::kOne) && r >= 1 && k >= 1) f(r, std::int64_t{0}, std::int64_t{0});
+    if (d & HeapSpec::kTwo) {
+      for (std::int64_t a = 1; 2 * a <= r; ++a) {
+        if ((d & HeapSpec::kUnequal) && 2 * a == r) continue;
+        f(a, r - a, std::int64_t{0});
+      }
+    }
+    if (d & HeapSpec::kThree) {
+      for (std::int64_t a = 1; 3 * a <= r; ++a) {
+        for (std::int64_t b = a; a + 2 * b <= r; ++b) f(a, b, r - a - b);
+      }
+    }
+  }
+}
+
 // Called every few thousand heaps, and within a heap whose options are many, with the
 // number of options (splits) looked at since the last call: the caller charges them to
 // --max-steps. Throws to stop (a limit, an interrupt); may report progress. Every option
