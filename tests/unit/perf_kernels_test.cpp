@@ -3,6 +3,7 @@
 // the general memoized search on the same games and against independent brute force, and
 // against published sequences (Kayles, Dawson's Kayles, Grundy's game).
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -448,5 +449,64 @@ TEST_CASE("the wide witness scan finds exactly the XORs of the splits in its ran
       CHECK(set.contains(static_cast<std::uint8_t>(v)) == !made[static_cast<std::size_t>(v)]);
     }
     CHECK(set.empty() == all_made);
+  }
+}
+
+namespace {
+// What an independent sparse-space solver reports of a nim-sequence value(0..n-1): its
+// largest value and the first heap holding it, and the rare heaps under a mask (value v is
+// rare when v & mask has an even number of ones): how many, and the last.
+struct SequenceFacts {
+  std::uint32_t largest = 0;
+  std::size_t largest_at = 0;
+  std::size_t rare = 0;
+  std::size_t last_rare = 0;
+};
+SequenceFacts facts_of(const HeapSpec& spec, std::size_t n, std::uint32_t mask) {
+  HeapKernel k(spec);
+  DenseTable t;
+  k.extend(t, n, nullptr);
+  SequenceFacts f;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const std::uint32_t v = t.get(i);
+    if (v > f.largest) {
+      f.largest = v;
+      f.largest_at = i;
+    }
+    if (std::popcount(v & mask) % 2 == 0) {
+      ++f.rare;
+      f.last_rare = i;
+    }
+  }
+  return f;
+}
+}  // namespace
+
+// Hidden from the default run (Catch's "." tag): ctest runs it as long.published_sequences.
+TEST_CASE("published facts of long sequences that cross value widths", "[.long]") {
+  // tczajka/octal-games, UnsolvedGames.md (its `analyze`, a sparse-space solver of its own):
+  // Grundy's game and 0.6 to 2^21, 0.04 and 0.06 to 2^17. 0.6 passes 256 (a table of two
+  // bytes) and 0.04 and 0.06 pass 1024.
+  HeapSpec gg;
+  gg.digits = {HeapSpec::kTwo | HeapSpec::kUnequal};
+  struct Row {
+    std::string name;
+    HeapSpec spec;
+    std::size_t n;
+    std::uint32_t mask;
+    SequenceFacts want;
+  };
+  const std::vector<Row> rows = {
+      {"Grundy's game", gg, std::size_t{1} << 21, 0xfe, {231, 763622, 1274, 82860}},
+      {"0.6", spec_of("0.6"), std::size_t{1} << 21, 0x1ee, {319, 1274955, 1584, 20627}},
+      {"0.04", spec_of("0.04"), std::size_t{1} << 17, 0x7b8, {1024, 109363, 18860, 131003}},
+      {"0.06", spec_of("0.06"), std::size_t{1} << 17, 0x5a0, {1045, 127083, 52923, 131070}}};
+  for (const Row& r : rows) {
+    INFO(r.name);
+    const SequenceFacts got = facts_of(r.spec, r.n, r.mask);
+    CHECK(got.largest == r.want.largest);
+    CHECK(got.largest_at == r.want.largest_at);
+    CHECK(got.rare == r.want.rare);
+    CHECK(got.last_rare == r.want.last_rare);
   }
 }
