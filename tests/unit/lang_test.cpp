@@ -435,7 +435,7 @@ TEST_CASE("period of a hand-written game is observed, of a shorthand proven", "[
   CHECK(lines[2] == "(0, 4, proven)");
 }
 
-TEST_CASE("a value rule gives normal play's values; the options stay the rules'", "[lang][value]") {
+TEST_CASE("a value rule gives normal play's values, and the options stay the rules'", "[lang][value]") {
   // Subtraction {1, 2, 3} by its formula n % 4, next to the same rules searched: every query
   // that depends on values agrees; misère and every play, options and winning use the rules.
   const std::string games =

@@ -165,7 +165,7 @@ TEST_CASE("values compare, hash and order consistently", "[runtime][value]") {
   CHECK(Value::range(3, 2).range_hi() == 2);
 }
 
-TEST_CASE("the registry interns instances; positions print with parameters", "[runtime][registry]") {
+TEST_CASE("the registry interns instances, and positions print with parameters", "[runtime][registry]") {
   GameRegistry games;
   auto rules = std::make_shared<FnRuleset>(
       "B", [](const Value&) { return std::vector<std::vector<Value>>{}; });
