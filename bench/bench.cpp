@@ -54,7 +54,8 @@ double median(std::vector<double> t) {
 // The medians of `runs` runs of each, taken in turns: the machine's speed drifts (a VM),
 // and a drift between all the runs of one and all the runs of the other moved the ratio
 // of the millisecond cases by a third.
-std::pair<double, double> medians_in_turn(int runs, const std::function<void()>& f, const std::function<void()>& g) {
+std::pair<double, double> medians_in_turn(int runs, const std::function<void()>& f,
+                                          const std::function<void()>& g) {
   std::vector<double> tf, tg;
   for (int i = 0; i < runs; ++i) {
     tf.push_back(seconds_of(f));
@@ -180,7 +181,8 @@ Table lasker_hand(int N) {
 }
 
 std::int64_t cut_hand(int W) {
-  std::vector<std::vector<int>> g(static_cast<std::size_t>(W) + 1, std::vector<int>(static_cast<std::size_t>(W) + 1));
+  std::vector<std::vector<int>> g(static_cast<std::size_t>(W) + 1,
+                                  std::vector<int>(static_cast<std::size_t>(W) + 1));
   std::int64_t sum = 0;
   std::vector<char> seen;
   for (int w = 1; w <= W; ++w) {
@@ -213,10 +215,13 @@ std::int64_t wythoff_hand(int A) {
   for (int a = 0; a <= A; ++a) {
     for (int b = 0; b <= A; ++b) {
       seen.assign(static_cast<std::size_t>(a + b) * 2 + 2, 0);
-      for (int k = 1; k <= a; ++k) seen[static_cast<std::size_t>(g[static_cast<std::size_t>(a - k)][static_cast<std::size_t>(b)])] = 1;
-      for (int k = 1; k <= b; ++k) seen[static_cast<std::size_t>(g[static_cast<std::size_t>(a)][static_cast<std::size_t>(b - k)])] = 1;
+      for (int k = 1; k <= a; ++k)
+        seen[static_cast<std::size_t>(g[static_cast<std::size_t>(a - k)][static_cast<std::size_t>(b)])] = 1;
+      for (int k = 1; k <= b; ++k)
+        seen[static_cast<std::size_t>(g[static_cast<std::size_t>(a)][static_cast<std::size_t>(b - k)])] = 1;
       for (int k = 1; k <= std::min(a, b); ++k) {
-        seen[static_cast<std::size_t>(g[static_cast<std::size_t>(a - k)][static_cast<std::size_t>(b - k)])] = 1;
+        seen[static_cast<std::size_t>(g[static_cast<std::size_t>(a - k)][static_cast<std::size_t>(b - k)])] =
+            1;
       }
       int m = 0;
       while (seen[static_cast<std::size_t>(m)]) ++m;
@@ -231,9 +236,11 @@ std::int64_t wythoff_hand(int A) {
 struct FibHand {
   int N;
   std::vector<signed char> memo;  // -1 unknown
-  explicit FibHand(int n) : N(n), memo(static_cast<std::size_t>(n + 1) * static_cast<std::size_t>(2 * n + 2), -1) {}
+  explicit FibHand(int n)
+      : N(n), memo(static_cast<std::size_t>(n + 1) * static_cast<std::size_t>(2 * n + 2), -1) {}
   bool win(int n, int limit) {
-    signed char& m = memo[static_cast<std::size_t>(n) * static_cast<std::size_t>(2 * N + 2) + static_cast<std::size_t>(limit)];
+    signed char& m = memo[static_cast<std::size_t>(n) * static_cast<std::size_t>(2 * N + 2) +
+                          static_cast<std::size_t>(limit)];
     if (m >= 0) return m;
     bool w = false;
     for (int k = 1; k <= std::min(n, limit) && !w; ++k) w = !win(n - k, 2 * k);
@@ -292,7 +299,7 @@ struct Case {
   int runs;
   std::function<std::string()> grundy;    // returns the answer, to compare
   std::function<std::string()> baseline;  // same
-  double scale = 1;  // baseline time is multiplied by this (an O(n^2) loop run smaller)
+  double scale = 1;                       // baseline time is multiplied by this (an O(n^2) loop run smaller)
   bool quick = true;
   bool long_only = false;
   bool ratio = true;  // false: the time alone matters (no comparable hand-written work)
@@ -310,25 +317,31 @@ std::string all_values(const char* game, int N) {
 
 std::vector<Case> cases() {
   std::vector<Case> c;
-  c.push_back({"subtraction {1,3,4} to 10^7", "runtime table API; hand: mex over a seen array", 5,
-               [] {
-                 auto rules = std::make_shared<grundy::SubtractionRuleset>("S", std::vector<std::int64_t>{1, 3, 4});
-                 grundy::GameRegistry games;
-                 grundy::Limits limits;
-                 limits.max_states = 100'000'000;
-                 grundy::Evaluator ev(games, limits);
-                 const auto* g = games.instance(rules, grundy::Value::tuple({}));
-                 const grundy::DenseTable* t = ev.dense_values(*g, 10'000'001);
-                 std::int64_t s = 0;
-                 t->visit([&](const auto& v) {
-                   for (auto x : v) s += x;
-                 });
-                 return std::to_string(s) + " (" + std::to_string(t->width()) + " byte/state)";
-               },
-               [] { return std::to_string(checksum(subtraction_hand({1, 3, 4}, 10'000'000))) + " (1 byte/state)"; }});
-  c.push_back({"subtraction {1,3,4}, sum to 10^7, language", "sum(grundy(S(n)) for n in 0..10^7); hand: as above", 5,
-               [] { return run_grundy("game S = subtraction {1, 3, 4}\nsum(grundy(S(n)) for n in 0..10^7)\n"); },
-               [] { return std::to_string(checksum(subtraction_hand({1, 3, 4}, 10'000'000))); }});
+  c.push_back(
+      {"subtraction {1,3,4} to 10^7", "runtime table API; hand: mex over a seen array", 5,
+       [] {
+         auto rules = std::make_shared<grundy::SubtractionRuleset>("S", std::vector<std::int64_t>{1, 3, 4});
+         grundy::GameRegistry games;
+         grundy::Limits limits;
+         limits.max_states = 100'000'000;
+         grundy::Evaluator ev(games, limits);
+         const auto* g = games.instance(rules, grundy::Value::tuple({}));
+         const grundy::DenseTable* t = ev.dense_values(*g, 10'000'001);
+         std::int64_t s = 0;
+         t->visit([&](const auto& v) {
+           for (auto x : v) s += x;
+         });
+         return std::to_string(s) + " (" + std::to_string(t->width()) + " byte/state)";
+       },
+       [] {
+         return std::to_string(checksum(subtraction_hand({1, 3, 4}, 10'000'000))) + " (1 byte/state)";
+       }});
+  c.push_back(
+      {"subtraction {1,3,4}, sum to 10^7, language", "sum(grundy(S(n)) for n in 0..10^7); hand: as above", 5,
+       [] { return run_grundy("game S = subtraction {1, 3, 4}\nsum(grundy(S(n)) for n in 0..10^7)\n"); },
+       [] {
+         return std::to_string(checksum(subtraction_hand({1, 3, 4}, 10'000'000)));
+       }});
   c.push_back({"grundy(S(10^18)), S = {1,3,4}", "a whole program, `grundy eval`; hand: n % 7 lookup", 5,
                [] { return run_grundy("game S = subtraction {1, 3, 4}\ngrundy(S(10^18))\n"); },
                [] {
@@ -343,7 +356,10 @@ std::vector<Case> cases() {
     std::function<Table(int)> hand;
   };
   const std::vector<G> games = {
-      {"Kayles", kKayles, [](int n) { return knock_down_hand({1, 2}, n); }},
+      {"Kayles", kKayles,
+       [](int n) {
+         return knock_down_hand({1, 2}, n);
+       }},
       {"Dawson's Kayles", kDawson, [](int n) { return knock_down_hand({2}, n); }},
       {"Grundy's game", kGrundys, [](int n) { return grundys_game_hand(n); }},
       {"Lasker's Nim", kLasker, [](int n) { return lasker_hand(n); }},
@@ -381,7 +397,8 @@ std::vector<Case> cases() {
                      "sum([grundy(W(a, b)) for a in 0..300 for b in 0..300])\n");
                },
                [] { return std::to_string(wythoff_hand(300)); }});
-  c.push_back({"Cutting game 200x200, one query", "grundy(Cut(200, 200)) reaches every state; hand: as above", 11,
+  c.push_back({"Cutting game 200x200, one query", "grundy(Cut(200, 200)) reaches every state; hand: as above",
+               11,
                [] {
                  return run_grundy(
                      "game Cut { state (w, h)  split [(i, h), (w - i, h)] for i in 2..w-2  "
@@ -419,7 +436,8 @@ std::vector<Case> cases() {
                      "[n for n in 2..2000 if not wins(F(n, n - 1))]\n");
                },
                [] { return fib_hand(2000); }});
-  c.push_back({"misere Kayles, rows 20 + 20 + 20", "exact search, ~1.5M sums; hand: memoized std::map search", 1,
+  c.push_back({"misere Kayles, rows 20 + 20 + 20", "exact search, ~1.5M sums; hand: memoized std::map search",
+               1,
                [] {
                  return run_grundy(
                      "game K { state n  split [a, n - t - a] for t in 1..2 for a in 0..n-t }\n"
@@ -434,7 +452,10 @@ std::vector<Case> cases() {
                [] { return run_grundy("1\n"); }, [] { return std::string("-"); }});
   c.back().ratio = false;
   c.push_back({"startup: grundy eval 1", "the executable, spawned; hand: spawning /bin/true", 9,
-               [] { return spawn({GRUNDY_EXE, "eval", "1"}); }, [] { return spawn({"/bin/true"}); }});
+               [] {
+                 return spawn({GRUNDY_EXE, "eval", "1"});
+               },
+               [] { return spawn({"/bin/true"}); }});
   Case big{"Grundy's game to 2^24, sparse kernel", "runtime table API; hand: not run (O(n^2))", 1,
            [] {
              grundy::HeapSpec spec;
@@ -471,7 +492,8 @@ int main(int argc, char** argv) {
     }
     if (only.empty() && ((quick && !c.quick) || (c.long_only && !long_too))) continue;
     std::string got, want;
-    auto [tg, th] = medians_in_turn(c.runs, [&] { got = c.grundy(); }, [&] { want = c.baseline(); });
+    auto [tg, th] = medians_in_turn(
+        c.runs, [&] { got = c.grundy(); }, [&] { want = c.baseline(); });
     th *= c.scale;
     const bool compare = want != "-";
     auto number = [](const std::string& s) { return s.substr(0, s.find(' ')); };

@@ -12,8 +12,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
-#include <cwchar>
 #include <cstdio>
+#include <cwchar>
 #include <iostream>
 
 namespace grundy::cli {

@@ -60,8 +60,9 @@ std::string trim(std::string_view s) {
 }
 
 bool all_digits(const std::string& s) {
-  return !s.empty() && s.size() < 10 &&
-         std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+  return !s.empty() && s.size() < 10 && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+  });
 }
 
 // ---- how long a game lasts ----
@@ -193,7 +194,8 @@ class Game {
   std::string rule() const {
     switch (mod_) {
       case Modifier::Misere: return "misere play: whoever makes the last move loses";
-      case Modifier::Every: return "every play: each turn moves in every component that can move, and whoever cannot move loses";
+      case Modifier::Every:
+        return "every play: each turn moves in every component that can move, and whoever cannot move loses";
       case Modifier::Normal: break;
     }
     return "normal play: whoever cannot move loses";
@@ -259,7 +261,8 @@ class Game {
     while (true) {
       std::string line;
       out_.flush();
-      const ReadStatus st = input_.read(style_.color ? "\1\033[1;36m\1your move>\1\033[0m\1 " : "your move> ", line);
+      const ReadStatus st =
+          input_.read(style_.color ? "\1\033[1;36m\1your move>\1\033[0m\1 " : "your move> ", line);
       if (st == ReadStatus::Interrupted) {
         clear_interrupt();
         out_ << '\n';
@@ -352,10 +355,10 @@ class Game {
   void finish(const Value& pos, bool person_to_move) {
     const bool mover_wins = engine_.wins(pos);
     const bool person_wins = mover_wins == person_to_move;
-    out_ << '\n' << (person_to_move ? "You cannot" : "The computer cannot") << " move from "
-         << show(pos) << ". "
-         << (person_wins ? paint("32;1", "You win!") : paint("31;1", "The computer wins."))
-         << " (" << rule() << ")\n";
+    out_ << '\n'
+         << (person_to_move ? "You cannot" : "The computer cannot") << " move from " << show(pos) << ". "
+         << (person_wins ? paint("32;1", "You win!") : paint("31;1", "The computer wins.")) << " (" << rule()
+         << ")\n";
   }
 
   PlayEngine& engine_;

@@ -63,7 +63,6 @@ struct PlayStyle {
 // Plays from `start` (the person moves first) until the game ends, the person leaves with
 // :quit or Ctrl-D, or a query fails. An interrupted query (Ctrl-C) is rethrown. Returns
 // false when a query failed (its error was reported and the game stopped).
-bool play(PlayEngine& engine, LineSource& input, std::ostream& out, const Value& start,
-          PlayStyle style = {});
+bool play(PlayEngine& engine, LineSource& input, std::ostream& out, const Value& start, PlayStyle style = {});
 
 }  // namespace grundy::cli

@@ -9,9 +9,9 @@
 #include <fmt/format.h>
 
 #include "cli/Play.hpp"
-#include "lang/Spelling.hpp"
 #include "lang/Builtins.hpp"
 #include "lang/Session.hpp"
+#include "lang/Spelling.hpp"
 #include "lang/Statements.hpp"
 #include "runtime/Show.hpp"
 #include "stdlib/Stdlib.hpp"
@@ -41,9 +41,9 @@ constexpr CommandInfo kCommands[] = {
 };
 
 constexpr std::string_view kKeywords[] = {
-    "game", "state", "let",    "move",  "split", "for",   "in",   "if",     "then",
-    "else", "def",   "and",    "or",    "not",   "xor",   "misere", "every", "assert",
-    "import", "true", "false", "octal", "subtraction", "graph", "value", "N", "P", "play",
+    "game",  "state", "let",         "move",  "split", "for",    "in",    "if",     "then",   "else",
+    "def",   "and",   "or",          "not",   "xor",   "misere", "every", "assert", "import", "true",
+    "false", "octal", "subtraction", "graph", "value", "N",      "P",     "play",
 };
 
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
@@ -54,7 +54,6 @@ std::string trim(std::string_view s) {
   while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
   return std::string(s.substr(b, e - b));
 }
-
 
 // The candidate nearest to `word`, if it is near enough to be a typo.
 std::string nearest(std::string_view word, const std::vector<std::string>& candidates) {
@@ -230,7 +229,8 @@ int Repl::run() {
 void Repl::statement(const std::string& chunk) {
   const std::string text = trim(chunk);
   // `play X` at the start of a statement, unless the session defines a `play` of its own.
-  if (text.rfind("play", 0) == 0 && (text.size() == 4 || std::isspace(static_cast<unsigned char>(text[4])) || text[4] == '(') &&
+  if (text.rfind("play", 0) == 0 &&
+      (text.size() == 4 || std::isspace(static_cast<unsigned char>(text[4])) || text[4] == '(') &&
       !defines("play")) {
     // The position is read after `play`; diagnostics show the line as typed.
     play(chunk, chunk.find("play") + 4);
@@ -255,13 +255,15 @@ void Repl::play(const std::string& line, std::size_t from) {
     if (!start) return failure;
     if (!start->is(Kind::Position) && !start->is(Kind::Sum)) {
       error("play needs a position or a sum, got " + shown(*start),
-            start->is(Kind::Game) ? "give its state, e.g. " + shown(*start) + "(7)" : "e.g. play Nim(3) + Nim(5)");
+            start->is(Kind::Game) ? "give its state, e.g. " + shown(*start) + "(7)"
+                                  : "e.g. play Nim(3) + Nim(5)");
       return static_cast<int>(kExitRuntime);
     }
     SessionEngine engine(session_);
     // A game that stopped on an error (a loop in the rules, a limit) fails like any
     // statement whose query fails: a run without a terminal then exits 70.
-    const bool finished = cli::play(engine, input_, out_, *start, PlayStyle{options_.color, options_.interrupt});
+    const bool finished =
+        cli::play(engine, input_, out_, *start, PlayStyle{options_.color, options_.interrupt});
     return finished ? 0 : static_cast<int>(kExitRuntime);
   });
   failed(code);
@@ -363,7 +365,8 @@ void Repl::help() {
 void Repl::games() {
   const std::vector<GameSummary> list = session_.games();
   if (list.empty()) {
-    out_ << "no games yet: define one (game Nim { state n  move k for k in 0..n-1 }) or import one (import octal)\n";
+    out_ << "no games yet: define one (game Nim { state n  move k for k in 0..n-1 }) or import one (import "
+            "octal)\n";
     return;
   }
   std::size_t w1 = 0, w2 = 0;
@@ -391,7 +394,8 @@ void Repl::definition(const std::string& name) {
   std::vector<std::string> names = session_.defined_names();
   for (const lang::BuiltinInfo& b : lang::kBuiltins) names.emplace_back(b.name);
   const std::string near = nearest(name, names);
-  error("'" + name + "' is not defined", near.empty() ? ":games lists the games" : "did you mean '" + near + "'?");
+  error("'" + name + "' is not defined",
+        near.empty() ? ":games lists the games" : "did you mean '" + near + "'?");
   failed(kExitUsage);
 }
 
@@ -500,11 +504,11 @@ void ColoredErrors::emit(const std::string& line) {
   if (line.rfind("error: ", 0) == 0) {
     out = "\033[1;31merror:\033[0m \033[1m" + line.substr(7) + "\033[0m";
   } else if (at != std::string::npos) {
-    out = "\033[1m" + line.substr(0, at) + ":\033[0m \033[1;31merror:\033[0m \033[1m" + line.substr(at + 9) + "\033[0m";
+    out = "\033[1m" + line.substr(0, at) + ":\033[0m \033[1;31merror:\033[0m \033[1m" + line.substr(at + 9) +
+          "\033[0m";
   } else if (line.rfind("hint: ", 0) == 0) {
     out = "\033[1;36mhint:\033[0m " + line.substr(6);
-  } else if (!line.empty() && line.back() == '^' &&
-             line.find_first_not_of(" \t") == line.size() - 1) {
+  } else if (!line.empty() && line.back() == '^' && line.find_first_not_of(" \t") == line.size() - 1) {
     out = line.substr(0, line.size() - 1) + "\033[1;32m^\033[0m";
   } else {
     out = line;

@@ -98,8 +98,9 @@ std::string usage_failure(const CLI::App*, const CLI::Error& e) {
   bool dash = false;
   for (std::string a; unexpected >> a;) dash = dash || (a.size() > 1 && a[0] == '-' && a[1] != '-');
   if (dash) {
-    return text + "hint: an argument that starts with '-' is read as an option: put -- before the "
-                  "arguments, e.g. grundy eval -- 'let x = 1' '-x'\n";
+    return text +
+           "hint: an argument that starts with '-' is read as an option: put -- before the "
+           "arguments, e.g. grundy eval -- 'let x = 1' '-x'\n";
   }
   return text + "hint: grundy --help lists the commands and options\n";
 }
@@ -136,17 +137,22 @@ Documentation: docs/language.md, docs/repl.md)");
   int max_depth = options.max_depth;
   constexpr std::uint64_t kMax64 = std::numeric_limits<std::uint64_t>::max();
   app.add_option("--max-states", max_states, "Memo entries before evaluation stops")
-      ->capture_default_str()->check(whole_number(1, kMax64));
+      ->capture_default_str()
+      ->check(whole_number(1, kMax64));
   app.add_option("--max-depth", max_depth, "Nesting of function calls")
-      ->capture_default_str()->check(whole_number(1, std::numeric_limits<int>::max()));
+      ->capture_default_str()
+      ->check(whole_number(1, std::numeric_limits<int>::max()));
   app.add_option("--max-rows", max_rows, "Cells of one table(...)")
-      ->capture_default_str()->check(whole_number(1, kMax64));
+      ->capture_default_str()
+      ->check(whole_number(1, kMax64));
   app.add_option("--max-steps", max_steps,
                  "Steps per statement: iterations of 'for' clauses, options looked at by searches")
-      ->capture_default_str()->check(whole_number(1, kMax64));
+      ->capture_default_str()
+      ->check(whole_number(1, kMax64));
   app.add_option("--max-memory", max_memory_mb,
                  "Approximate memory (MB) for memo tables, searches and collections")
-      ->capture_default_str()->check(whole_number(1, std::uint64_t{1} << 40));
+      ->capture_default_str()
+      ->check(whole_number(1, std::uint64_t{1} << 40));
   app.failure_message(usage_failure);
   bool explain = false;
   app.add_flag("--explain", explain,

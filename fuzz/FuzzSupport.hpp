@@ -106,7 +106,8 @@ inline void check_diagnostics(const std::string& err) {
       file = file_of(lines[i]);
       errors_of_file = 0;
     }
-    if (!closed.empty() && file == closed) contract_broken("an error after its file's \"too many errors\"", err);
+    if (!closed.empty() && file == closed)
+      contract_broken("an error after its file's \"too many errors\"", err);
     ++errors_of_file;
     located();
     while (i < lines.size() && is_header(lines[i], ": note: ")) located();
@@ -121,8 +122,8 @@ inline int run_on_big_stack(const std::function<int()>& work) {
 }
 
 inline void check_run(int code, const std::string& err, bool check_only) {
-  const bool known = check_only ? (code == 0 || code == 65)
-                                : (code == 0 || code == 1 || code == 65 || code == 70);
+  const bool known =
+      check_only ? (code == 0 || code == 65) : (code == 0 || code == 1 || code == 65 || code == 70);
   if (!known) contract_broken("an undocumented exit code", err);
   if (code == 0 && !err.empty()) contract_broken("exit 0 with something on stderr", err);
   if (code != 0 && err.empty()) contract_broken("an error exit with nothing on stderr", err);

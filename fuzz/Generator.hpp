@@ -43,8 +43,9 @@ class Generator {
 
   std::string number() {
     switch (pick(8)) {
-      case 0: return one_of({"9223372036854775807", "(-9223372036854775807 - 1)", "10^18", "2^62",
-                             "4294967296", "-1", "1000000"});
+      case 0:
+        return one_of({"9223372036854775807", "(-9223372036854775807 - 1)", "10^18", "2^62", "4294967296",
+                       "-1", "1000000"});
       case 1: return std::to_string(pick(256));
       default: return std::to_string(pick(8));
     }
@@ -59,8 +60,9 @@ class Generator {
     if (depth <= 0) return name(vars);
     const std::string a = expr(depth - 1, vars);
     switch (pick(16)) {
-      case 0: case 1: case 2:
-        return a + " " + one_of({"+", "-", "*", "/", "%", "xor", "^"}) + " " + expr(depth - 1, vars);
+      case 0:
+      case 1:
+      case 2: return a + " " + one_of({"+", "-", "*", "/", "%", "xor", "^"}) + " " + expr(depth - 1, vars);
       case 3: return "(" + a + ")";
       case 4: return "-" + a;
       case 5: return one_of({"min", "max"}) + "(" + a + ", " + expr(depth - 1, vars) + ")";
@@ -78,7 +80,8 @@ class Generator {
   std::string cond(int depth, const std::vector<std::string>& vars) {
     if (depth <= 0) return expr(0, vars) + " > 0";
     switch (pick(6)) {
-      case 0: return expr(depth, vars) + " " + one_of({"<", "<=", ">", ">=", "==", "!="}) + " " + expr(depth, vars);
+      case 0:
+        return expr(depth, vars) + " " + one_of({"<", "<=", ">", ">=", "==", "!="}) + " " + expr(depth, vars);
       case 1: return expr(depth, vars) + " in " + collection(depth, vars);
       case 2: return "not " + cond(depth - 1, vars);
       case 3: return cond(depth - 1, vars) + " " + one_of({"and", "or"}) + " " + cond(depth - 1, vars);
@@ -128,8 +131,11 @@ class Generator {
         for (int i = 0; i < digits; ++i) code += "0123456789abcdef"[pick(16)];
         return "game " + g + " = octal \"" + code + "\"";
       }
-      case 1: return "game " + g + " = subtraction {" + std::to_string(pick(6)) + ", " + std::to_string(1 + pick(9)) + "}";
-      case 2: return "game " + g + " = graph { 0 -> 1, 2; 1 -> " + std::to_string(pick(4)) + "; 2 -> 3; a -> b }";
+      case 1:
+        return "game " + g + " = subtraction {" + std::to_string(pick(6)) + ", " +
+               std::to_string(1 + pick(9)) + "}";
+      case 2:
+        return "game " + g + " = graph { 0 -> 1, 2; 1 -> " + std::to_string(pick(4)) + "; 2 -> 3; a -> b }";
       default: break;
     }
     const bool pair = pick(3) == 0;
@@ -163,7 +169,8 @@ class Generator {
 
   std::string statement(int games) {
     switch (pick(12)) {
-      case 0: case 1: return "grundy(" + position(games) + ")";
+      case 0:
+      case 1: return "grundy(" + position(games) + ")";
       case 2: return one_of({"outcome", "wins", "options", "winning"}) + "(" + position(games) + ")";
       case 3: return one_of({"wins", "outcome", "winning", "options"}) + "(misere (" + position(games) + "))";
       case 4: return one_of({"wins", "steps", "winning"}) + "(every (" + position(games) + "))";

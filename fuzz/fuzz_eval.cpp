@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <sstream>
 #include <string>
-#include <mutex>
 #include <thread>
 
 #include "fuzz/FuzzSupport.hpp"
@@ -48,8 +48,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Text (the seeds, and their mutations) runs as it is; an input that starts with a byte
   // no program starts with (>= 0x80, or a control character) is a list of choices for the
   // Generator, which writes a program that parses and so reaches the evaluators.
-  const bool generate = size > 0 && (data[0] >= 0x80 || (data[0] < 0x20 && data[0] != '\n' &&
-                                                          data[0] != '\t' && data[0] != '\r'));
+  const bool generate =
+      size > 0 &&
+      (data[0] >= 0x80 || (data[0] < 0x20 && data[0] != '\n' && data[0] != '\t' && data[0] != '\r'));
   const std::string text = generate ? grundy::fuzz::Generator(data + 1, size - 1).program()
                                     : std::string(reinterpret_cast<const char*>(data), size);
   // GRUNDY_FUZZ_PRINT=1 shows the program, e.g. when replaying a crash of a generated one.

@@ -38,10 +38,10 @@ struct Clause {
   enum class Kind : std::uint8_t { For, If };
   Kind kind = Kind::For;
   Where where;
-  std::vector<std::string> names;    // For: one name, or several to destructure a tuple
+  std::vector<std::string> names;  // For: one name, or several to destructure a tuple
   std::vector<Where> name_wheres;
-  std::vector<int> slots;            // filled by the resolver
-  ExprPtr expr;                      // the collection, or the condition
+  std::vector<int> slots;  // filled by the resolver
+  ExprPtr expr;            // the collection, or the condition
 };
 
 enum class ExprKind : std::uint8_t {
@@ -62,14 +62,33 @@ enum class ExprKind : std::uint8_t {
 };
 
 // A binary operator, decided once by the parser so that evaluation does not compare strings.
-enum class BinOp : std::uint8_t { None, And, Or, Eq, Ne, In, NotIn, Lt, Le, Gt, Ge, Add, Sub, Mul, Div, Mod, Pow, Xor };
+enum class BinOp : std::uint8_t {
+  None,
+  And,
+  Or,
+  Eq,
+  Ne,
+  In,
+  NotIn,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Mod,
+  Pow,
+  Xor
+};
 
 inline BinOp bin_op(std::string_view text) {
   static constexpr std::pair<std::string_view, BinOp> kOps[] = {
-      {"and", BinOp::And}, {"or", BinOp::Or}, {"==", BinOp::Eq},  {"!=", BinOp::Ne},     {"in", BinOp::In},
-      {"not in", BinOp::NotIn}, {"<", BinOp::Lt}, {"<=", BinOp::Le}, {">", BinOp::Gt},   {">=", BinOp::Ge},
-      {"+", BinOp::Add},   {"-", BinOp::Sub}, {"*", BinOp::Mul},  {"/", BinOp::Div},    {"%", BinOp::Mod},
-      {"^", BinOp::Pow},   {"xor", BinOp::Xor}};
+      {"and", BinOp::And},      {"or", BinOp::Or},  {"==", BinOp::Eq}, {"!=", BinOp::Ne}, {"in", BinOp::In},
+      {"not in", BinOp::NotIn}, {"<", BinOp::Lt},   {"<=", BinOp::Le}, {">", BinOp::Gt},  {">=", BinOp::Ge},
+      {"+", BinOp::Add},        {"-", BinOp::Sub},  {"*", BinOp::Mul}, {"/", BinOp::Div}, {"%", BinOp::Mod},
+      {"^", BinOp::Pow},        {"xor", BinOp::Xor}};
   for (const auto& [t, op] : kOps) {
     if (t == text) return op;
   }
@@ -80,7 +99,7 @@ struct Expr {
   ExprKind kind = ExprKind::Int;
   Where where;
   std::int64_t ival = 0;
-  std::string text;  // literal text, name, or operator
+  std::string text;        // literal text, name, or operator
   BinOp op = BinOp::None;  // Binary: the operator in `text`
   std::vector<ExprPtr> args;
   std::vector<Clause> clauses;
@@ -103,10 +122,10 @@ struct GameItem {
   Where where;
   std::vector<std::string> names;  // State: the pattern's names; Let: the name
   std::vector<Where> name_wheres;
-  std::vector<int> slots;          // filled by the resolver
-  bool tuple_pattern = false;      // State: `(a, b)` rather than `n`
-  bool spread = false;             // Split: exprs[0] is a comprehension listing the parts
-  std::vector<ExprPtr> exprs;      // Let/Move: one expression; Split: the parts
+  std::vector<int> slots;      // filled by the resolver
+  bool tuple_pattern = false;  // State: `(a, b)` rather than `n`
+  bool spread = false;         // Split: exprs[0] is a comprehension listing the parts
+  std::vector<ExprPtr> exprs;  // Let/Move: one expression; Split: the parts
   std::vector<Clause> clauses;
 };
 
@@ -124,11 +143,11 @@ struct GameDecl {
   Where where;  // the name
   std::vector<std::string> params;
   std::vector<Where> param_wheres;
-  std::vector<GameItem> items;      // Rules
-  std::string code;                 // Octal
+  std::vector<GameItem> items;  // Rules
+  std::string code;             // Octal
   Where code_where;
-  ExprPtr expr;                     // Subtraction: the set; Alias: the instance
-  std::vector<GraphEdge> edges;     // Graph
+  ExprPtr expr;                  // Subtraction: the set; Alias: the instance
+  std::vector<GraphEdge> edges;  // Graph
   // Filled by the resolver.
   int frame_size = 0;
   int state_arity = 1;
@@ -149,11 +168,11 @@ struct Stmt {
   Where where;
   std::unique_ptr<GameDecl> game;
   std::unique_ptr<DefDecl> def;
-  std::string name;         // Let: the name; Import: the module or path
-  bool import_path = false; // Import: a quoted path rather than a module name
-  ExprPtr expr;             // Let, Assert, Expr
-  int frame_size = 0;       // slots for comprehension variables
-  int global = -1;          // Let: the global slot
+  std::string name;            // Let: the name; Import: the module or path
+  bool import_path = false;    // Import: a quoted path rather than a module name
+  ExprPtr expr;                // Let, Assert, Expr
+  int frame_size = 0;          // slots for comprehension variables
+  int global = -1;             // Let: the global slot
   bool defined_twice = false;  // Game, Def, Let: its name was taken earlier in the batch
 };
 

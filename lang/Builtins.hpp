@@ -8,9 +8,27 @@ namespace grundy::lang {
 
 enum class Builtin : int {
   // queries (section 5 of the language), first and ending with Genus (is_query)
-  Grundy, Outcome, Wins, Options, Winning, Table, Period, Steps, Genus,
+  Grundy,
+  Outcome,
+  Wins,
+  Options,
+  Winning,
+  Table,
+  Period,
+  Steps,
+  Genus,
   // functions
-  Min, Max, Abs, Len, Sum, Sorted, Mex, Update, Remove, List, Set,
+  Min,
+  Max,
+  Abs,
+  Len,
+  Sum,
+  Sorted,
+  Mex,
+  Update,
+  Remove,
+  List,
+  Set,
   Count_
 };
 

@@ -14,8 +14,30 @@ namespace grundy::lang {
 namespace {
 
 enum class Op : std::uint8_t {
-  Const, Reg, Add, Sub, Mul, Div, Mod, Pow, Xor, Neg, Min, Max, Abs,
-  Lt, Le, Gt, Ge, Eq, Ne, And, Or, Not, If, InSet,
+  Const,
+  Reg,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Mod,
+  Pow,
+  Xor,
+  Neg,
+  Min,
+  Max,
+  Abs,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Eq,
+  Ne,
+  And,
+  Or,
+  Not,
+  If,
+  InSet,
 };
 enum class Ty : std::uint8_t { Int, Bool };
 
@@ -137,13 +159,17 @@ struct Code {
     in.op = n.op;
     in.node = i;
     switch (n.op) {
-      case Op::And: case Op::Or: case Op::If: case Op::InSet: case Op::Pow:
+      case Op::And:
+      case Op::Or:
+      case Op::If:
+      case Op::InSet:
+      case Op::Pow:
         in.tree = true;
         in.a = i;
         break;
-      case Op::Neg: case Op::Abs: case Op::Not:
-        in.a = place(n.a, p);
-        break;
+      case Op::Neg:
+      case Op::Abs:
+      case Op::Not: in.a = place(n.a, p); break;
       default:
         in.a = place(n.a, p);
         in.b = place(n.b, p);
@@ -181,11 +207,23 @@ struct Code {
       const std::int64_t x = v[in.a];
       const std::int64_t y = v[in.b];
       switch (in.op) {
-        case Op::Add: if (__builtin_add_overflow(x, y, &z)) return false; break;
-        case Op::Sub: if (__builtin_sub_overflow(x, y, &z)) return false; break;
-        case Op::Mul: if (__builtin_mul_overflow(x, y, &z)) return false; break;
-        case Op::Div: if (y == 0 || (x == INT64_MIN && y == -1)) return false; z = x / y; break;
-        case Op::Mod: if (y == 0) return false; z = y == -1 ? 0 : x % y; break;
+        case Op::Add:
+          if (__builtin_add_overflow(x, y, &z)) return false;
+          break;
+        case Op::Sub:
+          if (__builtin_sub_overflow(x, y, &z)) return false;
+          break;
+        case Op::Mul:
+          if (__builtin_mul_overflow(x, y, &z)) return false;
+          break;
+        case Op::Div:
+          if (y == 0 || (x == INT64_MIN && y == -1)) return false;
+          z = x / y;
+          break;
+        case Op::Mod:
+          if (y == 0) return false;
+          z = y == -1 ? 0 : x % y;
+          break;
         case Op::Xor: z = x ^ y; break;
         case Op::Min: z = std::min(x, y); break;
         case Op::Max: z = std::max(x, y); break;
@@ -195,8 +233,14 @@ struct Code {
         case Op::Ge: z = x >= y; break;
         case Op::Eq: z = x == y; break;
         case Op::Ne: z = x != y; break;
-        case Op::Neg: if (x == INT64_MIN) return false; z = -x; break;
-        case Op::Abs: if (x == INT64_MIN) return false; z = x < 0 ? -x : x; break;
+        case Op::Neg:
+          if (x == INT64_MIN) return false;
+          z = -x;
+          break;
+        case Op::Abs:
+          if (x == INT64_MIN) return false;
+          z = x < 0 ? -x : x;
+          break;
         case Op::Not: z = x ? 0 : 1; break;
         default: return false;
       }
@@ -258,7 +302,7 @@ struct CClause {
   std::int64_t slot = -1;
   std::int32_t lo = -1, hi = -1;  // Range; If: lo is the condition
   std::vector<std::int64_t> list;
-  Code::Prog prog;                // computes lo and hi into their places
+  Code::Prog prog;  // computes lo and hi into their places
   std::int32_t lo_at = 0, hi_at = 0;
 };
 
@@ -283,7 +327,9 @@ struct CItem {
 class Compiled : public IntRules {
  public:
   Compiled(int arity, std::vector<std::int64_t> state_slots, std::vector<CItem> items, Code code)
-      : arity_(arity), state_slots_(std::move(state_slots)), items_(std::move(items)),
+      : arity_(arity),
+        state_slots_(std::move(state_slots)),
+        items_(std::move(items)),
         code_(std::move(code)) {}
 
   int arity() const override { return arity_; }
@@ -361,7 +407,8 @@ class Compiled : public IntRules {
     return sink.run(first, it.slopes.data(), it.parts, span + 1);
   }
 
-  bool clauses(const CItem& it, std::size_t ci, std::int64_t* r, OptionSink& sink, std::int64_t& budget) const {
+  bool clauses(const CItem& it, std::size_t ci, std::int64_t* r, OptionSink& sink,
+               std::int64_t& budget) const {
     std::int64_t coords[kMaxParts * kMaxBoxArity];
     if (ci == it.clauses.size()) {
       if (!coords_of(it, r, coords)) return false;
@@ -437,8 +484,7 @@ class Compiler {
           items.push_back(std::move(c));
           break;
         }
-        case GameItem::Kind::Formula:
-          return nullptr;  // valued by its formula, not by a table
+        case GameItem::Kind::Formula: return nullptr;  // valued by its formula, not by a table
         case GameItem::Kind::Move:
         case GameItem::Kind::Split: {
           if (arity == 0) return nullptr;
@@ -451,8 +497,7 @@ class Compiler {
     }
     if (arity == 0 || d_.frame_size > 4096) return nullptr;
     link(items);
-    return std::make_shared<Compiled>(arity, std::move(state_slots), std::move(items),
-                                      std::move(code_));
+    return std::make_shared<Compiled>(arity, std::move(state_slots), std::move(items), std::move(code_));
   }
 
  private:
@@ -524,8 +569,7 @@ class Compiler {
       case ExprKind::Name:
         if (e.binding.to == Binding::To::Local) return e.binding.index < params_;
         return e.binding.to == Binding::To::Global || e.binding.to == Binding::To::Constant;
-      case ExprKind::Modifier:
-        return false;
+      case ExprKind::Modifier: return false;
       case ExprKind::Call: {
         const Expr& callee = *e.args[0];
         if (callee.kind != ExprKind::Name) return false;
@@ -601,7 +645,8 @@ class Compiler {
       }
       case ExprKind::Call: {
         const Expr& callee = *e.args[0];
-        if (callee.kind != ExprKind::Name || callee.binding.to != Binding::To::Builtin || !e.clauses.empty()) {
+        if (callee.kind != ExprKind::Name || callee.binding.to != Binding::To::Builtin ||
+            !e.clauses.empty()) {
           return std::nullopt;
         }
         const auto b = static_cast<Builtin>(callee.binding.index);
@@ -614,7 +659,8 @@ class Compiler {
         if (b == Builtin::Abs && args.size() == 1) return Typed{op(Op::Abs, args[0]), Ty::Int};
         if ((b == Builtin::Min || b == Builtin::Max) && args.size() >= 2) {
           std::int32_t acc = args[0];
-          for (std::size_t i = 1; i < args.size(); ++i) acc = op(b == Builtin::Min ? Op::Min : Op::Max, acc, args[i]);
+          for (std::size_t i = 1; i < args.size(); ++i)
+            acc = op(b == Builtin::Min ? Op::Min : Op::Max, acc, args[i]);
           return Typed{acc, Ty::Int};
         }
         return std::nullopt;

@@ -53,7 +53,10 @@ bool control(char c) {
 std::size_t utf8_length(std::string_view text, std::size_t i) {
   const auto c = static_cast<unsigned char>(text[i]);
   if (c < 0x80) return control(text[i]) ? 0 : 1;
-  const std::size_t len = c >= 0xC2 && c < 0xE0 ? 2 : c >= 0xE0 && c < 0xF0 ? 3 : c >= 0xF0 && c < 0xF5 ? 4 : 0;
+  const std::size_t len = c >= 0xC2 && c < 0xE0   ? 2
+                          : c >= 0xE0 && c < 0xF0 ? 3
+                          : c >= 0xF0 && c < 0xF5 ? 4
+                                                  : 0;
   if (len == 0 || i + len > text.size()) return 0;
   for (std::size_t k = 1; k < len; ++k) {
     if (!continuation(text[i + k])) return 0;
@@ -107,8 +110,8 @@ void Diagnostics::print(const Pending& d) {
 void Diagnostics::print_at(Where where, const char* severity, const std::string& message) {
   const SourceFile& f = sources_.file(where.file);
   const LineCol lc = sources_.locate(where);
-  err_ << one_line(f.name, 200) << ':' << lc.line << ':' << lc.column << ": " << severity << ": "
-       << message << '\n';
+  err_ << one_line(f.name, 200) << ':' << lc.line << ':' << lc.column << ": " << severity << ": " << message
+       << '\n';
   std::string_view line = sources_.line_text(where);
   // The byte where the caret goes (column lc.column, counted in code points).
   std::size_t at = 0;

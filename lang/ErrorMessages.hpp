@@ -74,7 +74,8 @@ GRUNDY_MESSAGE(graph_open, "expected '{' after 'graph'");
 GRUNDY_MESSAGE(graph_entries, "expected graph edges, e.g. 0 -> 1, 2; 1 -> 3");
 GRUNDY_MESSAGE(graph_targets, "expected the nodes this node moves to after '->'");
 GRUNDY_MESSAGE(graph_close, "expected a node label, '->' or '}' in the graph");
-GRUNDY_MESSAGE(game_form, "expected octal \"...\", subtraction {...}, graph {...} or a game instance after '='");
+GRUNDY_MESSAGE(game_form,
+               "expected octal \"...\", subtraction {...}, graph {...} or a game instance after '='");
 GRUNDY_MESSAGE(game_name, "expected a game name after 'game'");
 GRUNDY_MESSAGE(game_rest, "expected '{', '(' or '=' after the game name");
 GRUNDY_MESSAGE(def_name, "expected a function name after 'def'");

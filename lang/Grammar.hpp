@@ -52,9 +52,9 @@ struct kw_octal : key<TAO_PEGTL_STRING("octal")> {};
 struct kw_subtraction : key<TAO_PEGTL_STRING("subtraction")> {};
 struct kw_graph : key<TAO_PEGTL_STRING("graph")> {};
 
-struct keyword : sor<kw_game, kw_state, kw_let, kw_move, kw_split, kw_for, kw_in, kw_if, kw_then,
-                     kw_else, kw_def, kw_and, kw_or, kw_not, kw_xor, kw_misere, kw_every,
-                     kw_assert, kw_import, kw_true, kw_false> {};
+struct keyword
+    : sor<kw_game, kw_state, kw_let, kw_move, kw_split, kw_for, kw_in, kw_if, kw_then, kw_else, kw_def,
+          kw_and, kw_or, kw_not, kw_xor, kw_misere, kw_every, kw_assert, kw_import, kw_true, kw_false> {};
 struct identifier : seq<not_at<keyword>, ident_first, star<ident_other>> {};
 
 // punctuation
@@ -165,8 +165,8 @@ struct if_else : seq<expr> {};
 // if_expr -> 'if' expr 'then' expr 'else' expr
 struct if_expr : if_must<tok<kw_if>, if_cond, then_keyword, if_then, else_keyword, if_else> {};
 
-struct primary : sor<tok<int_lit>, tok<str_lit>, tok<true_lit>, tok<false_lit>, if_expr,
-                     paren_expr, list_expr, set_expr, tok<name_ref>> {};
+struct primary : sor<tok<int_lit>, tok<str_lit>, tok<true_lit>, tok<false_lit>, if_expr, paren_expr,
+                     list_expr, set_expr, tok<name_ref>> {};
 
 struct call_suffix : if_must<open_paren, elements_to<close_paren>> {};
 struct index_suffix : if_must<open_bracket, elements_to<close_bracket>> {};

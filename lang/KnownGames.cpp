@@ -14,8 +14,9 @@ bool is_binary(const Expr& e, BinOp op) { return e.kind == ExprKind::Binary && e
 bool is_minus(const Expr& e) { return is_binary(e, BinOp::Sub); }
 // callee(a, b) with a builtin callee and no generator.
 bool is_call2(const Expr& e, Builtin callee) {
-  return e.kind == ExprKind::Call && e.args.size() == 3 && e.clauses.empty() && e.args[0]->kind == ExprKind::Name &&
-         e.args[0]->binding.to == Binding::To::Builtin && static_cast<Builtin>(e.args[0]->binding.index) == callee;
+  return e.kind == ExprKind::Call && e.args.size() == 3 && e.clauses.empty() &&
+         e.args[0]->kind == ExprKind::Name && e.args[0]->binding.to == Binding::To::Builtin &&
+         static_cast<Builtin>(e.args[0]->binding.index) == callee;
 }
 // min(x, y) of the locals x and y, in either order.
 bool is_min_of(const Expr& e, int x, int y) {
@@ -87,7 +88,8 @@ std::optional<DynamicShape> recognize_dynamic_subtraction(const GameDecl& g) {
   if (g.form != GameDecl::Form::Rules || g.items.size() != 2) return std::nullopt;
   const GameItem& state = g.items[0];
   const GameItem& move = g.items[1];
-  if (state.kind != GameItem::Kind::State || !state.tuple_pattern || state.slots.size() != 2) return std::nullopt;
+  if (state.kind != GameItem::Kind::State || !state.tuple_pattern || state.slots.size() != 2)
+    return std::nullopt;
   const Expr* to = move.exprs.empty() ? nullptr : move.exprs[0].get();
   if (!to || to->kind != ExprKind::Tuple || to->args.size() != 2) return std::nullopt;
   // The heap is the coordinate the move takes from: (n, limit) or (limit, n).
@@ -96,15 +98,19 @@ std::optional<DynamicShape> recognize_dynamic_subtraction(const GameDecl& g) {
   const int limit = state.slots[static_cast<std::size_t>(1 - heap)];
   const int t = one_to_min(move, n, limit);
   if (t < 0) return std::nullopt;
-  auto is_left = [&](const Expr& e) { return is_minus(e) && is_local(*e.args[0], n) && is_local(*e.args[1], t); };
+  auto is_left = [&](const Expr& e) {
+    return is_minus(e) && is_local(*e.args[0], n) && is_local(*e.args[1], t);
+  };
   if (!is_left(*to->args[static_cast<std::size_t>(heap)])) return std::nullopt;
   const int params = static_cast<int>(g.params.size());
   // K * t, t * K or t: the new limit; K's value is checked per instance.
   auto taken = [&](const Expr& e) -> std::optional<DynamicShape> {
     if (is_local(e, t)) return DynamicShape{nullptr, heap};
     if (!is_binary(e, BinOp::Mul)) return std::nullopt;
-    if (is_local(*e.args[1], t) && is_constant(*e.args[0], params)) return DynamicShape{e.args[0].get(), heap};
-    if (is_local(*e.args[0], t) && is_constant(*e.args[1], params)) return DynamicShape{e.args[1].get(), heap};
+    if (is_local(*e.args[1], t) && is_constant(*e.args[0], params))
+      return DynamicShape{e.args[0].get(), heap};
+    if (is_local(*e.args[0], t) && is_constant(*e.args[1], params))
+      return DynamicShape{e.args[1].get(), heap};
     return std::nullopt;
   };
   const Expr& next = *to->args[static_cast<std::size_t>(1 - heap)];

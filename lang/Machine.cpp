@@ -10,10 +10,10 @@
 #include "lang/Builtins.hpp"
 #include "lang/RuleGame.hpp"
 #include "lang/Table.hpp"
-#include "runtime/Show.hpp"
 #include "runtime/Period.hpp"
 #include "runtime/Progress.hpp"
 #include "runtime/Shorthands.hpp"
+#include "runtime/Show.hpp"
 #include "runtime/StackGuard.hpp"
 #include "runtime/Tuples.hpp"
 
@@ -25,9 +25,7 @@ namespace {
   throw Error(ErrorKind::Runtime, std::move(message), std::move(hint), where);
 }
 
-std::string describe(const Value& v) {
-  return std::string(kind_name(v.kind())) + " " + shown(v, 60);
-}
+std::string describe(const Value& v) { return std::string(kind_name(v.kind())) + " " + shown(v, 60); }
 
 std::int64_t need_int(const Value& v, Where where, const char* what) {
   if (!v.is(Kind::Int)) fail_at(where, std::string(what) + " must be an int, got " + describe(v));
@@ -79,10 +77,8 @@ std::int64_t arith(BinOp op, std::int64_t a, std::int64_t b, Where where) {
       }
       return result;
     }
-    case BinOp::Xor:
-      return a ^ b;
-    default:
-      break;
+    case BinOp::Xor: return a ^ b;
+    default: break;
   }
   fail_at(where, "not an arithmetic operator");
 }
@@ -90,7 +86,9 @@ std::int64_t arith(BinOp op, std::int64_t a, std::int64_t b, Where where) {
 bool is_gamey(const Value& v) { return v.is(Kind::Position) || v.is(Kind::Sum); }
 
 // What wins() or outcome() says of a position the player to move wins (or not).
-Value wins_answer(Builtin b, bool wins) { return b == Builtin::Wins ? Value::boolean(wins) : Value::outcome(wins ? 'N' : 'P'); }
+Value wins_answer(Builtin b, bool wins) {
+  return b == Builtin::Wins ? Value::boolean(wins) : Value::outcome(wins ? 'N' : 'P');
+}
 
 const std::vector<Value>& elements_of(const Value& v, Where where, const char* what) {
   if (v.is(Kind::List) || v.is(Kind::Tuple) || v.is(Kind::Set)) return v.items();
@@ -177,9 +175,9 @@ void Machine::count_listed(std::uint64_t n, const Value& range, Where where, con
   if (n >= left) {  // n + 1 values, and n + 1 may not fit
     throw Error(ErrorKind::Limit,
                 "the range " + to_string(range) + " has " +
-                    (n == UINT64_MAX ? std::string("2^64") : std::to_string(n + 1)) + " values, more than the " +
-                    std::to_string(w_.limits.max_steps) + " steps a statement may take: " + what +
-                    " lists them one by one",
+                    (n == UINT64_MAX ? std::string("2^64") : std::to_string(n + 1)) +
+                    " values, more than the " + std::to_string(w_.limits.max_steps) +
+                    " steps a statement may take: " + what + " lists them one by one",
                 "raise the limit with --max-steps N", where);
   }
   count_steps(n + 1, where);
@@ -221,8 +219,7 @@ void Machine::bind(const Clause& c, const Value& v, Frame& frame) {
     return;
   }
   if (!(v.is(Kind::Tuple) || v.is(Kind::List)) || v.items().size() != c.slots.size()) {
-    fail_at(c.where, "cannot unpack " + describe(v) + " into " + std::to_string(c.slots.size()) +
-                         " names");
+    fail_at(c.where, "cannot unpack " + describe(v) + " into " + std::to_string(c.slots.size()) + " names");
   }
   for (std::size_t i = 0; i < c.slots.size(); ++i) {
     frame[static_cast<std::size_t>(c.slots[i])] = v.items()[i];
@@ -328,9 +325,7 @@ const GameInstance* Machine::instance(GameEntry& g, std::vector<Value> params, W
 
 void Machine::to_parts(const Value& v, const GameInstance& self, Option& out, Where where) {
   switch (v.kind()) {
-    case Kind::Position:
-      out.push_back(Position{v.game(), v.state()});
-      return;
+    case Kind::Position: out.push_back(Position{v.game(), v.state()}); return;
     case Kind::Sum:
       if (v.modifier() != Modifier::Normal) {
         fail_at(where, "a move cannot lead to a misere or every position",
@@ -400,7 +395,7 @@ Value Machine::eval(const Expr& e, Frame& frame) {
     case ExprKind::Set: return collection(e, frame);
     case ExprKind::If:
       return condition(*e.args[0], frame, "the condition of `if`") ? eval(*e.args[1], frame)
-                                                                    : eval(*e.args[2], frame);
+                                                                   : eval(*e.args[2], frame);
   }
   fail_at(e.where, "cannot evaluate this expression");
 }
@@ -464,9 +459,13 @@ Value Machine::binary(const Expr& e, Frame& frame) {
       case BinOp::Le: return Value::boolean(x <= y);
       case BinOp::Gt: return Value::boolean(x > y);
       case BinOp::Ge: return Value::boolean(x >= y);
-      case BinOp::Add: case BinOp::Sub: case BinOp::Mul: case BinOp::Div: case BinOp::Mod:
-      case BinOp::Pow: case BinOp::Xor:
-        return Value::integer(arith(op, x, y, e.where));
+      case BinOp::Add:
+      case BinOp::Sub:
+      case BinOp::Mul:
+      case BinOp::Div:
+      case BinOp::Mod:
+      case BinOp::Pow:
+      case BinOp::Xor: return Value::integer(arith(op, x, y, e.where));
       default: break;
     }
   }
@@ -485,7 +484,8 @@ Value Machine::binary(const Expr& e, Frame& frame) {
     return Value::boolean(op == BinOp::In ? found : !found);
   }
   if (op == BinOp::Lt || op == BinOp::Le || op == BinOp::Gt || op == BinOp::Ge) {
-    if (a.kind() != b.kind() || !(a.is(Kind::Int) || a.is(Kind::Tuple) || a.is(Kind::List) || a.is(Kind::Str))) {
+    if (a.kind() != b.kind() ||
+        !(a.is(Kind::Int) || a.is(Kind::Tuple) || a.is(Kind::List) || a.is(Kind::Str))) {
       fail_at(e.where, "cannot compare " + describe(a) + " with " + describe(b));
     }
     const int c = compare(a, b);
@@ -551,21 +551,22 @@ Value Machine::index(const Expr& e, Frame& frame) {
   if (base.kind == ExprKind::Name && base.binding.to == Binding::To::Game) {
     std::vector<Value> params;
     for (std::size_t i = 1; i < e.args.size(); ++i) params.push_back(eval(*e.args[i], frame));
-    return Value::game(instance(w_.games[static_cast<std::size_t>(base.binding.index)],
-                                std::move(params), e.where));
+    return Value::game(
+        instance(w_.games[static_cast<std::size_t>(base.binding.index)], std::move(params), e.where));
   }
   Value b = eval(base, frame);
   const std::int64_t i = need_int(eval(*e.args[1], frame), e.args[1]->where, "an index");
   if (b.is(Kind::Range)) {
     // Unsigned: the span of a range may not fit in an int64 (-2^63..2^63-1).
     const bool empty = b.range_hi() < b.range_lo();
-    const std::uint64_t last = static_cast<std::uint64_t>(b.range_hi()) - static_cast<std::uint64_t>(b.range_lo());
+    const std::uint64_t last =
+        static_cast<std::uint64_t>(b.range_hi()) - static_cast<std::uint64_t>(b.range_lo());
     if (i < 0 || empty || static_cast<std::uint64_t>(i) > last) {
       fail_at(e.args[1]->where, "index " + std::to_string(i) + " is out of range " + to_string(b),
               "indices run from 0 to len - 1; negative indices are not allowed");
     }
-    return Value::integer(static_cast<std::int64_t>(static_cast<std::uint64_t>(b.range_lo()) +
-                                                    static_cast<std::uint64_t>(i)));
+    return Value::integer(
+        static_cast<std::int64_t>(static_cast<std::uint64_t>(b.range_lo()) + static_cast<std::uint64_t>(i)));
   }
   if (b.is(Kind::Str)) {
     if (i < 0 || static_cast<std::size_t>(i) >= b.as_str().size()) {
@@ -576,14 +577,15 @@ Value Machine::index(const Expr& e, Frame& frame) {
   const auto& items = elements_of(b, base.where, "indexing");
   if (i < 0 || static_cast<std::size_t>(i) >= items.size()) {
     fail_at(e.args[1]->where,
-            "index " + std::to_string(i) + " is out of range: the " + kind_name(b.kind()) +
-                " has " + std::to_string(items.size()) + " elements",
+            "index " + std::to_string(i) + " is out of range: the " + kind_name(b.kind()) + " has " +
+                std::to_string(items.size()) + " elements",
             "indices run from 0 to len - 1; negative indices are not allowed");
   }
   return items[static_cast<std::size_t>(i)];
 }
 
-Machine::Expanding::Expanding(Machine& m, const GameInstance& game, const Value& state) : m_(m), key_(&game, state) {
+Machine::Expanding::Expanding(Machine& m, const GameInstance& game, const Value& state)
+    : m_(m), key_(&game, state) {
   // Rules that ask about another position, whose rules ask about another, ...: as deep as
   // function calls may nest.
   if (m_.expanding_.size() >= static_cast<std::size_t>(m_.w_.max_depth)) {
@@ -660,11 +662,10 @@ Value Machine::call(const Expr& e, Frame& frame) {
     Value key = Value::tuple(args);
     if (auto it = d.memo.find(key); it != d.memo.end()) return it->second;
     if (depth_ >= w_.max_depth) {
-      throw Error(ErrorKind::Limit,
-                  "function calls nested deeper than " + std::to_string(w_.max_depth) + " (in " +
-                      d.decl->name + ")",
-                  "raise the limit with --max-depth N, or write the function without deep recursion",
-                  e.where);
+      throw Error(
+          ErrorKind::Limit,
+          "function calls nested deeper than " + std::to_string(w_.max_depth) + " (in " + d.decl->name + ")",
+          "raise the limit with --max-depth N, or write the function without deep recursion", e.where);
     }
     try {
       check_stack();
@@ -911,14 +912,16 @@ std::vector<Value> Machine::every_options(const Value& x, bool winning_only, Whe
     else combinations = next / run;
   }
   // Each combination is a step (--max-steps); more than the steps left is an error at once.
-  const std::uint64_t left = w_.limits.max_steps > w_.limits.steps ? w_.limits.max_steps - w_.limits.steps : 0;
+  const std::uint64_t left =
+      w_.limits.max_steps > w_.limits.steps ? w_.limits.max_steps - w_.limits.steps : 0;
   if (combinations > left) {
-    throw Error(ErrorKind::Limit,
-                "the options of this every sum combine " +
-                    (combinations == UINT64_MAX ? std::string("more than 2^64") : std::to_string(combinations)) +
-                    " choices of moves, more than the " + std::to_string(w_.limits.max_steps) +
-                    " steps a statement may take",
-                "raise the limit with --max-steps N, or ask outcome/winning instead", where);
+    throw Error(
+        ErrorKind::Limit,
+        "the options of this every sum combine " +
+            (combinations == UINT64_MAX ? std::string("more than 2^64") : std::to_string(combinations)) +
+            " choices of moves, more than the " + std::to_string(w_.limits.max_steps) +
+            " steps a statement may take",
+        "raise the limit with --max-steps N, or ask outcome/winning instead", where);
   }
   absl::flat_hash_set<std::vector<Value>> seen;  // options equal as multisets are listed once
   std::vector<std::size_t> pick(k, 0);
@@ -1013,7 +1016,8 @@ std::vector<Value> Machine::list_options(const Option& o, Modifier mod, bool win
   std::vector<Value> parts;
   for (std::size_t i = 0; i < o.size(); ++i) {
     // A component equal to an earlier one has the same options, and they give the same sums.
-    if (std::find(o.begin(), o.begin() + static_cast<std::ptrdiff_t>(i), o[i]) != o.begin() + static_cast<std::ptrdiff_t>(i)) {
+    if (std::find(o.begin(), o.begin() + static_cast<std::ptrdiff_t>(i), o[i]) !=
+        o.begin() + static_cast<std::ptrdiff_t>(i)) {
       continue;
     }
     // `known_winning`: the move leaves a sum of value 0 (normal play), no need to ask.
@@ -1186,7 +1190,8 @@ const GameEntry* Machine::heap_query(const Expr& e, int slot) const {
   const Expr& arg = *e.args[1];
   if (arg.args.size() != 2) return nullptr;
   const Expr& n = *arg.args[1];
-  return n.kind == ExprKind::Name && n.binding.to == Binding::To::Local && n.binding.index == slot ? entry : nullptr;
+  return n.kind == ExprKind::Name && n.binding.to == Binding::To::Local && n.binding.index == slot ? entry
+                                                                                                   : nullptr;
 }
 
 namespace {
@@ -1218,11 +1223,12 @@ void Machine::prefetch_heaps(const std::vector<Clause>& clauses, const Expr& ele
       !plain_bound(*c.expr->args[0]) || !plain_bound(*c.expr->args[1])) {
     return;
   }
-  const Expr* asked = clauses.size() == 1 ? &element
+  const Expr* asked = clauses.size() == 1                   ? &element
                       : clauses[1].kind == Clause::Kind::If ? clauses[1].expr.get()
-                                                             : nullptr;
+                                                            : nullptr;
   if (!asked) return;
-  const Expr* query = always_asked(*asked, c.slots[0], [this](const Expr& e, int slot) { return heap_query(e, slot) != nullptr; });
+  const Expr* query = always_asked(
+      *asked, c.slots[0], [this](const Expr& e, int slot) { return heap_query(e, slot) != nullptr; });
   if (!query) return;
   const Value range = eval(*c.expr, frame);
   if (!range.is(Kind::Range)) return;
@@ -1242,7 +1248,8 @@ std::optional<Value> Machine::folded_heaps(const std::vector<Clause>& clauses, c
   if (clauses.size() != 1) return std::nullopt;
   const Clause& c = clauses[0];
   // A range written as such evaluates to a range (or fails as the loop would).
-  if (c.kind != Clause::Kind::For || c.slots.size() != 1 || c.expr->kind != ExprKind::Range) return std::nullopt;
+  if (c.kind != Clause::Kind::For || c.slots.size() != 1 || c.expr->kind != ExprKind::Range)
+    return std::nullopt;
   const GameEntry* entry = heap_query(element, c.slots[0]);
   if (!entry) return std::nullopt;
   const Value range = eval(*c.expr, frame);
@@ -1264,7 +1271,8 @@ std::optional<Value> Machine::folded_heaps(const std::vector<Clause>& clauses, c
   for (std::int64_t x = lo;;) {
     check_interrupt();
     const std::uint64_t left = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(x) + 1;
-    const std::size_t known = g ? ev_.known_table_values(*g, x, block, std::min<std::uint64_t>(left, 4096)) : 0;
+    const std::size_t known =
+        g ? ev_.known_table_values(*g, x, block, std::min<std::uint64_t>(left, 4096)) : 0;
     if (known == 0) {  // a heap the table does not answer (a game without one, a negative heap)
       slot = Value::integer(x);
       add(need_int(eval(element, frame), element.where, "an element of sum"));
@@ -1277,14 +1285,17 @@ std::optional<Value> Machine::folded_heaps(const std::vector<Clause>& clauses, c
     if (static_cast<std::uint64_t>(known) == left) break;
     x += static_cast<std::int64_t>(known);
   }
-  if (b == Builtin::Len) return Value::integer(static_cast<std::int64_t>(static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1));
+  if (b == Builtin::Len)
+    return Value::integer(
+        static_cast<std::int64_t>(static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1));
   return Value::integer(total);
 }
 
 Value Machine::builtin(const Expr& e, int which, Frame& frame) {
   const auto b = static_cast<Builtin>(which);
   if (b == Builtin::Table) return table(e, frame);
-  if ((b == Builtin::Grundy || b == Builtin::Wins || b == Builtin::Outcome) && e.clauses.empty() && e.args.size() == 2) {
+  if ((b == Builtin::Grundy || b == Builtin::Wins || b == Builtin::Outcome) && e.clauses.empty() &&
+      e.args.size() == 2) {
     if (auto v = query_of_call(b, *e.args[1], frame)) return *v;
   }
   std::vector<Value> args;
@@ -1309,8 +1320,7 @@ Value Machine::builtin(const Expr& e, int which, Frame& frame) {
   const Where arg0 = e.args.size() > 1 ? e.args[1]->where : e.where;
   const char* name = kBuiltins[which].name.data();
   switch (b) {
-    case Builtin::Grundy:
-      return Value::integer(ev_.grundy(option_of(args[0], arg0, "grundy")));
+    case Builtin::Grundy: return Value::integer(ev_.grundy(option_of(args[0], arg0, "grundy")));
     case Builtin::Outcome:
     case Builtin::Wins:
     case Builtin::Options:
@@ -1330,21 +1340,20 @@ Value Machine::builtin(const Expr& e, int which, Frame& frame) {
       }
       return Value::integer(every_.steps(o));
     }
-    case Builtin::Genus:
-      return Value::string(misere_.genus(option_of(args[0], arg0, "genus")));
+    case Builtin::Genus: return Value::string(misere_.genus(option_of(args[0], arg0, "genus")));
     case Builtin::Period: {
       // period(G) / period(G, limit): (n0, p, proven) or (n0, p, observed); runtime/Period.hpp
       if (!args[0].is(Kind::Game)) {
         fail_at(arg0, "period needs a game, got " + describe(args[0]),
-                args[0].is(Kind::Position) ? "give the game without a state: period(" +
-                                                 args[0].game()->display_name() + ")"
-                                           : "e.g. period(Kayles) or period(SNim[{1, 3, 4}])");
+                args[0].is(Kind::Position)
+                    ? "give the game without a state: period(" + args[0].game()->display_name() + ")"
+                    : "e.g. period(Kayles) or period(SNim[{1, 3, 4}])");
       }
       std::optional<std::int64_t> limit;
       if (args.size() > 1) limit = need_int(args[1], e.args[2]->where, "the limit of period");
       const PeriodInfo r = find_period(ev_, *args[0].game(), limit);
-      return Value::tuple({Value::integer(r.n0), Value::integer(r.p),
-                           Value::word(r.proven ? "proven" : "observed")});
+      return Value::tuple(
+          {Value::integer(r.n0), Value::integer(r.p), Value::word(r.proven ? "proven" : "observed")});
     }
     case Builtin::Min:
     case Builtin::Max: {

@@ -155,8 +155,7 @@ class Machine {
   Value collection(const Expr& e, Frame& frame);
   void reserve_for(const std::vector<Clause>& cs, std::vector<Value>& items, Frame& frame);
   Value table(const Expr& e, Frame& frame);
-  void each(const std::vector<Clause>& cs, std::size_t i, Frame& frame,
-            const std::function<void()>& body);
+  void each(const std::vector<Clause>& cs, std::size_t i, Frame& frame, const std::function<void()>& body);
   Option option_of(const Value& v, Where where, const char* query);
   Value option_value(const Option& o, Modifier mod = Modifier::Normal) const;
   Value modified_query(Builtin which, const Value& x, Where where);

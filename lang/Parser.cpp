@@ -26,17 +26,16 @@ namespace {
 template <typename Rule>
 using selector = pt::selector<
     Rule,
-    pt::store_content::on<int_lit, str_lit, true_lit, false_lit, name_ref, name_decl, state_name,
-                          param_name, let_name, game_name, def_name, module_name, graph_label,
-                          pow_op, neg_op, mul_op, add_op, xor_op, range_op, mod_op, cmp_op, not_op,
-                          and_op, or_op, tuple_comma>,
-    pt::fold_one::on<or_expr, and_expr, not_expr, cmp_expr, mod_expr, range_expr, xor_expr,
-                     add_expr, mul_expr, unary_expr, power_expr, postfix_expr>,
-    pt::remove_content::on<call_suffix, index_suffix, paren_expr, list_expr, set_expr, if_expr,
-                           for_clause, if_clause, game_stmt, game_body, game_params, state_item,
-                           state_tuple, let_item, move_item, split_item, value_item, split_parts, octal_form,
-                           subtraction_form, graph_form, graph_entry, alias_form, def_stmt,
-                           let_stmt, assert_stmt, import_stmt, expr_stmt>>;
+    pt::store_content::on<int_lit, str_lit, true_lit, false_lit, name_ref, name_decl, state_name, param_name,
+                          let_name, game_name, def_name, module_name, graph_label, pow_op, neg_op, mul_op,
+                          add_op, xor_op, range_op, mod_op, cmp_op, not_op, and_op, or_op, tuple_comma>,
+    pt::fold_one::on<or_expr, and_expr, not_expr, cmp_expr, mod_expr, range_expr, xor_expr, add_expr,
+                     mul_expr, unary_expr, power_expr, postfix_expr>,
+    pt::remove_content::on<call_suffix, index_suffix, paren_expr, list_expr, set_expr, if_expr, for_clause,
+                           if_clause, game_stmt, game_body, game_params, state_item, state_tuple, let_item,
+                           move_item, split_item, value_item, split_parts, octal_form, subtraction_form,
+                           graph_form, graph_entry, alias_form, def_stmt, let_stmt, assert_stmt, import_stmt,
+                           expr_stmt>>;
 
 using Node = pt::node;
 
@@ -59,9 +58,7 @@ class Builder {
  public:
   Builder(int file, std::uint32_t base) : file_(file), base_(base) {}
 
-  Where at(const Node& n) const {
-    return Where{file_, base_ + static_cast<std::uint32_t>(n.begin().byte)};
-  }
+  Where at(const Node& n) const { return Where{file_, base_ + static_cast<std::uint32_t>(n.begin().byte)}; }
 
   Stmt statement(const Node& n) {
     Stmt s;
@@ -297,11 +294,11 @@ class Builder {
     for (const Clause& c : e.clauses) d = std::max(d, c.expr ? c.expr->depth : 0u);
     e.depth = d + 1;
     if (e.depth > kMaxExprDepth) {
-      throw BuildError{e.where,
-                       "expression too deep: more than " + std::to_string(kMaxExprDepth) +
-                           " operations inside each other",
-                       "split it up with let, or build it with a comprehension such as "
-                       "sum([...])"};
+      throw BuildError{
+          e.where,
+          "expression too deep: more than " + std::to_string(kMaxExprDepth) + " operations inside each other",
+          "split it up with let, or build it with a comprehension such as "
+          "sum([...])"};
     }
   }
 
@@ -422,8 +419,8 @@ std::string defined_name(std::string_view text) {
 
 bool is_keyword(std::string_view w) {
   static constexpr std::string_view kWords[] = {
-      "game", "state", "let", "move", "split", "for", "in", "if", "then", "else", "def",
-      "and", "or", "not", "xor", "misere", "every", "assert", "import", "true", "false"};
+      "game", "state", "let", "move", "split",  "for",   "in",     "if",     "then", "else", "def",
+      "and",  "or",    "not", "xor",  "misere", "every", "assert", "import", "true", "false"};
   for (std::string_view k : kWords) {
     if (w == k) return true;
   }
@@ -534,7 +531,9 @@ Refined refine(std::string_view stmt, std::size_t at, std::string_view message) 
   const std::string_view word = stmt.substr(at, end - at);
   if (is_stray(stmt[at])) {
     r = {"unexpected character '" + show_char(stmt, at) + "'",
-         "names are letters, digits and _; see docs/language.md for the operators", true, {}};
+         "names are letters, digits and _; see docs/language.md for the operators",
+         true,
+         {}};
     return r;
   }
   // A keyword that may come next anyway (`for in`, `state move`) means the name is missing.
@@ -546,9 +545,10 @@ Refined refine(std::string_view stmt, std::size_t at, std::string_view message) 
        is(error_message<grammar::def_name>) || is(error_message<grammar::for_target>) ||
        is(error_message<grammar::state_pattern>) || is(error_message<grammar::state_names>) ||
        is(error_message<grammar::param_list>) || is(error_message<grammar::param_name>))) {
-    r = {"'" + std::string(word) + "' is a keyword, not a name", "pick another name, e.g. " +
-                                                                     std::string(word) + "_",
-         true, {}};
+    r = {"'" + std::string(word) + "' is a keyword, not a name",
+         "pick another name, e.g. " + std::string(word) + "_",
+         true,
+         {}};
     return r;
   }
   if (!word.empty() && is(error_message<grammar::body_close>)) {
@@ -583,8 +583,9 @@ Refined refine(std::string_view stmt, std::size_t at, std::string_view message) 
   if (t.size() == 4 && t[0].second == "game" && t[2].second == "=" && is_word_char(t[3].second[0]) &&
       !std::isdigit(static_cast<unsigned char>(t[3].second[0])) && (rest[0] == '"' || rest[0] == '{')) {
     const std::string_view w = t[3].second;
-    std::string hint = "a shorthand is octal \"...\", subtraction {...} or graph {...}; "
-                       "an instance of a game is written e.g. game B3 = Bash[3]";
+    std::string hint =
+        "a shorthand is octal \"...\", subtraction {...} or graph {...}; "
+        "an instance of a game is written e.g. game B3 = Bash[3]";
     if (w.rfind("hex", 0) == 0) {
       hint = "hexadecimal codes are written with octal too, e.g. octal \"0.f\"";
     } else {
@@ -592,7 +593,8 @@ Refined refine(std::string_view stmt, std::size_t at, std::string_view message) 
         if (edit_distance(w, known) <= 2) hint = "did you mean '" + std::string(known) + "'?";
       }
     }
-    r = {"unknown shorthand '" + std::string(w) + "': after '=' comes octal, subtraction, graph or a game instance",
+    r = {"unknown shorthand '" + std::string(w) +
+             "': after '=' comes octal, subtraction, graph or a game instance",
          hint, true, t[3].first};
     return r;
   }
@@ -600,7 +602,9 @@ Refined refine(std::string_view stmt, std::size_t at, std::string_view message) 
   // can only start a statement.
   if (is_statement_keyword(word) || ends_for_good(stmt, at)) {
     r = {"a statement ends before this: the next one must start on a new line or after ';'",
-         "one statement per line, or several separated by ';'", true, {}};
+         "one statement per line, or several separated by ';'",
+         true,
+         {}};
     return r;
   }
   return r;
@@ -644,8 +648,7 @@ Program parse_program(const Sources& sources, int file, Diagnostics& diags, std:
       // Which closer the parser wanted, when the message says so: a different bracket left
       // open is not the one to blame.
       // (Not for an empty list of parameters: `def f(3)` wants a name there, not a ')'.)
-      const char wanted =
-          e.message() == error_message<grammar::param_list> ? 0 : opener_wanted(e.message());
+      const char wanted = e.message() == error_message<grammar::param_list> ? 0 : opener_wanted(e.message());
       // A rule that is not a rule, on a later line than a '{' never closed: the '}' of the
       // game before it is missing, and the rest of the file was read as its body.
       if (e.message() == error_message<grammar::body_close> && !split.unclosed.empty() &&

@@ -74,31 +74,25 @@ bool differ_by_constant(const Lin& a, const Lin& b, std::int64_t& d) {
 
 struct Ctx {
   int n_slot = -1;
-  int params = 0;        // slots below are parameters
-  std::set<int> outer;   // clause variables enumerated when the spec is built
-  int inner = -1;        // the range variable that depends on n
+  int params = 0;       // slots below are parameters
+  std::set<int> outer;  // clause variables enumerated when the spec is built
+  int inner = -1;       // the range variable that depends on n
 };
-
 
 // Does not depend on the state, on the range variable, or on anything that is not a value.
 bool invariant(const Expr& e, const Ctx& ctx) {
   switch (e.kind) {
     case ExprKind::Int:
     case ExprKind::Str:
-    case ExprKind::Bool:
-      return true;
+    case ExprKind::Bool: return true;
     case ExprKind::Name:
       switch (e.binding.to) {
-        case Binding::To::Local:
-          return e.binding.index < ctx.params || ctx.outer.count(e.binding.index) > 0;
+        case Binding::To::Local: return e.binding.index < ctx.params || ctx.outer.count(e.binding.index) > 0;
         case Binding::To::Global:
-        case Binding::To::Constant:
-          return true;
-        default:
-          return false;
+        case Binding::To::Constant: return true;
+        default: return false;
       }
-    case ExprKind::Modifier:
-      return false;
+    case ExprKind::Modifier: return false;
     case ExprKind::Call: {
       const Expr& callee = *e.args[0];
       if (callee.kind != ExprKind::Name) return false;
@@ -125,13 +119,11 @@ bool invariant(const Expr& e, const Ctx& ctx) {
 std::optional<Lin> lin(const Expr& e, const Ctx& ctx) {
   Lin out;
   switch (e.kind) {
-    case ExprKind::Int:
-      out.c = e.ival;
-      return out;
+    case ExprKind::Int: out.c = e.ival; return out;
     case ExprKind::Name:
       if (e.binding.to == Binding::To::Local &&
-          (e.binding.index == ctx.n_slot || e.binding.index == ctx.inner ||
-           e.binding.index < ctx.params || ctx.outer.count(e.binding.index))) {
+          (e.binding.index == ctx.n_slot || e.binding.index == ctx.inner || e.binding.index < ctx.params ||
+           ctx.outer.count(e.binding.index))) {
         out.slots[e.binding.index] = 1;
         return out;
       }
@@ -160,8 +152,7 @@ std::optional<Lin> lin(const Expr& e, const Ctx& ctx) {
         }
       }
       break;
-    default:
-      break;
+    default: break;
   }
   if (invariant(e, ctx)) {
     out.opaque.emplace_back(&e, 1);
@@ -203,7 +194,8 @@ const Expr* exclusion_of(const Expr& e, int k, const Ctx& ctx, bool& is_set) {
   };
   if (e.kind == ExprKind::Unary && e.text == "not") {
     const Expr& in = *e.args[0];
-    if (in.kind == ExprKind::Binary && in.op == BinOp::In && is_k(*in.args[0]) && invariant(*in.args[1], ctx)) {
+    if (in.kind == ExprKind::Binary && in.op == BinOp::In && is_k(*in.args[0]) &&
+        invariant(*in.args[1], ctx)) {
       is_set = true;
       return in.args[1].get();
     }
@@ -241,19 +233,19 @@ struct RulePlan {
     Split,      // two heaps a, n - c - a for a in lo..hi
   };
   Kind kind = Kind::Take;
-  std::vector<const Clause*> outer;        // enumerated when building, in order
-  std::vector<const Expr*> filters;        // conditions over parameters and outer variables
-  Lin j;                                   // Take: the removal; Split: c
-  std::int64_t e = 0;                      // Take(Range): the heap left has at least e tokens
-  int k_slot = -1;                         // TakeRange / HeapRange / Split: the range variable
+  std::vector<const Clause*> outer;  // enumerated when building, in order
+  std::vector<const Expr*> filters;  // conditions over parameters and outer variables
+  Lin j;                             // Take: the removal; Split: c
+  std::int64_t e = 0;                // Take(Range): the heap left has at least e tokens
+  int k_slot = -1;                   // TakeRange / HeapRange / Split: the range variable
   const Expr* lo = nullptr;
-  const Expr* hi = nullptr;                // TakeRange: invariant upper bound or null
-  std::vector<KPred> preds;                // TakeRange: predicates over k alone
-  Lin d;                                   // HeapRange: k <= n - d
-  bool halved = false;                     // Split: a <= (m + delta) / 2 rather than m + delta
+  const Expr* hi = nullptr;  // TakeRange: invariant upper bound or null
+  std::vector<KPred> preds;  // TakeRange: predicates over k alone
+  Lin d;                     // HeapRange: k <= n - d
+  bool halved = false;       // Split: a <= (m + delta) / 2 rather than m + delta
   std::int64_t delta = 0;
-  bool no_equal = false;                   // Split: not a == n - c - a (`!=` or `<`)
-  bool lower_half = false;                 // Split: not a > n - c - a (`<` or `<=`)
+  bool no_equal = false;    // Split: not a == n - c - a (`!=` or `<`)
+  bool lower_half = false;  // Split: not a > n - c - a (`<` or `<=`)
 };
 
 std::optional<RulePlan> analyze(const GameItem& it, const Ctx& base) {
@@ -373,7 +365,9 @@ std::optional<RulePlan> analyze(const GameItem& it, const Ctx& base) {
   auto p0 = lin(*it.exprs[0], ctx);
   auto p1 = lin(*it.exprs[1], ctx);
   if (!p0 || !p1) return std::nullopt;
-  auto is_a = [&](const Lin& l) { return l.c == 0 && l.opaque.empty() && l.slots.size() == 1 && l.coef(a) == 1; };
+  auto is_a = [&](const Lin& l) {
+    return l.c == 0 && l.opaque.empty() && l.slots.size() == 1 && l.coef(a) == 1;
+  };
   const Lin* other = is_a(*p0) ? &*p1 : is_a(*p1) ? &*p0 : nullptr;
   if (!other || other->coef(n) != 1 || other->coef(a) != -1) return std::nullopt;
   Lin m = other->without(a);  // n - c
@@ -457,9 +451,7 @@ class Builder {
     return r;
   }
   // Every binding of the plan's outer variables that passes its filters; false to give up.
-  bool each_binding(const RulePlan& plan, const std::function<bool()>& body) {
-    return bind(plan, 0, body);
-  }
+  bool each_binding(const RulePlan& plan, const std::function<bool()>& body) { return bind(plan, 0, body); }
   bool add_digit(std::int64_t j, std::uint8_t bits) {
     if (j < 0 || j > kMaxSpecDigit) return false;
     digits_[j] |= bits;
@@ -483,7 +475,8 @@ class Builder {
     spec.digits.assign(static_cast<std::size_t>(K), 0);
     for (const auto& [j, bits] : digits_) spec.digits[static_cast<std::size_t>(j)] |= bits;
     for (const Tail& t : tails_) {
-      for (std::int64_t j = t.from; j < K && j <= t.end; ++j) spec.digits[static_cast<std::size_t>(j)] |= t.bits;
+      for (std::int64_t j = t.from; j < K && j <= t.end; ++j)
+        spec.digits[static_cast<std::size_t>(j)] |= t.bits;
     }
     if (!spec.digits.empty() && (spec.digits[0] & (HeapSpec::kNone | HeapSpec::kOne))) return std::nullopt;
     spec.tail = tail;
@@ -677,8 +670,7 @@ std::unique_ptr<HeapShape> recognize_heap(const GameDecl& decl) {
         ctx.n_slot = it.slots[0];
         break;
       case GameItem::Kind::Let:
-      case GameItem::Kind::Formula:
-        return nullptr;
+      case GameItem::Kind::Formula: return nullptr;
       case GameItem::Kind::Move:
       case GameItem::Kind::Split: {
         if (ctx.n_slot < 0) return nullptr;

@@ -11,10 +11,7 @@ namespace grundy::lang {
 
 namespace {
 
-
-std::string plural(int n, const char* what) {
-  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
-}
+std::string plural(int n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
 
 std::string describe_state(const GameDecl& g) {
   for (const GameItem& it : g.items) {
@@ -29,8 +26,7 @@ std::string describe_state(const GameDecl& g) {
 
 class Resolver {
  public:
-  Resolver(World& world, Program& program, Diagnostics& diags)
-      : w_(world), prog_(program), d_(diags) {}
+  Resolver(World& world, Program& program, Diagnostics& diags) : w_(world), prog_(program), d_(diags) {}
 
   void run() {
     for (const Stmt& s : prog_.stmts) {
@@ -82,8 +78,7 @@ class Resolver {
 
   // ---- errors ----
   bool broken(const std::string& name) const {
-    return std::find(prog_.broken_names.begin(), prog_.broken_names.end(), name) !=
-           prog_.broken_names.end();
+    return std::find(prog_.broken_names.begin(), prog_.broken_names.end(), name) != prog_.broken_names.end();
   }
 
   // The nearest name to a misspelt one. On a tie a builtin wins over a global, a global over
@@ -96,7 +91,8 @@ class Resolver {
     auto consider = [&](std::string_view cand, int rank) {
       const std::size_t dist = edit_distance(name, cand);
       if (dist > best_d || cand == name) return;
-      if (dist == best_d && !best.empty() && (rank < best_rank || (rank == best_rank && cand >= best))) return;
+      if (dist == best_d && !best.empty() && (rank < best_rank || (rank == best_rank && cand >= best)))
+        return;
       best_d = dist;
       best_rank = rank;
       best = std::string(cand);
@@ -162,8 +158,7 @@ class Resolver {
     if (lookup(e.text, e.binding)) {
       if (in_top_level_ && e.binding.to == Binding::To::Global &&
           std::find(own_lets_.begin(), own_lets_.end(), e.binding.index) != own_lets_.end() &&
-          std::find(visible_lets_.begin(), visible_lets_.end(), e.binding.index) ==
-              visible_lets_.end() &&
+          std::find(visible_lets_.begin(), visible_lets_.end(), e.binding.index) == visible_lets_.end() &&
           !w_.globals[static_cast<std::size_t>(e.binding.index)].assigned) {
         const GlobalEntry& g = w_.globals[static_cast<std::size_t>(e.binding.index)];
         d_.error(e.where, "'" + e.text + "' is used before its let",
@@ -225,14 +220,14 @@ class Resolver {
   void check_arity(const Expr& call, const GameEntry& g) {
     const int got = static_cast<int>(call.args.size()) - 1;
     if (g.state_arity < 0 || got == g.state_arity) return;
-    std::string shape = g.decl && g.decl->form == GameDecl::Form::Rules ? describe_state(*g.decl)
-                                                                        : "one value";
+    std::string shape =
+        g.decl && g.decl->form == GameDecl::Form::Rules ? describe_state(*g.decl) : "one value";
     d_.error(call.where,
              g.name + " takes " + plural(g.state_arity, "value") + " (its " + shape + "), got " +
                  std::to_string(got),
-             g.state_arity == 1 ? "write " + g.name + "(x)"
-                                : "write " + g.name + "(" +
-                                      std::string(g.state_arity == 2 ? "a, b" : "a, b, ...") + ")");
+             g.state_arity == 1
+                 ? "write " + g.name + "(x)"
+                 : "write " + g.name + "(" + std::string(g.state_arity == 2 ? "a, b" : "a, b, ...") + ")");
   }
 
   void call(Expr& e) {
@@ -255,8 +250,8 @@ class Resolver {
         const int got = static_cast<int>(e.args.size()) - 1;
         if (got != static_cast<int>(d.params.size()) || !e.clauses.empty()) {
           d_.error(e.where, "function " + d.name + " takes " +
-                                plural(static_cast<int>(d.params.size()), "argument") +
-                                ", got " + std::to_string(got));
+                                plural(static_cast<int>(d.params.size()), "argument") + ", got " +
+                                std::to_string(got));
         }
       } else if (callee.binding.to == Binding::To::Builtin) {
         const BuiltinInfo& b = kBuiltins[callee.binding.index];
@@ -266,7 +261,8 @@ class Resolver {
           // min at least 1, update 3.
           std::string takes;
           if (b.min_args == b.max_args) takes = plural(b.min_args, "argument");
-          else if (b.max_args == b.min_args + 1) takes = std::to_string(b.min_args) + " or " + plural(b.max_args, "argument");
+          else if (b.max_args == b.min_args + 1)
+            takes = std::to_string(b.min_args) + " or " + plural(b.max_args, "argument");
           else if (got < b.min_args) takes = "at least " + plural(b.min_args, "argument");
           else takes = "at most " + plural(b.max_args, "argument");
           d_.error(e.where, std::string(b.name) + " takes " + takes + ", got " + std::to_string(got),
@@ -306,8 +302,8 @@ class Resolver {
       if (g->param_count == 0) {
         d_.error(e.where, g->name + " has no parameters", "write " + g->name + "(...) for a position");
       } else if (got != g->param_count) {
-        d_.error(e.where, g->name + " takes " + plural(g->param_count, "parameter") + ", got " +
-                              std::to_string(got));
+        d_.error(e.where,
+                 g->name + " takes " + plural(g->param_count, "parameter") + ", got " + std::to_string(got));
       }
       for (std::size_t i = 1; i < e.args.size(); ++i) expr(*e.args[i]);
       return;
@@ -322,8 +318,7 @@ class Resolver {
     switch (e.kind) {
       case ExprKind::Int:
       case ExprKind::Str:
-      case ExprKind::Bool:
-        return;
+      case ExprKind::Bool: return;
       case ExprKind::Name:
         name(e);
         if (e.binding.to == Binding::To::Game) {
@@ -335,12 +330,8 @@ class Resolver {
           d_.error(e.where, "'" + e.text + "' is a function: call it", "write " + e.text + "(...)");
         }
         return;
-      case ExprKind::Call:
-        call(e);
-        return;
-      case ExprKind::Index:
-        index(e);
-        return;
+      case ExprKind::Call: call(e); return;
+      case ExprKind::Index: index(e); return;
       case ExprKind::List:
       case ExprKind::Set:
       case ExprKind::Tuple:
@@ -361,8 +352,8 @@ class Resolver {
       d_.error(e.where, "this state has " + plural(static_cast<int>(e.args.size()), "value") +
                             ", but the game's state pattern has " + std::to_string(arity));
     } else if (arity > 1 && (e.kind == ExprKind::Int || (e.kind == ExprKind::Binary && e.op != BinOp::Add))) {
-      d_.error(e.where, "a state of this game has " + plural(arity, "value") +
-                            ": write a tuple such as (a, b)");
+      d_.error(e.where,
+               "a state of this game has " + plural(arity, "value") + ": write a tuple such as (a, b)");
     }
   }
 
@@ -373,8 +364,8 @@ class Resolver {
       if (c.kind == Clause::Kind::If) return;  // a condition may rule the binding out
     }
     auto is_state = [&](const Expr& x, std::size_t i) {
-      return i < state.slots.size() && x.kind == ExprKind::Name &&
-             x.binding.to == Binding::To::Local && x.binding.index == state.slots[i];
+      return i < state.slots.size() && x.kind == ExprKind::Name && x.binding.to == Binding::To::Local &&
+             x.binding.index == state.slots[i];
     };
     const char* what = it.kind == GameItem::Kind::Move ? "this move" : "this part of the split";
     for (const ExprPtr& part : it.exprs) {
@@ -411,8 +402,8 @@ class Resolver {
         if (zero) {
           const std::string k = c.names[0];
           d_.error(zero->where,
-                   "with " + k + " = 0, " + what + " is " + state.names[0] + " " + e.text + " 0 = " +
-                       state.names[0] + ", the state itself: the rules loop",
+                   "with " + k + " = 0, " + what + " is " + state.names[0] + " " + e.text +
+                       " 0 = " + state.names[0] + ", the state itself: the rules loop",
                    coll.kind == ExprKind::Range ? "start the range at 1: for " + k + " in 1..."
                                                 : "leave 0 out: every move must change the state");
         }
@@ -459,8 +450,7 @@ class Resolver {
         if (g.form == GameDecl::Form::Alias) check_alias_cycle(g);
         return;
       case GameDecl::Form::Octal:
-      case GameDecl::Form::Graph:
-        return;
+      case GameDecl::Form::Graph: return;
     }
     GameItem* state = nullptr;
     for (GameItem& it : g.items) {
@@ -606,8 +596,6 @@ void declare(World& w, Program& program) {
   }
 }
 
-void resolve(World& w, Program& program, Diagnostics& diags) {
-  Resolver(w, program, diags).run();
-}
+void resolve(World& w, Program& program, Diagnostics& diags) { Resolver(w, program, diags).run(); }
 
 }  // namespace grundy::lang

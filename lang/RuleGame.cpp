@@ -153,7 +153,10 @@ class RuleCursor : public OptionCursor {
 }  // namespace
 
 RuleGame::RuleGame(const GameDecl& decl, Machine& machine)
-    : decl_(decl), machine_(machine), shape_(recognize_heap(decl)), dynamic_(recognize_dynamic_subtraction(decl)),
+    : decl_(decl),
+      machine_(machine),
+      shape_(recognize_heap(decl)),
+      dynamic_(recognize_dynamic_subtraction(decl)),
       wythoff_(recognize_wythoff(decl)) {
   for (const GameItem& it : decl.items) {
     if (it.kind == GameItem::Kind::Formula) {
@@ -169,7 +172,8 @@ std::uint64_t RuleGame::formula(const GameInstance& game, const Value& state) co
     // The lets written before the value rule, which it may use.
     for (const GameItem& it : decl_.items) {
       if (&it == formula_) break;
-      if (it.kind == GameItem::Kind::Let) frame[static_cast<std::size_t>(it.slots[0])] = machine_.eval(*it.exprs[0], frame);
+      if (it.kind == GameItem::Kind::Let)
+        frame[static_cast<std::size_t>(it.slots[0])] = machine_.eval(*it.exprs[0], frame);
     }
     const Expr& e = *formula_->exprs[0];
     const Value v = machine_.eval(e, frame);

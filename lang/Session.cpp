@@ -15,15 +15,15 @@
 #include "lang/Diagnostics.hpp"
 #include "lang/KnownGames.hpp"
 #include "lang/Machine.hpp"
-#include "lang/Spelling.hpp"
 #include "lang/Parser.hpp"
 #include "lang/Resolver.hpp"
 #include "lang/RuleGame.hpp"
+#include "lang/Spelling.hpp"
 #include "lang/Statements.hpp"
 #include "runtime/Cycle.hpp"
 #include "runtime/Probe.hpp"
-#include "runtime/Show.hpp"
 #include "runtime/Shorthands.hpp"
+#include "runtime/Show.hpp"
 #include "stdlib/Stdlib.hpp"
 
 namespace grundy {
@@ -70,8 +70,8 @@ struct Session::Impl {
 
   // An import of a file that is being loaded: a.game -> b.game -> a.game.
   bool import_cycle(const Stmt& s, const std::string& key) {
-    const auto first = std::find_if(importing.begin(), importing.end(),
-                                    [&](const Loading& l) { return l.key == key; });
+    const auto first =
+        std::find_if(importing.begin(), importing.end(), [&](const Loading& l) { return l.key == key; });
     if (first == importing.end()) return false;
     std::string chain;
     for (auto it = first; it != importing.end(); ++it) chain += it->name + " -> ";
@@ -128,8 +128,8 @@ struct Session::Impl {
           }
           diags.error(s.where, "unknown module '" + s.name + "'",
                       !close.empty() ? "did you mean '" + close + "'?"
-                                     : "the standard modules are " + names +
-                                           "; for a file write import \"" + s.name + ".game\"");
+                                     : "the standard modules are " + names + "; for a file write import \"" +
+                                           s.name + ".game\"");
           continue;
         }
         key = "stdlib:" + s.name;
@@ -161,17 +161,14 @@ struct Session::Impl {
           g.rules = recognize_nim(d);
           if (!g.rules) g.rules = std::make_shared<RuleGame>(d, machine);
           break;
-        case GameDecl::Form::Octal:
-          try {
-            g.rules = std::make_shared<TakeAndBreakRuleset>(g.name, d.code);
+        case GameDecl::Form::Octal: try { g.rules = std::make_shared<TakeAndBreakRuleset>(g.name, d.code);
           } catch (const Error& e) {
             diags.error(d.code_where, e.what(), e.hint);
           }
           break;
         case GameDecl::Form::Graph: compile_graph(g); break;
         case GameDecl::Form::Subtraction:
-        case GameDecl::Form::Alias:
-          break;  // evaluated on first use: their expressions may name lets
+        case GameDecl::Form::Alias: break;  // evaluated on first use: their expressions may name lets
       }
     }
   }
@@ -187,7 +184,8 @@ struct Session::Impl {
     world.limits.max_memory = std::min<std::uint64_t>(saved.max_memory, std::uint64_t{256} << 20);
     bool found = false;
     for (const Stmt& st : p.stmts) {
-      if (st.kind != Stmt::Kind::Game || st.game->form != GameDecl::Form::Rules || !st.game->params.empty()) continue;
+      if (st.kind != Stmt::Kind::Game || st.game->form != GameDecl::Form::Rules || !st.game->params.empty())
+        continue;
       const auto at = world.names.find(st.game->name);
       if (at == world.names.end() || at->second.to != Binding::To::Game) continue;
       GameEntry& entry = world.games[static_cast<std::size_t>(at->second.index)];
@@ -211,8 +209,9 @@ struct Session::Impl {
                     "(grundy check tried the states from 0 up)");
         found = true;
       } else if (!wrong_value.empty()) {
-        const auto formula = std::find_if(st.game->items.begin(), st.game->items.end(),
-                                          [](const GameItem& it) { return it.kind == GameItem::Kind::Formula; });
+        const auto formula =
+            std::find_if(st.game->items.begin(), st.game->items.end(),
+                         [](const GameItem& it) { return it.kind == GameItem::Kind::Formula; });
         diags.error(formula->where, "the value rule is wrong at " + wrong_value,
                     "a state's nim-value is the mex of its options' values, and grundy check compares them "
                     "on the states from 0 up; if that state is not a position of the game, let its rules "
@@ -453,8 +452,8 @@ struct Session::Impl {
   };
 
   Snapshot snapshot() const {
-    return Snapshot{world.names, world.games.size(), world.defs.size(), world.globals.size(),
-                    world.loaded, {}, {}};
+    return Snapshot{
+        world.names, world.games.size(), world.defs.size(), world.globals.size(), world.loaded, {}, {}};
   }
 
   // One batch may not define a name twice, as one file may not; a later batch may.
@@ -481,7 +480,8 @@ struct Session::Impl {
         }
         auto [it, fresh] = seen.emplace(*name, First{s.kind, where});
         if (fresh) continue;
-        const std::string already = "'" + *name + "' is defined twice: here and " + diags.place(it->second.where);
+        const std::string already =
+            "'" + *name + "' is defined twice: here and " + diags.place(it->second.where);
         if (s.kind == Stmt::Kind::Let) {
           if (it->second.kind == Stmt::Kind::Let) continue;  // a let may be bound again
           diags.error(where, already, "pick another name for the let");
@@ -605,7 +605,9 @@ struct Session::Impl {
     const int file = world.sources.add(name, fs::current_path().string(), std::move(text));
     Program& p = parse(file, from);
     if (diags.count() == 0 && (p.stmts.size() != 1 || p.stmts[0].kind != Stmt::Kind::Expr)) {
-      diags.error(p.stmts.size() > 1 ? p.stmts[1].where : p.stmts.empty() ? Where{file, from} : p.stmts[0].where,
+      diags.error(p.stmts.size() > 1 ? p.stmts[1].where
+                  : p.stmts.empty()  ? Where{file, from}
+                                     : p.stmts[0].where,
                   "expected one expression here", "e.g. Nim(3) + Nim(5)");
     }
     if (diags.count() == 0) resolve(world, p, diags);
@@ -663,7 +665,8 @@ struct Session::Impl {
       while (e > b && blank(t[e - 1])) --e;
       std::size_t line = b;
       while (line > 0 && t[line - 1] != '\n') --line;
-      if (comments && std::all_of(t.begin() + static_cast<std::ptrdiff_t>(line), t.begin() + static_cast<std::ptrdiff_t>(b), blank)) {
+      if (comments && std::all_of(t.begin() + static_cast<std::ptrdiff_t>(line),
+                                  t.begin() + static_cast<std::ptrdiff_t>(b), blank)) {
         b = line;
         while (b > 0) {  // comment lines right above
           std::size_t prev = b - 1;
@@ -752,7 +755,8 @@ struct Session::Impl {
         else if (splits == 0) s.form = "rules (" + count(moves, "move") + ")";
         else if (moves == 0) s.form = "rules (" + count(splits, "split") + ")";
         else s.form = "rules (" + count(moves, "move") + ", " + count(splits, "split") + ")";
-        if (std::any_of(d.items.begin(), d.items.end(), [](const GameItem& it) { return it.kind == GameItem::Kind::Formula; })) {
+        if (std::any_of(d.items.begin(), d.items.end(),
+                        [](const GameItem& it) { return it.kind == GameItem::Kind::Formula; })) {
           s.form.insert(s.form.size() - 1, ", a value rule");
         }
         break;
@@ -777,7 +781,8 @@ struct Session::Impl {
 
   bool live(const std::string& name, Binding::To to, std::size_t index) const {
     auto it = world.names.find(name);
-    return it != world.names.end() && it->second.to == to && static_cast<std::size_t>(it->second.index) == index;
+    return it != world.names.end() && it->second.to == to &&
+           static_cast<std::size_t>(it->second.index) == index;
   }
 };
 
@@ -832,7 +837,8 @@ std::optional<std::string> Session::definition(const std::string& name) const {
     for (const BuiltinInfo& b : kBuiltins) {
       if (b.name == name) return "builtin " + std::string(b.signature);
     }
-    if (name == "N" || name == "P") return name + ": a predefined outcome (N: the player to move wins, P: loses)";
+    if (name == "N" || name == "P")
+      return name + ": a predefined outcome (N: the player to move wins, P: loses)";
     return std::nullopt;
   }
   const Binding& b = it->second;
@@ -864,7 +870,7 @@ std::vector<std::string> Session::defined_names() const {
 std::uint64_t Session::clear_memos() { return impl_->clear_memos(); }
 
 std::optional<Value> Session::evaluate(std::string_view text, const std::string& name, std::size_t from,
-                                      int* failure) {
+                                       int* failure) {
   int code = 0;
   std::optional<Value> v =
       impl_->evaluate(std::string(text), name, static_cast<std::uint32_t>(std::min(from, text.size())), code);
@@ -872,13 +878,9 @@ std::optional<Value> Session::evaluate(std::string_view text, const std::string&
   return v;
 }
 
-std::vector<Value> Session::options(const Value& x) {
-  return impl_->query(Builtin::Options, x).items();
-}
+std::vector<Value> Session::options(const Value& x) { return impl_->query(Builtin::Options, x).items(); }
 
-std::vector<Value> Session::winning(const Value& x) {
-  return impl_->query(Builtin::Winning, x).items();
-}
+std::vector<Value> Session::winning(const Value& x) { return impl_->query(Builtin::Winning, x).items(); }
 
 bool Session::wins(const Value& x) { return impl_->query(Builtin::Wins, x).as_bool(); }
 

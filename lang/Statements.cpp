@@ -6,14 +6,12 @@ namespace grundy::lang {
 
 namespace {
 
-bool is_word_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
+bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 // Words that cannot end a statement: an operator or a construct that needs what follows.
 bool continues_line(std::string_view word) {
-  static constexpr std::string_view kWords[] = {"and", "or", "xor", "not", "misere", "every",
-                                                "in", "if", "then", "else", "for"};
+  static constexpr std::string_view kWords[] = {"and", "or", "xor",  "not",  "misere", "every",
+                                                "in",  "if", "then", "else", "for"};
   for (std::string_view w : kWords) {
     if (word == w) return true;
   }
@@ -22,11 +20,19 @@ bool continues_line(std::string_view word) {
 
 bool continues_line(char c) {
   switch (c) {
-    case '+': case '-': case '*': case '/': case '%': case '^': case ',': case '=':
-    case '<': case '>': case '!': case '.':
-      return true;
-    default:
-      return false;
+    case '+':
+    case '-':
+    case '*':
+    case '/':
+    case '%':
+    case '^':
+    case ',':
+    case '=':
+    case '<':
+    case '>':
+    case '!':
+    case '.': return true;
+    default: return false;
   }
 }
 
@@ -59,8 +65,8 @@ StatementSplit split_statements(std::string_view src) {
     if (!is_word_char(c)) return false;
     std::int64_t b = last_sig;
     while (b > 0 && is_word_char(t[static_cast<std::size_t>(b - 1)])) --b;
-    return continues_line(std::string_view(t).substr(static_cast<std::size_t>(b),
-                                                      static_cast<std::size_t>(last_sig - b + 1)));
+    return continues_line(
+        std::string_view(t).substr(static_cast<std::size_t>(b), static_cast<std::size_t>(last_sig - b + 1)));
   };
 
   for (std::uint32_t i = 0; i < n; ++i) {

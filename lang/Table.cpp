@@ -96,8 +96,8 @@ std::string render_grid(const TableData& t) {
   if (!rows.empty() && cols.size() > t.max_cells / rows.size()) {
     throw Error(ErrorKind::Limit,
                 "the grid would have " + std::to_string(rows.size()) + " rows and " +
-                    std::to_string(cols.size()) + " columns, more than " +
-                    std::to_string(t.max_cells) + " cells",
+                    std::to_string(cols.size()) + " columns, more than " + std::to_string(t.max_cells) +
+                    " cells",
                 "raise the limit with --max-rows N, or filter less sparsely");
   }
   std::vector<std::vector<std::string>> grid(rows.size(), std::vector<std::string>(cols.size()));

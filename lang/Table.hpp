@@ -10,8 +10,8 @@
 namespace grundy::lang {
 
 struct TableCell {
-  Value row;   // the first loop's value
-  Value col;   // the second loop's value (grids)
+  Value row;  // the first loop's value
+  Value col;  // the second loop's value (grids)
   Value value;
 };
 

@@ -24,9 +24,9 @@ struct GameEntry {
   const GameInstance* alias = nullptr;   // `game B3 = Bash[3]`
   const GameInstance* plain = nullptr;   // the instance without parameters, once asked for
   int param_count = 0;
-  int state_arity = 1;                   // -1: known only at run time (an alias of a value)
-  std::vector<Value> labels;             // graph games: node labels
-  bool resolving = false;                // an alias being evaluated (a cycle of aliases)
+  int state_arity = 1;        // -1: known only at run time (an alias of a value)
+  std::vector<Value> labels;  // graph games: node labels
+  bool resolving = false;     // an alias being evaluated (a cycle of aliases)
 };
 
 // The memoized results of one function, with what they hold for --max-memory: a map entry

@@ -53,8 +53,11 @@ std::uint64_t plain_heap_cost(const HeapSpec& spec, std::int64_t n) {
 
 std::uint32_t plain_heap_value(const HeapSpec& spec, const DenseTable& values, std::int64_t n) {
   // The mex is at most the number of options.
-  std::vector<bool> seen(static_cast<std::size_t>(std::min<std::uint64_t>(plain_heap_cost(spec, n), 1u << 30)) + 1);
-  auto value = [&](std::int64_t h) -> std::uint64_t { return h == 0 ? 0 : values.get(static_cast<std::size_t>(h)); };
+  std::vector<bool> seen(
+      static_cast<std::size_t>(std::min<std::uint64_t>(plain_heap_cost(spec, n), 1u << 30)) + 1);
+  auto value = [&](std::int64_t h) -> std::uint64_t {
+    return h == 0 ? 0 : values.get(static_cast<std::size_t>(h));
+  };
   for_each_spec_option(spec, n, [&](std::int64_t a, std::int64_t b, std::int64_t c) {
     const std::uint64_t x = value(a) ^ value(b) ^ value(c);
     if (x < seen.size()) seen[x] = true;
@@ -62,8 +65,8 @@ std::uint32_t plain_heap_value(const HeapSpec& spec, const DenseTable& values, s
   return mex_of(seen);
 }
 
-void cross_check_kernel(const GameInstance& game, const HeapSpec& spec, const DenseTable& values, std::size_t from,
-                        std::size_t to, std::uint64_t work, KernelAudit& audit) {
+void cross_check_kernel(const GameInstance& game, const HeapSpec& spec, const DenseTable& values,
+                        std::size_t from, std::size_t to, std::uint64_t work, KernelAudit& audit) {
   if (from >= to) return;
   // Options with the rules as written cost about a hundred times the code's: only where few.
   constexpr std::uint64_t kRulesCheckOptions = 4096;
@@ -121,9 +124,9 @@ void cross_check_run(const GameInstance& game, const FastPath& f, std::int64_t n
   const std::uint64_t want = mex_of(seen);
   const std::uint64_t got = f.run_value(n);
   if (got != want) {
-    disagree("the formula of a run of takes " + std::to_string(f.run_a) + ".." + std::to_string(f.run_b) + " gives " +
-             std::to_string(got) + " at heap " + std::to_string(n) + " of " + game.display_name() +
-             ", the mex of its options gives " + std::to_string(want));
+    disagree("the formula of a run of takes " + std::to_string(f.run_a) + ".." + std::to_string(f.run_b) +
+             " gives " + std::to_string(got) + " at heap " + std::to_string(n) + " of " +
+             game.display_name() + ", the mex of its options gives " + std::to_string(want));
   }
 }
 
@@ -158,7 +161,8 @@ void cross_check_cell(Evaluator& ev, const GameInstance& game, const FastPath& f
                    static_cast<int>(part.state.items().size()) == arity &&
                    std::all_of(part.state.items().begin(), part.state.items().end(),
                                [](const Value& e) { return e.is(Kind::Int); })) {
-          for (int i = 0; i < arity; ++i) p[static_cast<std::size_t>(i)] = part.state.items()[static_cast<std::size_t>(i)].as_int();
+          for (int i = 0; i < arity; ++i)
+            p[static_cast<std::size_t>(i)] = part.state.items()[static_cast<std::size_t>(i)].as_int();
           known = f.box->known(p.data());
         }
         x ^= known ? *known : ev.grundy(part);
@@ -173,8 +177,8 @@ void cross_check_cell(Evaluator& ev, const GameInstance& game, const FastPath& f
   }
   const std::uint32_t want = mex_of(seen);
   if (want != v) {
-    disagree("the compiled rules give " + std::to_string(v) + " at " + where + ", the mex of its options gives " +
-             std::to_string(want));
+    disagree("the compiled rules give " + std::to_string(v) + " at " + where +
+             ", the mex of its options gives " + std::to_string(want));
   }
 }
 

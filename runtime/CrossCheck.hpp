@@ -40,8 +40,8 @@ struct KernelAudit {
 
 // Checks heaps from..to-1 of `values`, just filled by the kernel of `game` under `spec`,
 // which looked at `work` options doing so. Throws Error(Internal) at a heap that differs.
-void cross_check_kernel(const GameInstance& game, const HeapSpec& spec, const DenseTable& values, std::size_t from,
-                        std::size_t to, std::uint64_t work, KernelAudit& audit);
+void cross_check_kernel(const GameInstance& game, const HeapSpec& spec, const DenseTable& values,
+                        std::size_t from, std::size_t to, std::uint64_t work, KernelAudit& audit);
 
 // Checks the value of heap n of a run of takes (FastPath::run_a > 0) against the mex of its
 // options' values by the same formula, when it has at most 2^20 options.

@@ -55,7 +55,8 @@ FastPath::~FastPath() = default;
 
 std::size_t FastPath::known_run(std::int64_t from, std::uint64_t* out, std::size_t count) const {
   if (from < 0 || count == 0) return 0;
-  if (static_cast<std::uint64_t>(INT64_MAX - from) < count - 1) count = static_cast<std::size_t>(INT64_MAX - from) + 1;
+  if (static_cast<std::uint64_t>(INT64_MAX - from) < count - 1)
+    count = static_cast<std::size_t>(INT64_MAX - from) + 1;
   if (run_a > 0) {
     const std::uint64_t m = static_cast<std::uint64_t>(run_a) + static_cast<std::uint64_t>(run_b);
     const auto a = static_cast<std::uint64_t>(run_a);

@@ -19,25 +19,19 @@ namespace grundy {
 
 class DenseTable {
  public:
-  std::size_t size() const {
-    return width_ == 1 ? b1_.size() : width_ == 2 ? b2_.size() : b4_.size();
-  }
+  std::size_t size() const { return width_ == 1 ? b1_.size() : width_ == 2 ? b2_.size() : b4_.size(); }
   bool empty() const { return size() == 0; }
   int width() const { return width_; }  // bytes per value: 1, 2 or 4
   std::size_t bytes() const { return size() * static_cast<std::size_t>(width_); }
 
-  std::uint32_t get(std::size_t i) const {
-    return width_ == 1 ? b1_[i] : width_ == 2 ? b2_[i] : b4_[i];
-  }
+  std::uint32_t get(std::size_t i) const { return width_ == 1 ? b1_[i] : width_ == 2 ? b2_[i] : b4_[i]; }
   void push(std::uint32_t v) {
     if (v > max_value()) widen_for(v);
     if (width_ == 1) b1_.push_back(static_cast<std::uint8_t>(v));
     else if (width_ == 2) b2_.push_back(static_cast<std::uint16_t>(v));
     else b4_.push_back(v);
   }
-  std::uint32_t max_value() const {
-    return width_ == 1 ? 0xFFu : width_ == 2 ? 0xFFFFu : 0xFFFFFFFFu;
-  }
+  std::uint32_t max_value() const { return width_ == 1 ? 0xFFu : width_ == 2 ? 0xFFFFu : 0xFFFFFFFFu; }
   // Makes room for values up to v.
   void widen_for(std::uint32_t v);
   void reserve(std::size_t n);
@@ -88,7 +82,7 @@ struct FastPath {
   Kind kind = Kind::General;
   DenseTable table;
   std::unique_ptr<HeapKernel> kernel;
-  std::unique_ptr<HeapSpec> spec;  // Kernel: the rules as a code
+  std::unique_ptr<HeapSpec> spec;            // Kernel: the rules as a code
   std::shared_ptr<const IntRules> compiled;  // Box: the rules over unboxed integers
   std::unique_ptr<TupleMemo> box;            // Box: the values
   std::unique_ptr<OutcomeMemo> outcomes;     // Box: outcomes found by wins()

@@ -100,16 +100,16 @@ using SearchStack = std::deque<Frame>;
 
 [[noreturn]] void throw_too_many(std::uint64_t states) {
   throw Error(ErrorKind::Limit,
-              "too many states: the memo holds " + std::to_string(states) +
-                  " positions (the limit)",
+              "too many states: the memo holds " + std::to_string(states) + " positions (the limit)",
               "raise the limit with --max-states N");
 }
 
 // A table that would have to grow past the cap at once: say how far it was asked to go.
 [[noreturn]] void throw_too_many(std::uint64_t states, std::uint64_t more, std::uint64_t max) {
   throw Error(ErrorKind::Limit,
-              "too many states: this needs " + std::to_string(more) + " more positions, and the memo, which holds " +
-                  std::to_string(states) + ", may hold " + std::to_string(max),
+              "too many states: this needs " + std::to_string(more) +
+                  " more positions, and the memo, which holds " + std::to_string(states) + ", may hold " +
+                  std::to_string(max),
               "raise the limit with --max-states N; a heap this far is answered at once only through a "
               "proven period (period(G) tells whether one is known)");
 }
@@ -186,7 +186,8 @@ BoxHooks Evaluator::box_hooks(BoxCall& call) {
   hooks.reserve = [c](std::uint64_t n) { c->ev->reserve_states(n); };
   hooks.room = limits_.max_states > games_.states ? limits_.max_states - games_.states : 0;
   // A box holds up to 4 bytes a cell and is copied when it grows: keep it within --max-memory.
-  hooks.max_cells = std::min<std::uint64_t>(hooks.max_cells, std::max<std::uint64_t>(limits_.max_memory / 8, 1024));
+  hooks.max_cells =
+      std::min<std::uint64_t>(hooks.max_cells, std::max<std::uint64_t>(limits_.max_memory / 8, 1024));
   hooks.max_stack_bytes = limits_.max_memory / 4;
   hooks.max_outcome_bytes = limits_.max_memory / 2;
   hooks.computed = [c](std::uint64_t n) {
@@ -275,7 +276,8 @@ void Evaluator::setup(const GameInstance& g, FastPath& f) {
       // `octal` and `subtraction` are their code: nothing to check.
       const bool exact = source->spec_is_the_rules();
       const auto bound = static_cast<std::int64_t>(std::min<std::size_t>(spec->K() + 40, 600));
-      const std::string why = exact || !spec->subtraction_run() ? std::string() : verify_spec(*spec, g, 0, bound);
+      const std::string why =
+          exact || !spec->subtraction_run() ? std::string() : verify_spec(*spec, g, 0, bound);
       if (why.empty()) {
         if (!exact && !spec->subtraction_run()) f.verify_to = bound + 1;
         f.kind = FastPath::Kind::Kernel;
@@ -288,8 +290,7 @@ void Evaluator::setup(const GameInstance& g, FastPath& f) {
           f.how += "; a run of takes: (n mod " + std::to_string(run->first + run->second) + ") / " +
                    std::to_string(run->first);
         }
-        explain(g, f.how + (spec->provable() ? "; its period is proven when it shows up"
-                                             : ""));
+        explain(g, f.how + (spec->provable() ? "; its period is proven when it shows up" : ""));
         return;
       }
       explain(g, "not used as " + spec->describe() + ": " + why);
@@ -380,7 +381,8 @@ std::size_t Evaluator::known_table_values(const GameInstance& g, std::int64_t fr
   return i;
 }
 
-std::optional<std::uint64_t> Evaluator::known_table_value(const GameInstance& g, const std::int64_t* c, int n) const {
+std::optional<std::uint64_t> Evaluator::known_table_value(const GameInstance& g, const std::int64_t* c,
+                                                          int n) const {
   if (!g.fast || !g.memo.empty()) return std::nullopt;
   const FastPath& f = *g.fast;
   if (f.kind == FastPath::Kind::Box) return n == f.box->arity() ? f.box->known(c) : std::nullopt;
@@ -399,8 +401,7 @@ std::optional<std::uint64_t> Evaluator::table_value(const GameInstance& g, const
   return heap_value(g, f, c[0]);
 }
 
-std::optional<std::uint64_t> Evaluator::kernel_value(const GameInstance& g, FastPath& f,
-                                                     std::int64_t n) {
+std::optional<std::uint64_t> Evaluator::kernel_value(const GameInstance& g, FastPath& f, std::int64_t n) {
   const bool provable = f.spec->provable();
   const auto target = static_cast<std::uint64_t>(n) + 1;
   BusyScope busy(f);
@@ -451,7 +452,8 @@ std::optional<std::uint64_t> Evaluator::kernel_value(const GameInstance& g, Fast
     const std::size_t added = f.table.size() - size;
     games_.states += added;
     g.dense_states += added;
-    if (limits_.cross_check) cross_check_kernel(g, *f.spec, f.table, size, f.table.size(), work_done, f.audit);
+    if (limits_.cross_check)
+      cross_check_kernel(g, *f.spec, f.table, size, f.table.size(), work_done, f.audit);
     if (!whole) {
       // The code's tail ends before this heap: the rules take over from here.
       f.kind = FastPath::Kind::Dense;
@@ -466,9 +468,8 @@ std::optional<std::uint64_t> Evaluator::kernel_value(const GameInstance& g, Fast
         f.n0 = per->n0;
         f.p = per->p;
         explain(g, "period " + std::to_string(per->p) + " from heap " + std::to_string(per->n0) +
-                       ", proven by the periodicity theorem from " +
-                       std::to_string(f.table.size()) + " values (bound " +
-                       std::to_string(f.spec->proof_bound(per->n0, per->p)) + ")");
+                       ", proven by the periodicity theorem from " + std::to_string(f.table.size()) +
+                       " values (bound " + std::to_string(f.spec->proof_bound(per->n0, per->p)) + ")");
         return f.known(n);
       }
     }
@@ -476,8 +477,7 @@ std::optional<std::uint64_t> Evaluator::kernel_value(const GameInstance& g, Fast
   return f.table.get(static_cast<std::size_t>(n));
 }
 
-std::optional<std::uint32_t> Evaluator::dense_value(const GameInstance& g, FastPath& f,
-                                                    std::int64_t n) {
+std::optional<std::uint32_t> Evaluator::dense_value(const GameInstance& g, FastPath& f, std::int64_t n) {
   const auto size = static_cast<std::int64_t>(f.table.size());
   // In uint64: n may be INT64_MAX. Past the state cap the search takes over.
   const std::uint64_t wanted = static_cast<std::uint64_t>(n) + 1 - static_cast<std::uint64_t>(size);
@@ -562,7 +562,8 @@ const DenseTable* Evaluator::dense_values(const GameInstance& g, std::uint64_t c
     reserve_states(count - f.table.size());
     const std::size_t before = f.table.size();
     // A table's values fit 32 bits: a run's value is at most its heap, below --max-states.
-    while (f.table.size() < count) f.table.push(static_cast<std::uint32_t>(f.run_value(static_cast<std::int64_t>(f.table.size()))));
+    while (f.table.size() < count)
+      f.table.push(static_cast<std::uint32_t>(f.run_value(static_cast<std::int64_t>(f.table.size()))));
     games_.states += f.table.size() - before;
     g.dense_states += f.table.size() - before;
     return &f.table;
@@ -596,8 +597,8 @@ std::uint64_t Evaluator::grundy(const Position& root) {
     if (it != root.game->memo.end()) {
       // A query inside the rules asks for a value still being computed further out.
       throw Error(ErrorKind::Runtime,
-                  "the rules loop: computing " + to_string(root) + " needs the value of " +
-                      to_string(root) + " itself",
+                  "the rules loop: computing " + to_string(root) + " needs the value of " + to_string(root) +
+                      " itself",
                   "a rule may ask about other positions, not about the position it moves from "
                   "or one that leads back to it");
     }
@@ -624,8 +625,7 @@ std::uint64_t Evaluator::grundy(const Position& root) {
   try {
     enter(root);
     while (!stack.empty()) {
-      if ((++ticks & 0xFFF) == 0 && limits_.interrupt &&
-          limits_.interrupt->load(std::memory_order_relaxed)) {
+      if ((++ticks & 0xFFF) == 0 && limits_.interrupt && limits_.interrupt->load(std::memory_order_relaxed)) {
         throw Error(ErrorKind::Interrupted, "interrupted");
       }
       Frame& f = stack.back();
@@ -707,8 +707,8 @@ std::optional<bool> Evaluator::table_wins(const GameInstance& g, const std::int6
   if (f.outcome_rule) {
     if (auto w = f.outcome_rule->wins(c, n)) return w;
   }
-  if (f.kind != FastPath::Kind::Box || f.broken || f.outcomes_broken || f.busy || f.compiled->max_parts() > 1 ||
-      n != f.box->arity()) {
+  if (f.kind != FastPath::Kind::Box || f.broken || f.outcomes_broken || f.busy ||
+      f.compiled->max_parts() > 1 || n != f.box->arity()) {
     return std::nullopt;
   }
   if (auto v = f.box->known(c)) return *v != 0;

@@ -4,8 +4,8 @@
 #pragma once
 
 #include <atomic>
-#include <iosfwd>
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -77,9 +77,8 @@ inline void check_memory(const Limits& limits, std::uint64_t bytes, const char* 
   const std::uint64_t total = bytes + limits.held < bytes ? UINT64_MAX : bytes + limits.held;
   if (total <= limits.max_memory) return;
   throw Error(ErrorKind::Limit,
-              std::string("out of memory: ") + what + " would need about " +
-                  std::to_string(total >> 20) + " MB, more than the limit of " +
-                  std::to_string(limits.max_memory >> 20) + " MB",
+              std::string("out of memory: ") + what + " would need about " + std::to_string(total >> 20) +
+                  " MB, more than the limit of " + std::to_string(limits.max_memory >> 20) + " MB",
               "raise the limit with --max-memory MB (the need is estimated from the entries "
               "held, see docs/errors.md)");
 }
@@ -127,7 +126,8 @@ class Evaluator {
   std::optional<std::uint64_t> known_table_value(const GameInstance& g, const std::int64_t* c, int n) const;
   // The same for the heaps from, from + 1, ... of a one-integer game, into out[0..count)
   // while they are known: returns how many were.
-  std::size_t known_table_values(const GameInstance& g, std::int64_t from, std::uint64_t* out, std::size_t count) const;
+  std::size_t known_table_values(const GameInstance& g, std::int64_t from, std::uint64_t* out,
+                                 std::size_t count) const;
 
  private:
   std::optional<std::uint64_t> fast_value(const Position& p);

@@ -41,7 +41,8 @@ void EverySolver::clear() {
 
 std::uint32_t EverySolver::steps(const Option& component) {
   // A Nim heap moves to 0 (a P-position with no moves) or is 0: no search through its n options.
-  if (component.size() == 1 && component[0].game->rules().is_nim()) return component[0].state.as_int() > 0 ? 1 : 0;
+  if (component.size() == 1 && component[0].game->rules().is_nim())
+    return component[0].state.as_int() > 0 ? 1 : 0;
   Remoteness rule{space_};
   return search_sum(space_.key(component), memo_, space_, limits_, "every", rule);
 }

@@ -45,8 +45,7 @@ std::string GameInstance::display_name() const {
   return s;
 }
 
-const GameInstance* GameRegistry::instance(const std::shared_ptr<const Ruleset>& rules,
-                                           const Value& params) {
+const GameInstance* GameRegistry::instance(const std::shared_ptr<const Ruleset>& rules, const Value& params) {
   Key key{rules.get(), params};
   auto it = instances_.find(key);
   if (it != instances_.end()) return it->second.get();

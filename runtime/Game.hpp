@@ -55,8 +55,7 @@ class Ruleset {
   // Number of values a position of this game takes: G(a, b) has two.
   virtual int state_arity() const { return 1; }
   virtual int param_count() const { return 0; }
-  virtual std::unique_ptr<OptionCursor> options(const GameInstance& game,
-                                                const Value& state) const = 0;
+  virtual std::unique_ptr<OptionCursor> options(const GameInstance& game, const Value& state) const = 0;
   // How a state prints inside G(...): the elements of a tuple state are spread.
   virtual void append_state(std::string& out, const Value& state) const;
   // Why `state` is not a state of this game, or empty when it is.
@@ -129,9 +128,7 @@ class GameRegistry {
   struct Key {
     const Ruleset* rules;
     Value params;
-    friend bool operator==(const Key& a, const Key& b) {
-      return a.rules == b.rules && a.params == b.params;
-    }
+    friend bool operator==(const Key& a, const Key& b) { return a.rules == b.rules && a.params == b.params; }
     template <typename H>
     friend H AbslHashValue(H h, const Key& k) {
       return H::combine(std::move(h), k.rules, k.params);

@@ -19,8 +19,7 @@ class OptionSink {
   virtual bool option(const std::int64_t* coords, int parts) = 0;
   // `count` options: the k-th (k = 0 .. count-1) has coordinates first[i] + k * slope[i].
   // Both ends are valid states (checked by the compiled code's arithmetic). False: stop.
-  virtual bool run(const std::int64_t* first, const std::int64_t* slope, int parts,
-                   std::int64_t count) = 0;
+  virtual bool run(const std::int64_t* first, const std::int64_t* slope, int parts, std::int64_t count) = 0;
   // Called every few thousand loop steps, so that one state with millions of options still
   // notices Ctrl-C; may throw (an interrupt).
   virtual void pulse() {}

@@ -140,7 +140,8 @@ Heaps3 heaps3(std::int64_t a = 0, std::int64_t b = 0, std::int64_t c = 0) {
 // The options of heap n under `spec`, sorted, each once.
 void spec_options_into(const HeapSpec& spec, std::int64_t n, std::vector<Heaps3>& out) {
   out.clear();
-  for_each_spec_option(spec, n, [&](std::int64_t a, std::int64_t b, std::int64_t c) { out.push_back(heaps3(a, b, c)); });
+  for_each_spec_option(
+      spec, n, [&](std::int64_t a, std::int64_t b, std::int64_t c) { out.push_back(heaps3(a, b, c)); });
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
 }
@@ -161,7 +162,8 @@ std::vector<std::vector<std::int64_t>> spec_options(const HeapSpec& spec, std::i
   return out;
 }
 
-std::string verify_spec(const HeapSpec& spec, const GameInstance& game, std::int64_t from, std::int64_t upto) {
+std::string verify_spec(const HeapSpec& spec, const GameInstance& game, std::int64_t from,
+                        std::int64_t upto) {
   std::vector<Heaps3> got, want;
   for (std::int64_t n = from; n <= upto; ++n) {
     got.clear();
@@ -260,9 +262,7 @@ std::uint32_t HeapKernel::not_in_prefix(std::uint32_t v) {
 }
 
 namespace {
-inline bool even_parity(std::uint32_t v, std::uint32_t mask) {
-  return (std::popcount(v & mask) & 1) == 0;
-}
+inline bool even_parity(std::uint32_t v, std::uint32_t mask) { return (std::popcount(v & mask) & 1) == 0; }
 }  // namespace
 
 template <typename T>
@@ -338,7 +338,8 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un, std:
       const std::uint32_t* const rv = rare_value_.data();
       std::size_t count = rare_.size();
       if (count && rh[count - 1] >= r) {
-        count = static_cast<std::size_t>(std::lower_bound(rh, rh + count, static_cast<std::uint64_t>(r)) - rh);
+        count =
+            static_cast<std::size_t>(std::lower_bound(rh, rh + count, static_cast<std::uint64_t>(r)) - rh);
       }
       std::size_t skip = count;  // the split into two equal heaps, when the parts must differ
       if (unequal_[i] && r % 2 == 0) {
@@ -351,7 +352,8 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un, std:
         work += to - from;
         const std::size_t cut = skip >= from && skip < to ? skip : to;
         for (std::size_t j = from; j < cut; ++j) stamp[rv[j] ^ top[-static_cast<std::int64_t>(rh[j])]] = gen;
-        for (std::size_t j = cut + 1; j < to; ++j) stamp[rv[j] ^ top[-static_cast<std::int64_t>(rh[j])]] = gen;
+        for (std::size_t j = cut + 1; j < to; ++j)
+          stamp[rv[j] ^ top[-static_cast<std::int64_t>(rh[j])]] = gen;
       };
       if (covered) {  // what the block has not marked (from <= to <= count: rare_ only grows)
         const Covered& c = covered[i];
@@ -402,7 +404,8 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un, std:
       // below 256, so a waiting value of 256 or more has no witness: it is the mex unless a
       // smaller one is missing too, and it never enters the set (where only its low byte
       // would, and be confirmed by a split that makes that byte).
-      const auto wide = std::find_if(pending_.begin(), pending_.end(), [](std::uint32_t x) { return x > 0xFF; });
+      const auto wide =
+          std::find_if(pending_.begin(), pending_.end(), [](std::uint32_t x) { return x > 0xFF; });
       if (wide == pending_.begin()) return *wide;
       pending_.erase(wide == pending_.end() ? wide : wide + 1, pending_.end());
       ByteSet waiting;
@@ -416,12 +419,14 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un, std:
         const std::int64_t blocks = (hi + kWide - 1) / kWide;
         for (std::int64_t b = 0; b < std::min(blocks, kSamples) && !waiting.empty(); ++b) {
           const std::int64_t a0 = 1 + (b * kStride) % blocks * kWide;
-          work += static_cast<std::uint64_t>(witness_scan(base, r, a0, std::min(hi, a0 + kWide - 1), waiting));
+          work +=
+              static_cast<std::uint64_t>(witness_scan(base, r, a0, std::min(hi, a0 + kWide - 1), waiting));
         }
       }
       for (std::size_t i = 0; i < twos_.size() && !waiting.empty(); ++i) {
         const std::int64_t r = n - twos_[i];
-        work += static_cast<std::uint64_t>(witness_scan(base, r, 1, unequal_[i] ? (r - 1) / 2 : r / 2, waiting));
+        work +=
+            static_cast<std::uint64_t>(witness_scan(base, r, 1, unequal_[i] ? (r - 1) / 2 : r / 2, waiting));
       }
       spend(work, un);
       for (std::uint32_t x : pending_) {
@@ -719,7 +724,8 @@ bool HeapKernel::extend(DenseTable& table, std::size_t upto, const Poll& poll) {
 std::string HeapKernel::describe() const {
   switch (mode_) {
     case Mode::Subtraction: return "subtraction kernel";
-    case Mode::Plain: return twos_.empty() ? "take-and-break kernel" : "take-and-break kernel, plain O(n) loop per heap";
+    case Mode::Plain:
+      return twos_.empty() ? "take-and-break kernel" : "take-and-break kernel, plain O(n) loop per heap";
     case Mode::Sparse: {
       char buf[64];
       std::snprintf(buf, sizeof buf, "sparse-space kernel, mask 0x%x, %zu rare heaps", mask_, rare_.size());

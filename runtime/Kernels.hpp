@@ -33,11 +33,11 @@ inline constexpr std::int64_t kMaxSpecDigit = std::int64_t{1} << 24;
 
 struct HeapSpec {
   // Digit bits, as in Conway's codes, for removing k tokens from one heap:
-  static constexpr std::uint8_t kNone = 1;     // leave no heap (the heap had exactly k)
-  static constexpr std::uint8_t kOne = 2;      // leave one non-empty heap
-  static constexpr std::uint8_t kTwo = 4;      // leave two non-empty heaps
-  static constexpr std::uint8_t kThree = 8;    // leave three non-empty heaps
-  static constexpr std::uint8_t kUnequal = 16; // with kTwo: the two heaps differ in size
+  static constexpr std::uint8_t kNone = 1;      // leave no heap (the heap had exactly k)
+  static constexpr std::uint8_t kOne = 2;       // leave one non-empty heap
+  static constexpr std::uint8_t kTwo = 4;       // leave two non-empty heaps
+  static constexpr std::uint8_t kThree = 8;     // leave three non-empty heaps
+  static constexpr std::uint8_t kUnequal = 16;  // with kTwo: the two heaps differ in size
 
   std::vector<std::uint8_t> digits;  // digits[k] for k = 0 .. K-1; digits[0] has no 1 or 2
   // The digit for every k >= K up to tail_end (inclusive): bits kNone and kOne only.
@@ -188,9 +188,9 @@ class HeapKernel {
   std::vector<std::int64_t> threes_;  // k with kThree
   // Sparse space.
   std::uint32_t mask_ = 0;
-  std::vector<std::uint32_t> rare_;   // heaps >= 1 whose value is rare, ascending
+  std::vector<std::uint32_t> rare_;        // heaps >= 1 whose value is rare, ascending
   std::vector<std::uint32_t> rare_value_;  // their values, in step with rare_
-  std::size_t next_review_ = 2048;    // table size at which to reconsider the mode
+  std::size_t next_review_ = 2048;         // table size at which to reconsider the mode
   // Marks of the values seen among one heap's options.
   std::vector<std::uint8_t> stamp_;
   std::uint8_t gen_ = 1;
@@ -206,10 +206,10 @@ class HeapKernel {
   std::uint32_t max_value_ = 0;
   // The tail: the values of heaps 1..prefix_upto_-1, as a presence set with its mex.
   std::vector<std::uint8_t> prefix_;
-  std::vector<std::uint32_t> skip_;   // union-find: towards the next value not in the prefix
+  std::vector<std::uint32_t> skip_;  // union-find: towards the next value not in the prefix
   std::size_t prefix_upto_ = 1;
   std::uint32_t prefix_mex_ = 0;
-  std::uint32_t overflow_ = 0;        // a value that did not fit the table's width
+  std::uint32_t overflow_ = 0;  // a value that did not fit the table's width
   // Value histogram, for choosing the mask.
   std::vector<std::uint64_t> hist_;
   std::size_t hist_upto_ = 0;

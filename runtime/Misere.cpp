@@ -178,10 +178,11 @@ std::string MisereSolver::genus(const Option& sum) {
     // Nim heaps are tame (Winning Ways, ch. 13): with a heap of 2 or more the genus is
     // g^(g, g xor 2); with heaps of 0 and 1 only it is 0^120 or 1^031. No search: a heap
     // of 10^12 has 10^12 options.
-    const bool big = std::any_of(sum.begin(), sum.end(), [](const Position& p) { return p.state.as_int() >= 2; });
-    const std::vector<std::uint64_t> tail = big ? std::vector<std::uint64_t>{g0, g0 ^ 2, g0, g0 ^ 2, g0}
-                                          : g0 == 0 ? std::vector<std::uint64_t>{1, 2, 0, 2, 0}
-                                                    : std::vector<std::uint64_t>{0, 3, 1, 3, 1};
+    const bool big =
+        std::any_of(sum.begin(), sum.end(), [](const Position& p) { return p.state.as_int() >= 2; });
+    const std::vector<std::uint64_t> tail = big       ? std::vector<std::uint64_t>{g0, g0 ^ 2, g0, g0 ^ 2, g0}
+                                            : g0 == 0 ? std::vector<std::uint64_t>{1, 2, 0, 2, 0}
+                                                      : std::vector<std::uint64_t>{0, 3, 1, 3, 1};
     g.insert(g.end(), tail.begin(), tail.end());
   } else {
     g.push_back(misere_grundy(sum));

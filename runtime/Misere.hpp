@@ -5,9 +5,9 @@
 //  * Bouton's misère Nim: every component is a Nim heap.
 //  * The SJ theorem (Jia Zhihao, the Anti-SG game): every follower of every component moves
 //    to single positions only (no splits into two or more parts that can still move) and
-//    every follower whose nim-value is 0 has no options, so "all components have value 0" is exactly "nobody can move". Then the mover
-//    wins iff (nim-sum != 0 and some component's value > 1) or (nim-sum == 0 and none > 1).
-//    With splits or non-terminal zeros the theorem does not apply and is not used.
+//    every follower whose nim-value is 0 has no options, so "all components have value 0" is exactly "nobody
+//    can move". Then the mover wins iff (nim-sum != 0 and some component's value > 1) or (nim-sum == 0 and
+//    none > 1). With splits or non-terminal zeros the theorem does not apply and is not used.
 #pragma once
 
 #include <string>

@@ -9,8 +9,7 @@ namespace grundy {
 class NimRuleset : public Ruleset {
  public:
   // `descending`: options listed n-1, n-2, ..., 0 (as `move n - k for k in 1..n` writes them).
-  NimRuleset(std::string name, bool descending = false)
-      : name_(std::move(name)), descending_(descending) {}
+  NimRuleset(std::string name, bool descending = false) : name_(std::move(name)), descending_(descending) {}
   const std::string& name() const override { return name_; }
   std::unique_ptr<OptionCursor> options(const GameInstance& game, const Value& state) const override;
   std::string check_state(const Value& state) const override;

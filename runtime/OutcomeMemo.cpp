@@ -14,7 +14,8 @@ bool OutcomeMemo::grow(const std::int64_t* c, std::uint64_t max_directory) {
     const std::int64_t need = (c[i] >> bits_) + 1;
     if (need > d) d = std::max(need, 2 * d);  // d <= max_tiles: no overflow
     if (static_cast<std::uint64_t>(d) > max_tiles) return false;
-    if (__builtin_mul_overflow(tiles, static_cast<std::uint64_t>(d), &tiles) || tiles > max_tiles) return false;
+    if (__builtin_mul_overflow(tiles, static_cast<std::uint64_t>(d), &tiles) || tiles > max_tiles)
+      return false;
   }
   Coords strides{};
   std::int64_t s = 1;
@@ -27,7 +28,8 @@ bool OutcomeMemo::grow(const std::int64_t* c, std::uint64_t max_directory) {
   Coords at{};
   for (std::size_t k = 0; k < tiles_.size(); ++k) {
     std::int64_t to = 0;
-    for (int i = 0; i < arity_; ++i) to += at[static_cast<std::size_t>(i)] * strides[static_cast<std::size_t>(i)];
+    for (int i = 0; i < arity_; ++i)
+      to += at[static_cast<std::size_t>(i)] * strides[static_cast<std::size_t>(i)];
     fresh[static_cast<std::size_t>(to)] = std::move(tiles_[k]);
     for (int i = arity_; i-- > 0;) {
       auto& a = at[static_cast<std::size_t>(i)];
@@ -39,7 +41,8 @@ bool OutcomeMemo::grow(const std::int64_t* c, std::uint64_t max_directory) {
   dims_ = dims;
   strides_ = strides;
   for (int i = 0; i < arity_; ++i) {
-    span_[static_cast<std::size_t>(i)] = static_cast<std::uint64_t>(dims[static_cast<std::size_t>(i)]) << bits_;
+    span_[static_cast<std::size_t>(i)] = static_cast<std::uint64_t>(dims[static_cast<std::size_t>(i)])
+                                         << bits_;
   }
   return true;
 }

@@ -23,7 +23,8 @@ class OutcomeMemo {
   // Whether c lies in the box (every coordinate from 0 to below the box's size).
   bool inside(const std::int64_t* c) const {
     // A negative coordinate is a large unsigned one; an empty box spans 0 cells.
-    if (arity_ == 2) return static_cast<std::uint64_t>(c[0]) < span_[0] && static_cast<std::uint64_t>(c[1]) < span_[1];
+    if (arity_ == 2)
+      return static_cast<std::uint64_t>(c[0]) < span_[0] && static_cast<std::uint64_t>(c[1]) < span_[1];
     for (int i = 0; i < arity_; ++i) {
       if (static_cast<std::uint64_t>(c[i]) >= span_[static_cast<std::size_t>(i)]) return false;
     }
@@ -89,9 +90,9 @@ class OutcomeMemo {
   }
 
   int arity_;
-  int bits_;  // per coordinate: arity_ * bits_ == 12
-  Coords dims_{};     // in tiles
-  Coords strides_{};  // of the directory
+  int bits_;                                        // per coordinate: arity_ * bits_ == 12
+  Coords dims_{};                                   // in tiles
+  Coords strides_{};                                // of the directory
   std::array<std::uint64_t, kMaxBoxArity> span_{};  // in cells: dims_ << bits_
   std::vector<std::unique_ptr<Tile>> tiles_;
   std::uint64_t used_ = 0;

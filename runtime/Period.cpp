@@ -25,7 +25,8 @@ std::vector<Z> runs_from_end(const std::vector<T>& g) {
   std::int64_t lo = 0, hi = 0;  // [lo, hi): the rightmost match r[lo..hi) == r[0..hi-lo)
   for (std::int64_t i = 1; i < L; ++i) {
     std::int64_t k = 0;
-    if (i < hi) k = std::min<std::int64_t>(hi - i, static_cast<std::int64_t>(z[static_cast<std::size_t>(i - lo)]));
+    if (i < hi)
+      k = std::min<std::int64_t>(hi - i, static_cast<std::int64_t>(z[static_cast<std::size_t>(i - lo)]));
     while (i + k < L && end[-k] == end[-(i + k)]) ++k;
     z[static_cast<std::size_t>(i)] = static_cast<Z>(k);
     if (i + k > hi) {
@@ -116,7 +117,8 @@ PeriodInfo find_period(Evaluator& ev, const GameInstance& game, std::optional<st
         const Position p{&game, Value::integer(static_cast<std::int64_t>(own.size()))};
         const std::uint64_t v = ev.grundy(p);
         // Only Nim-like values grow this far; they have no period to find.
-        if (v >= kInProgress) fail("the nim-value of " + to_string(p) + " is too large for a table of values");
+        if (v >= kInProgress)
+          fail("the nim-value of " + to_string(p) + " is too large for a table of values");
         own.push(static_cast<std::uint32_t>(v));
       }
       table = &own;
@@ -134,10 +136,10 @@ PeriodInfo find_period(Evaluator& ev, const GameInstance& game, std::optional<st
     if (count > last) break;
   }
   if (auto seen = observed_period(*table)) return *seen;
-  fail("no period shows up among the heaps 0.." + std::to_string(last) + " of " +
-           game.display_name() + " (the limit)",
-       "search further with period(" + game.display_name() + ", N), e.g. N = " +
-           std::to_string(last < (INT64_MAX / 4) ? last * 4 : last));
+  fail("no period shows up among the heaps 0.." + std::to_string(last) + " of " + game.display_name() +
+           " (the limit)",
+       "search further with period(" + game.display_name() +
+           ", N), e.g. N = " + std::to_string(last < (INT64_MAX / 4) ? last * 4 : last));
 }
 
 }  // namespace grundy

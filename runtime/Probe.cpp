@@ -129,7 +129,8 @@ std::string probe_formula(Evaluator& ev, const GameInstance& g, int arity, std::
       continue;  // the rules (or an option's value) fail at s too: not a position to judge by
     }
     if (!fails.empty()) {
-      return to_string(Position{&g, s}) + ": its rules give it options, but the value rule fails there (" + fails + ")";
+      return to_string(Position{&g, s}) + ": its rules give it options, but the value rule fails there (" +
+             fails + ")";
     }
     std::sort(values.begin(), values.end());
     values.erase(std::unique(values.begin(), values.end()), values.end());
@@ -137,7 +138,8 @@ std::string probe_formula(Evaluator& ev, const GameInstance& g, int arity, std::
     while (mex < values.size() && values[mex] == mex) ++mex;
     if (mex == claimed) continue;
     std::string seen;
-    for (std::size_t i = 0; i < values.size() && i < 12; ++i) seen += (i ? ", " : "") + std::to_string(values[i]);
+    for (std::size_t i = 0; i < values.size() && i < 12; ++i)
+      seen += (i ? ", " : "") + std::to_string(values[i]);
     if (values.size() > 12) seen += ", ...";
     return to_string(Position{&g, s}) + ": it gives " + std::to_string(claimed) + ", but " +
            (values.empty() ? std::string("the position has no options, so its value is 0")

@@ -47,8 +47,7 @@ class ProgressScope {
 // A one-line bar on `out` (stderr), redrawn at most ten times a second.
 class TerminalProgress : public Progress {
  public:
-  explicit TerminalProgress(std::FILE* out, double delay_seconds = 1.0)
-      : out_(out), delay_(delay_seconds) {}
+  explicit TerminalProgress(std::FILE* out, double delay_seconds = 1.0) : out_(out), delay_(delay_seconds) {}
   void begin(const std::string& what) override;
   void update(std::uint64_t done, std::uint64_t total) override;
   void end() override;

@@ -22,12 +22,9 @@ SubtractionRuleset::SubtractionRuleset(std::string name, std::vector<std::int64_
   set_.erase(std::unique(set_.begin(), set_.end()), set_.end());
 }
 
-std::string SubtractionRuleset::check_state(const Value& state) const {
-  return heap_check(name_, state);
-}
+std::string SubtractionRuleset::check_state(const Value& state) const { return heap_check(name_, state); }
 
-std::unique_ptr<OptionCursor> SubtractionRuleset::options(const GameInstance& g,
-                                                          const Value& state) const {
+std::unique_ptr<OptionCursor> SubtractionRuleset::options(const GameInstance& g, const Value& state) const {
   std::vector<Option> out;
   const std::int64_t n = state.as_int();
   for (std::int64_t s : set_) {
@@ -52,8 +49,7 @@ std::optional<HeapSpec> TakeAndBreakRuleset::heap_spec(const GameInstance&) cons
   return spec;
 }
 
-TakeAndBreakRuleset::TakeAndBreakRuleset(std::string name, const std::string& code)
-    : name_(std::move(name)) {
+TakeAndBreakRuleset::TakeAndBreakRuleset(std::string name, const std::string& code) : name_(std::move(name)) {
   auto digit = [&](char c) -> int {
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (c >= '0' && c <= '9') return c - '0';
@@ -76,9 +72,7 @@ TakeAndBreakRuleset::TakeAndBreakRuleset(std::string name, const std::string& co
   while (digits_.size() > 1 && digits_.back() == 0) digits_.pop_back();
 }
 
-std::string TakeAndBreakRuleset::check_state(const Value& state) const {
-  return heap_check(name_, state);
-}
+std::string TakeAndBreakRuleset::check_state(const Value& state) const { return heap_check(name_, state); }
 
 namespace {
 // The options of one heap, made one at a time in the order of the code's digits: a heap of n
@@ -145,8 +139,7 @@ class TakeAndBreakCursor : public OptionCursor {
 };
 }  // namespace
 
-std::unique_ptr<OptionCursor> TakeAndBreakRuleset::options(const GameInstance& g,
-                                                           const Value& state) const {
+std::unique_ptr<OptionCursor> TakeAndBreakRuleset::options(const GameInstance& g, const Value& state) const {
   return std::make_unique<TakeAndBreakCursor>(g, digits_, state.as_int());
 }
 
@@ -176,8 +169,7 @@ void GraphRuleset::append_state(std::string& out, const Value& state) const {
   else append_value(out, state);
 }
 
-std::unique_ptr<OptionCursor> GraphRuleset::options(const GameInstance& g,
-                                                    const Value& state) const {
+std::unique_ptr<OptionCursor> GraphRuleset::options(const GameInstance& g, const Value& state) const {
   std::vector<Option> out;
   const std::size_t i = index_of(state);
   if (i < nodes_.size()) {

@@ -82,8 +82,7 @@ std::string SumSpace::describe(const SumKey& key) const {
   return s.empty() ? "0" : s;
 }
 
-bool SumSpace::next_option(const SumKey& sum, std::size_t& component, std::size_t& option,
-                           SumKey& out) {
+bool SumSpace::next_option(const SumKey& sum, std::size_t& component, std::size_t& option, SumKey& out) {
   while (component < sum.size()) {
     const std::size_t i = component;
     if (i > 0 && sum[i] == sum[i - 1]) {  // moving in either copy is the same move
@@ -126,8 +125,8 @@ void throw_sum_loop(const SumSpace& space, const SumKey& sum) {
 void check_sum_limits(const Limits& limits, std::uint64_t states, const char* what) {
   if (states >= limits.max_states) {
     throw Error(ErrorKind::Limit,
-                std::string("too many states: the ") + what + " search holds " +
-                    std::to_string(states) + " sums (the limit)",
+                std::string("too many states: the ") + what + " search holds " + std::to_string(states) +
+                    " sums (the limit)",
                 "raise the limit with --max-states N");
   }
   // A sum is a sorted list of positions: a few times the cost of one memoized position.

@@ -145,8 +145,8 @@ template <typename T>
 // all ones exactly when adding 1 to it carries into the bit above its width, so an OR of
 // the sums keeps that bit, with no test per option.
 template <typename T>
-[[gnu::noinline]] bool stamp_pairs_checked(const T* p, const T* q, std::int64_t sp, std::int64_t sq, std::int64_t n,
-                                           std::uint32_t* stamp, std::uint32_t gen) {
+[[gnu::noinline]] bool stamp_pairs_checked(const T* p, const T* q, std::int64_t sp, std::int64_t sq,
+                                           std::int64_t n, std::uint32_t* stamp, std::uint32_t gen) {
   static_assert(sizeof(T) < sizeof(unsigned));
   unsigned carried = 0;
   for (; n > 0; --n, p += sp, q += sq) {
@@ -166,7 +166,8 @@ std::uint32_t mex_scan_plain(const std::uint32_t* stamp, std::uint32_t gen) {
   for (;; v += 4) {
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(stamp + v));
     const int same = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, g)));
-    if (same != 0xF) return v + static_cast<std::uint32_t>(__builtin_ctz(static_cast<unsigned>(~same) & 0xFu));
+    if (same != 0xF)
+      return v + static_cast<std::uint32_t>(__builtin_ctz(static_cast<unsigned>(~same) & 0xFu));
   }
 #else
   while (stamp[v] == gen) ++v;
@@ -179,7 +180,8 @@ __attribute__((target("avx2"))) std::uint32_t mex_scan_avx2(const std::uint32_t*
   for (std::uint32_t v = 0;; v += 8) {
     const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(stamp + v));
     const int same = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, g)));
-    if (same != 0xFF) return v + static_cast<std::uint32_t>(__builtin_ctz(static_cast<unsigned>(~same) & 0xFFu));
+    if (same != 0xFF)
+      return v + static_cast<std::uint32_t>(__builtin_ctz(static_cast<unsigned>(~same) & 0xFFu));
   }
 }
 #endif
@@ -200,7 +202,8 @@ constexpr std::size_t kMaxChildren = std::size_t{1} << 20;  // options of one st
 class BoxSink : public OptionSink {
  public:
   // The marks outlive one search (a fresh array per query would cost more than the query).
-  BoxSink(TupleMemo& m, const BoxHooks& hooks) : m_(m), hooks_(hooks), stamp_(scratch().stamp), gen_(scratch().gen) {
+  BoxSink(TupleMemo& m, const BoxHooks& hooks)
+      : m_(m), hooks_(hooks), stamp_(scratch().stamp), gen_(scratch().gen) {
     if (stamp_.size() < kStampSlots + 8) stamp_.assign(kStampSlots + 8, 0);
   }
 
@@ -551,9 +554,9 @@ Fill search(TupleMemo& memo, const IntRules& rules, BoxSink& sink, const Coords&
     const bool ok = rules.options(at.data(), sink);
     if (!ok) {
       if (sink.grow_wanted() && memo.grow(sink.grow_to().data(), hooks.max_cells)) continue;
-      why = sink.grow_wanted() ? "the option " + show(sink.grow_to(), ar) + " of " + show(at, ar) +
-                                     " does not fit a table of at most " +
-                                     std::to_string(hooks.max_cells) + " cells"
+      why = sink.grow_wanted()
+                ? "the option " + show(sink.grow_to(), ar) + " of " + show(at, ar) +
+                      " does not fit a table of at most " + std::to_string(hooks.max_cells) + " cells"
             : sink.crowded() ? "the options of " + show(at, ar) + " not known yet fill the search stack"
                              : "the compiled rules stop at " + show(at, ar);
       return Fill::Failed;
@@ -627,7 +630,8 @@ std::pair<Coords, Coords> sweep_plan(const TupleMemo::Sweep& sw, const Coords& c
     extent[u] = c[u];
     Coords first_new{};
     first_new[u] = sw.extent[u] + 1;
-    if (std::lexicographical_compare(first_new.begin(), first_new.begin() + ar, mark.begin(), mark.begin() + ar)) {
+    if (std::lexicographical_compare(first_new.begin(), first_new.begin() + ar, mark.begin(),
+                                     mark.begin() + ar)) {
       mark = first_new;
     }
   }
@@ -698,7 +702,8 @@ std::optional<std::uint32_t> box_value(TupleMemo& memo, const IntRules& rules, c
     // A grid of queries in order asks for the rest of the row next: when it is short, fill
     // it now (a query then finds its value known, with no sweep to set up).
     Coords target = root;
-    const auto row = static_cast<std::uint64_t>(extent[static_cast<std::size_t>(ar - 1)] - root[static_cast<std::size_t>(ar - 1)]);
+    const auto row = static_cast<std::uint64_t>(extent[static_cast<std::size_t>(ar - 1)] -
+                                                root[static_cast<std::size_t>(ar - 1)]);
     if (ar > 1 && cells + row <= kSmallSweep) {
       target[static_cast<std::size_t>(ar - 1)] = extent[static_cast<std::size_t>(ar - 1)];
       cells += row;
@@ -786,7 +791,8 @@ class OutcomeSink : public OptionSink {
         return false;
       }
       for (int i = 0; i < ar; ++i) {
-        c[i] = static_cast<std::int64_t>(static_cast<std::uint64_t>(c[i]) + static_cast<std::uint64_t>(slope[i]));
+        c[i] = static_cast<std::int64_t>(static_cast<std::uint64_t>(c[i]) +
+                                         static_cast<std::uint64_t>(slope[i]));
       }
     }
     seen_ = start + count;
@@ -904,7 +910,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
     Coords c;
     std::int64_t skip;  // options before this one are known to be N
     bool expanded;
-    bool in_run = false;     // the option being decided lies in `run`: go on from there
+    bool in_run = false;  // the option being decided lies in `run`: go on from there
     OutcomeSink::Run run{};
   };
   std::vector<Entry> stack{{root, 0, false}};
@@ -980,7 +986,8 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
   while (!stack.empty()) {
     if ((++ticks & 0xFFF) == 0) poll();
     if (outcomes.tiles_used() > max_tiles) {  // each step writes at most one cell
-      why = "the outcome table passes its share of --max-memory (" + std::to_string(outcomes.tiles_used()) + " tiles)";
+      why = "the outcome table passes its share of --max-memory (" + std::to_string(outcomes.tiles_used()) +
+            " tiles)";
       return std::nullopt;
     }
     Entry& e = stack.back();
@@ -990,7 +997,8 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, 
       std::int64_t p[kMaxBoxArity];
       for (; r.k < r.count; ++r.k) {
         if ((++ticks & 0xFFF) == 0) poll();
-        for (int i = 0; i < ar; ++i) p[i] = r.first[static_cast<std::size_t>(i)] + r.k * r.slope[static_cast<std::size_t>(i)];
+        for (int i = 0; i < ar; ++i)
+          p[i] = r.first[static_cast<std::size_t>(i)] + r.k * r.slope[static_cast<std::size_t>(i)];
         f = sink.judge(p);
         if (f != OutcomeSink::Found::Nothing || sink.grow_wanted()) break;
       }

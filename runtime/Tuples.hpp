@@ -91,12 +91,12 @@ class TupleMemo {
 
 // What the search needs from the evaluator.
 struct BoxHooks {
-  std::function<void()> poll;                    // every few thousand states; may throw
-  std::function<void(std::uint64_t)> reserve;    // before computing more states; may throw
-  std::function<void(std::uint64_t)> computed;   // states computed
+  std::function<void()> poll;                   // every few thousand states; may throw
+  std::function<void(std::uint64_t)> reserve;   // before computing more states; may throw
+  std::function<void(std::uint64_t)> computed;  // states computed
   std::uint64_t max_cells = std::uint64_t{1} << 26;
-  std::uint64_t max_stack_bytes = UINT64_MAX;     // the search's stack of states to visit
-  std::uint64_t max_outcome_bytes = UINT64_MAX;   // the outcome search's table, its directory included
+  std::uint64_t max_stack_bytes = UINT64_MAX;    // the search's stack of states to visit
+  std::uint64_t max_outcome_bytes = UINT64_MAX;  // the outcome search's table, its directory included
   // States that may still be added, those being searched included; past it the search
   // gives up and the general search reports the limit.
   std::uint64_t room = UINT64_MAX;

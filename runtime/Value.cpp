@@ -10,15 +10,15 @@ namespace grundy {
 
 // The shared body of every compound value. One struct keeps Value a single pointer wide.
 struct Obj {
-  std::string str;            // Str, Table
-  std::vector<Value> items;   // Tuple, List, Set, Sum parts
-  Value state;                // Position
+  std::string str;                     // Str, Table
+  std::vector<Value> items;            // Tuple, List, Set, Sum parts
+  Value state;                         // Position
   const GameInstance* game = nullptr;  // Position, Game
   std::int64_t lo = 0, hi = -1;        // Range
   std::size_t hash = 0;
   std::uint64_t bytes = kValueBodyBytes;  // Value::bytes()
-  std::uint32_t depth = 1;  // nesting of values inside this one
-  Modifier mod = Modifier::Normal;     // Sum
+  std::uint32_t depth = 1;                // nesting of values inside this one
+  Modifier mod = Modifier::Normal;        // Sum
 };
 // What kValueBodyBytes stands for: the body and the reference counts beside it.
 static_assert(sizeof(Obj) + 16 <= kValueBodyBytes);
@@ -177,9 +177,7 @@ std::int64_t Value::range_hi() const { return obj_ ? obj_->hi : -1; }
 const GameInstance* Value::game() const { return obj_ ? obj_->game : nullptr; }
 const Value& Value::state() const { return obj_ ? obj_->state : kNoValue; }
 const std::vector<Value>& Value::parts() const { return obj_ ? obj_->items : kNoItems; }
-Modifier Value::modifier() const {
-  return kind_ == Kind::Sum && obj_ ? obj_->mod : Modifier::Normal;
-}
+Modifier Value::modifier() const { return kind_ == Kind::Sum && obj_ ? obj_->mod : Modifier::Normal; }
 
 std::size_t Value::hash() const {
   if (obj_) return obj_->hash;
@@ -214,15 +212,12 @@ int compare(const Value& a, const Value& b) {
   switch (a.kind_) {
     case Kind::Int:
     case Kind::Bool:
-    case Kind::Outcome:
-      return cmp3(a.i_, b.i_);
+    case Kind::Outcome: return cmp3(a.i_, b.i_);
     case Kind::Str:
-    case Kind::Table:
-      return cmp3(a.as_str(), b.as_str());
+    case Kind::Table: return cmp3(a.as_str(), b.as_str());
     case Kind::Tuple:
     case Kind::List:
-    case Kind::Set:
-      return cmp_items(a.items(), b.items());
+    case Kind::Set: return cmp_items(a.items(), b.items());
     case Kind::Range:
       if (int c = cmp3(a.range_lo(), b.range_lo())) return c;
       return cmp3(a.range_hi(), b.range_hi());
@@ -267,8 +262,7 @@ const char* kind_name(Kind k) {
 }
 
 namespace {
-void append_items(std::string& out, const std::vector<Value>& items, const char* open,
-                  const char* close) {
+void append_items(std::string& out, const std::vector<Value>& items, const char* open, const char* close) {
   out += open;
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (i) out += ", ";
@@ -326,7 +320,8 @@ void append_value(std::string& out, const Value& v) {
     case Kind::Game: out += v.game()->display_name(); break;
     case Kind::Sum: {
       // Parentheses around a modified sum; `every ((A + B))` is one component that is a sum.
-      const bool one_sum = v.parts().size() == 1 && v.parts()[0].is(Kind::Sum) && v.parts()[0].parts().size() > 1;
+      const bool one_sum =
+          v.parts().size() == 1 && v.parts()[0].is(Kind::Sum) && v.parts()[0].parts().size() > 1;
       const bool wrap = v.modifier() != Modifier::Normal && (v.parts().size() > 1 || one_sum);
       if (v.modifier() == Modifier::Misere) out += "misere ";
       if (v.modifier() == Modifier::Every) out += "every ";

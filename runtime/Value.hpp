@@ -16,7 +16,7 @@ class Value;
 enum class Kind : std::uint8_t {
   Int,
   Bool,
-  Outcome,   // N or P; stored as 'N' / 'P' in the integer slot
+  Outcome,  // N or P; stored as 'N' / 'P' in the integer slot
   Str,
   Tuple,
   List,

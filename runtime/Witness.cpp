@@ -10,7 +10,8 @@ namespace grundy {
 namespace {
 
 // One split at a time: what the kernel did before, and what is left after the wide scan.
-std::int64_t scan_scalar(const std::uint8_t* g, std::int64_t r, std::int64_t lo, std::int64_t hi, ByteSet& waiting) {
+std::int64_t scan_scalar(const std::uint8_t* g, std::int64_t r, std::int64_t lo, std::int64_t hi,
+                         ByteSet& waiting) {
   std::int64_t looked = 0;
   for (std::int64_t a = lo; a <= hi; ++a) {
     ++looked;
@@ -25,7 +26,7 @@ std::int64_t scan_scalar(const std::uint8_t* g, std::int64_t r, std::int64_t lo,
 
 #if GRUNDY_WITNESS_AVX2
 __attribute__((target("avx2"))) std::int64_t scan_avx2(const std::uint8_t* g, std::int64_t r, std::int64_t lo,
-                                                        std::int64_t hi, ByteSet& waiting) {
+                                                       std::int64_t hi, ByteSet& waiting) {
   // The tables in both 128-bit lanes, where vpshufb looks up.
 #define GRUNDY_BOTH_LANES(t) _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(t)))
   __m256i low = GRUNDY_BOTH_LANES(waiting.low());
@@ -76,7 +77,8 @@ bool witness_scan_available() {
 #endif
 }
 
-std::int64_t witness_scan(const std::uint8_t* g, std::int64_t r, std::int64_t lo, std::int64_t hi, ByteSet& waiting) {
+std::int64_t witness_scan(const std::uint8_t* g, std::int64_t r, std::int64_t lo, std::int64_t hi,
+                          ByteSet& waiting) {
   if (waiting.empty() || lo > hi) return 0;
 #if GRUNDY_WITNESS_AVX2
   if (witness_scan_available()) return scan_avx2(g, r, lo, hi, waiting);

@@ -43,6 +43,7 @@ bool witness_scan_available();
 
 // Removes from `waiting` every value g[a] ^ g[r - a] for a = lo .. hi (1 <= lo, hi <= r - 1),
 // stopping early once `waiting` is empty. Returns the number of splits looked at.
-std::int64_t witness_scan(const std::uint8_t* g, std::int64_t r, std::int64_t lo, std::int64_t hi, ByteSet& waiting);
+std::int64_t witness_scan(const std::uint8_t* g, std::int64_t r, std::int64_t lo, std::int64_t hi,
+                          ByteSet& waiting);
 
 }  // namespace grundy

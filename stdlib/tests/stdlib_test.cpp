@@ -46,13 +46,12 @@ TEST_CASE("the names fixed by the language are there") {
     const char* module;
     const char* definition;
   };
-  for (const Game& g : {Game{"nim", "game Nim "}, Game{"nim", "game Bash(m) "},
-                        Game{"nim", "game SNim(S) "}, Game{"octal", "game Kayles = octal \"0.77\""},
-                        Game{"octal", "game Dawson = octal \"0.07\""},
-                        Game{"octal", "game DawsonsChess = octal \"0.137\""},
-                        Game{"octal", "game Officers = octal \"0.6\""},
-                        Game{"octal", "game GrundysGame "}, Game{"wythoff", "game Wythoff "},
-                        Game{"fibonacci", "game FibNim "}, Game{"coins", "game MockTurtles "}}) {
+  for (const Game& g :
+       {Game{"nim", "game Nim "}, Game{"nim", "game Bash(m) "}, Game{"nim", "game SNim(S) "},
+        Game{"octal", "game Kayles = octal \"0.77\""}, Game{"octal", "game Dawson = octal \"0.07\""},
+        Game{"octal", "game DawsonsChess = octal \"0.137\""}, Game{"octal", "game Officers = octal \"0.6\""},
+        Game{"octal", "game GrundysGame "}, Game{"wythoff", "game Wythoff "},
+        Game{"fibonacci", "game FibNim "}, Game{"coins", "game MockTurtles "}}) {
     INFO(g.module << ": " << g.definition);
     const std::string_view* source = grundy::stdlib::find_module(g.module);
     REQUIRE(source != nullptr);

@@ -30,8 +30,7 @@ using Clock = std::chrono::steady_clock;
 // Generous for a loaded CI machine with two cores; a passing test never waits this long.
 constexpr double kTimeout = 20.0;
 
-const char kKayles[] =
-    "game Kayles { state n  split [a, n - t - a] for t in 1..2 for a in 0..n-t }\r";
+const char kKayles[] = "game Kayles { state n  split [a, n - t - a] for t in 1..2 for a in 0..n-t }\r";
 
 // A fresh HOME, so that the history file is the test's own.
 class TempHome {
@@ -94,7 +93,8 @@ class Terminal {
 
   // Waits until `text` shows up after what earlier calls consumed, and consumes it.
   bool expect(std::string_view text, double seconds = kTimeout) {
-    const Clock::time_point deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    const Clock::time_point deadline =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
     while (true) {
       const std::size_t at = screen_.find(text, mark_);
       if (at != std::string::npos) {
@@ -119,7 +119,8 @@ class Terminal {
 
   // Waits for the process to end; returns its exit status (-1: it did not end in time).
   int wait_exit(double seconds = kTimeout) {
-    const Clock::time_point deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    const Clock::time_point deadline =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
     while (Clock::now() < deadline) {
       int status = 0;
       const pid_t r = waitpid(pid_, &status, WNOHANG);
@@ -139,7 +140,8 @@ class Terminal {
   bool pump(Clock::time_point deadline) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     pollfd p{fd_, POLLIN, 0};
-    const int r = poll(&p, 1, static_cast<int>(std::max<long long>(0, std::min<long long>(left.count(), 100))));
+    const int r =
+        poll(&p, 1, static_cast<int>(std::max<long long>(0, std::min<long long>(left.count(), 100))));
     if (r < 0) return errno == EINTR;
     if (r == 0) return true;
     char buf[4096];
@@ -223,8 +225,9 @@ TEST_CASE("Ctrl-C stops a long computation and the session goes on", "[repl][pty
   // thousands of options each, far longer than this test. (A one-heap table such as
   // table(grundy(Kayles(n)) for n in 0..10^6) may be computed by a native kernel in a
   // second or two, which would make the test depend on the machine's speed.)
-  TYPE_AND_SEE(t, "game Wythoff { state (a, b)  move (a - k, b) for k in 1..a  "
-                  "move (a, b - k) for k in 1..b  move (a - k, b - k) for k in 1..min(a, b) }\r",
+  TYPE_AND_SEE(t,
+               "game Wythoff { state (a, b)  move (a - k, b) for k in 1..a  "
+               "move (a, b - k) for k in 1..b  move (a - k, b - k) for k in 1..min(a, b) }\r",
                "grundy> ");
   TYPE_AND_SEE(t, "grundy(Wythoff(3000, 3000))\r", "3000))\r\n");
   std::this_thread::sleep_for(std::chrono::milliseconds(500));  // let it get going

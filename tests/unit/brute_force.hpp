@@ -252,7 +252,7 @@ class TwoHeaps {
 // Fibonacci numbers 2, 3, 5, 8, ... up to max.
 inline Values fibonacci_upto(std::int64_t max) {
   Values out;
-  for (std::int64_t a = 1, b = 2; b <= max; ) {
+  for (std::int64_t a = 1, b = 2; b <= max;) {
     out.push_back(b);
     const std::int64_t c = a + b;
     a = b;

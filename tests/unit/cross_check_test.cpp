@@ -66,13 +66,15 @@ TEST_CASE("the plain definition of a code gives the brute force's values", "[cro
     DenseTable t;
     for (int n = 0; n <= max; ++n) {
       t.push(grundy::plain_heap_value(spec, t, n));
-      REQUIRE(static_cast<std::int64_t>(t.get(static_cast<std::size_t>(n))) == want[static_cast<std::size_t>(n)]);
+      REQUIRE(static_cast<std::int64_t>(t.get(static_cast<std::size_t>(n))) ==
+              want[static_cast<std::size_t>(n)]);
     }
   }
 }
 
-TEST_CASE("a kernel's table passes the cross-check, and a value changed where a width is first reached fails it",
-          "[cross-check]") {
+TEST_CASE(
+    "a kernel's table passes the cross-check, and a value changed where a width is first reached fails it",
+    "[cross-check]") {
   // 0.6, a game of the sparse space (mask 0x1ee), where the rules are the code.
   auto rules = std::make_shared<grundy::TakeAndBreakRuleset>("G", "0.6");
   GameRegistry games;

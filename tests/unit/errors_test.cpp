@@ -18,12 +18,10 @@ using grundy::kExitOk;
 using grundy::kExitRuntime;
 using grundy::test::contains;
 using grundy::test::lines_of;
-using grundy::test::RunResult;
 using grundy::test::run_source;
+using grundy::test::RunResult;
 
-bool starts_with(const std::string& s, std::string_view prefix) {
-  return s.rfind(prefix, 0) == 0;
-}
+bool starts_with(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
 
 // A diagnostic without the quoted source line and its caret (lines 2 and 3), so that a
 // check on the message or the hint cannot pass by matching the program's own text.
@@ -153,8 +151,7 @@ TEST_CASE("a failed assert exits 1 after what ran before it", "[errors]") {
 }
 
 TEST_CASE("integer overflow exits 70 at the operator", "[errors][int]") {
-  const RunResult r =
-      expect_error("9223372036854775807 + 1\n", kExitRuntime, "test.game:1:21: error: ");
+  const RunResult r = expect_error("9223372036854775807 + 1\n", kExitRuntime, "test.game:1:21: error: ");
   const auto lines = lines_of(r.err);
   REQUIRE(lines.size() >= 3);
   CHECK(lines[1] == "9223372036854775807 + 1");
@@ -170,8 +167,8 @@ TEST_CASE("integer overflow exits 70 at the operator", "[errors][int]") {
   expect_error("sum([9223372036854775807, 1])\n", kExitRuntime, "test.game:1:");
   expect_error("let big = 4611686018427387904\nbig + big\n", kExitRuntime, "test.game:2:");
   // Overflow inside a rule is reported too.
-  expect_error("game G { state n  move n * 4611686018427387904 if n == 3 }\ngrundy(G(3))\n",
-               kExitRuntime, "test.game:");
+  expect_error("game G { state n  move n * 4611686018427387904 if n == 3 }\ngrundy(G(3))\n", kExitRuntime,
+               "test.game:");
 }
 
 TEST_CASE("x % -1 is 0 for every x, the smallest int included", "[errors][int]") {
@@ -240,7 +237,8 @@ TEST_CASE("the state limit stops evaluation with a message naming --max-states",
   CHECK(contains(message_text(big.err), "--max-states"));
 }
 
-TEST_CASE("the options of an every sum are steps, and equal components are combined once", "[errors][limits][every]") {
+TEST_CASE("the options of an every sum are steps, and equal components are combined once",
+          "[errors][limits][every]") {
   // Eight copies of Nim(20): 20^8 choices of moves, C(27, 8) = 2220075 as multisets. More
   // than --max-steps allows is an error at once, at the query.
   grundy::SessionOptions options;
@@ -258,7 +256,8 @@ TEST_CASE("the options of an every sum are steps, and equal components are combi
   CHECK(contains(message_text(r.err), "--max-steps"));
   // Distinct components multiply: 20 * 21 * 22 * 23 * 24 * 25 * 26 > 10^8.
   const RunResult distinct = run_source(
-      "import nim\nlen(options(every (Nim(20) + Nim(21) + Nim(22) + Nim(23) + Nim(24) + Nim(25) + Nim(26))))\n");
+      "import nim\nlen(options(every (Nim(20) + Nim(21) + Nim(22) + Nim(23) + Nim(24) + Nim(25) + "
+      "Nim(26))))\n");
   CHECK(distinct.code == kExitRuntime);
   CHECK(contains(message_text(distinct.err), "--max-steps"));
   // Equal components still list every option once, in the order of nested loops (these

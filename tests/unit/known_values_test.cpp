@@ -5,8 +5,8 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -46,21 +46,24 @@ TEST_CASE("brute force agrees with the published values", "[known]") {
 }
 
 TEST_CASE("Kayles written with split", "[known]") {
-  const Values got = list_ints(run_line(
-      "# Kayles: knock down one pin or two adjacent pins; the row splits in two.\n"
-      "game K {\n"
-      "  state n\n"
-      "  split [a, n - t - a] for t in 1..2 for a in 0..n-t\n"
-      "}\n"
-      "[grundy(K(n)) for n in 0.." + upto(kMaxHeap) + "]\n"));
+  const Values got =
+      list_ints(run_line("# Kayles: knock down one pin or two adjacent pins; the row splits in two.\n"
+                         "game K {\n"
+                         "  state n\n"
+                         "  split [a, n - t - a] for t in 1..2 for a in 0..n-t\n"
+                         "}\n"
+                         "[grundy(K(n)) for n in 0.." +
+                         upto(kMaxHeap) + "]\n"));
   check_same(got, grundy::brute::octal("0.77", kMaxHeap), "Kayles 0..200");
   REQUIRE(got.size() > 20);
   CHECK(first20(got) == kKayles20);
 }
 
 TEST_CASE("Kayles as the octal code 0.77", "[known]") {
-  const Values got = list_ints(run_line("game K = octal \"0.77\"\n"
-                                        "[grundy(K(n)) for n in 0.." + upto(kMaxHeap) + "]\n"));
+  const Values got =
+      list_ints(run_line("game K = octal \"0.77\"\n"
+                         "[grundy(K(n)) for n in 0.." +
+                         upto(kMaxHeap) + "]\n"));
   check_same(got, grundy::brute::octal("0.77", kMaxHeap), "0.77 0..200");
   REQUIRE(got.size() > 20);
   CHECK(first20(got) == kKayles20);
@@ -73,8 +76,11 @@ TEST_CASE("Dawson's Kayles as 0.07 and by hand", "[known]") {
       "  state n\n"
       "  split [a, n - 2 - a] for a in 0..n-2\n"
       "}\n"
-      "[grundy(D(n)) for n in 0.." + upto(kMaxHeap) + "]\n"
-      "[grundy(DK(n)) for n in 0.." + upto(kMaxHeap) + "]\n",
+      "[grundy(D(n)) for n in 0.." +
+          upto(kMaxHeap) +
+          "]\n"
+          "[grundy(DK(n)) for n in 0.." +
+          upto(kMaxHeap) + "]\n",
       2);
   const Values expected = grundy::brute::octal("0.07", kMaxHeap);
   const Values octal = list_ints(lines[0]);
@@ -92,8 +98,11 @@ TEST_CASE("Grundy's game by hand, two ways", "[known]") {
       "  split [a, n - a] for a in 1..n-1 if a != n - a\n"
       "}\n"
       "game G2 { state n  split [a, n - a] for a in 1..(n - 1) / 2 }\n"
-      "[grundy(G(n)) for n in 0.." + upto(kMaxHeap) + "]\n"
-      "[grundy(G2(n)) for n in 0.." + upto(kMaxHeap) + "]\n",
+      "[grundy(G(n)) for n in 0.." +
+          upto(kMaxHeap) +
+          "]\n"
+          "[grundy(G2(n)) for n in 0.." +
+          upto(kMaxHeap) + "]\n",
       2);
   const Values expected = grundy::brute::grundys_game(kMaxHeap);
   check_same(list_ints(lines[0]), expected, "Grundy's game, a != n - a");
@@ -104,13 +113,23 @@ TEST_CASE("Grundy's game by hand, two ways", "[known]") {
 
 TEST_CASE("stdlib octal module", "[known][stdlib]") {
   const int n = 120;
-  const auto lines = run_lines("import octal\n"
-                               "[grundy(Kayles(n)) for n in 0.." + upto(n) + "]\n"
-                               "[grundy(Dawson(n)) for n in 0.." + upto(n) + "]\n"
-                               "[grundy(DawsonsChess(n)) for n in 0.." + upto(n) + "]\n"
-                               "[grundy(Officers(n)) for n in 0.." + upto(n) + "]\n"
-                               "[grundy(GrundysGame(n)) for n in 0.." + upto(n) + "]\n",
-                               5);
+  const auto lines = run_lines(
+      "import octal\n"
+      "[grundy(Kayles(n)) for n in 0.." +
+          upto(n) +
+          "]\n"
+          "[grundy(Dawson(n)) for n in 0.." +
+          upto(n) +
+          "]\n"
+          "[grundy(DawsonsChess(n)) for n in 0.." +
+          upto(n) +
+          "]\n"
+          "[grundy(Officers(n)) for n in 0.." +
+          upto(n) +
+          "]\n"
+          "[grundy(GrundysGame(n)) for n in 0.." +
+          upto(n) + "]\n",
+      5);
   check_same(list_ints(lines[0]), grundy::brute::octal("0.77", n), "Kayles");
   check_same(list_ints(lines[1]), grundy::brute::octal("0.07", n), "Dawson");
   check_same(list_ints(lines[2]), grundy::brute::octal("0.137", n), "DawsonsChess");
@@ -127,8 +146,8 @@ TEST_CASE("stdlib octal module", "[known][stdlib]") {
 TEST_CASE("octal and hexadecimal codes against brute force", "[known]") {
   // Codes with every kind of digit: removing without splitting, splitting, splitting
   // without removing (d0 = 4), three heaps (hexadecimal bit 8).
-  const std::vector<std::string> codes = {"0.77", "0.07", "0.137", "0.6",  "0.51", "0.4",
-                                          "0.33", "0.156", "4.0", "0.8", "0.f", "0.2c"};
+  const std::vector<std::string> codes = {"0.77", "0.07",  "0.137", "0.6", "0.51", "0.4",
+                                          "0.33", "0.156", "4.0",   "0.8", "0.f",  "0.2c"};
   const int n = 60;
   std::string program;
   for (std::size_t i = 0; i < codes.size(); ++i) {
@@ -150,10 +169,16 @@ TEST_CASE("subtraction games follow their periodic patterns", "[known]") {
       "game S134 = subtraction {1, 3, 4}\n"
       "game SNim(S) { state n   move n - s for s in S if s <= n }\n"
       "game Bash(m) { state n   move n - k for k in 1..min(m, n) }\n"
-      "[grundy(S123(n)) for n in 0.." + upto(n) + "]\n"
-      "[grundy(S134(n)) for n in 0.." + upto(n) + "]\n"
-      "[grundy(SNim[{1, 3, 4}](n)) for n in 0.." + upto(n) + "]\n"
-      "[grundy(Bash[m](n)) for m in 1..6 for n in 0..60]\n",
+      "[grundy(S123(n)) for n in 0.." +
+          upto(n) +
+          "]\n"
+          "[grundy(S134(n)) for n in 0.." +
+          upto(n) +
+          "]\n"
+          "[grundy(SNim[{1, 3, 4}](n)) for n in 0.." +
+          upto(n) +
+          "]\n"
+          "[grundy(Bash[m](n)) for m in 1..6 for n in 0..60]\n",
       4);
   Values mod4, p134, bash;
   const Values pattern134 = {0, 1, 0, 1, 2, 3, 2};
@@ -171,8 +196,8 @@ TEST_CASE("subtraction games follow their periodic patterns", "[known]") {
 }
 
 TEST_CASE("subtraction games against brute force", "[known]") {
-  const std::vector<std::vector<int>> sets = {
-      {2, 5}, {1, 4}, {2, 3, 7}, {3, 5, 8}, {1, 2, 4, 8}, {4, 7, 9, 10}, {6}, {1, 5, 6, 13}};
+  const std::vector<std::vector<int>> sets = {{2, 5},       {1, 4},        {2, 3, 7}, {3, 5, 8},
+                                              {1, 2, 4, 8}, {4, 7, 9, 10}, {6},       {1, 5, 6, 13}};
   const int n = 150;
   std::string program = "game SNim(S) { state n   move n - s for s in S if s <= n }\n";
   for (std::size_t i = 0; i < sets.size(); ++i) {
@@ -195,12 +220,13 @@ TEST_CASE("subtraction games against brute force", "[known]") {
 }
 
 TEST_CASE("stdlib nim module", "[known][stdlib]") {
-  const auto lines = run_lines("import nim\n"
-                               "[grundy(Nim(n)) for n in 0..50]\n"
-                               "[grundy(Bash[3](n)) for n in 0..50]\n"
-                               "[grundy(SNim[{2, 5}](n)) for n in 0..50]\n"
-                               "grundy(Nim(5) + Nim(9) + Nim(12))\n",
-                               4);
+  const auto lines = run_lines(
+      "import nim\n"
+      "[grundy(Nim(n)) for n in 0..50]\n"
+      "[grundy(Bash[3](n)) for n in 0..50]\n"
+      "[grundy(SNim[{2, 5}](n)) for n in 0..50]\n"
+      "grundy(Nim(5) + Nim(9) + Nim(12))\n",
+      4);
   Values nim, bash3;
   for (int i = 0; i <= 50; ++i) {
     nim.push_back(i);
@@ -221,9 +247,11 @@ TEST_CASE("Wythoff's game: nim-values and P-positions", "[known]") {
       "  move (a, b - k) for k in 1..b\n"
       "  move (a - k, b - k) for k in 1..min(a, b)\n"
       "}\n"
-      "[grundy(Wythoff(a, b)) for a in 0.." + upto(max) + " for b in 0.." + upto(max) + "]\n"
-      "[(a, b) for a in 0.." + upto(max) + " for b in 0.." + upto(max) +
-          " if not wins(Wythoff(a, b))]\n",
+      "[grundy(Wythoff(a, b)) for a in 0.." +
+          upto(max) + " for b in 0.." + upto(max) +
+          "]\n"
+          "[(a, b) for a in 0.." +
+          upto(max) + " for b in 0.." + upto(max) + " if not wins(Wythoff(a, b))]\n",
       2);
   const auto table = grundy::brute::wythoff(max);
   Values flat;
@@ -256,8 +284,9 @@ TEST_CASE("Wythoff's game: nim-values and P-positions", "[known]") {
 }
 
 TEST_CASE("stdlib wythoff module", "[known][stdlib]") {
-  const auto line = run_line("import wythoff\n"
-                             "[(a, b) for a in 0..20 for b in a..20 if not wins(Wythoff(a, b))]\n");
+  const auto line = run_line(
+      "import wythoff\n"
+      "[(a, b) for a in 0..20 for b in a..20 if not wins(Wythoff(a, b))]\n");
   CHECK(line == "[(0, 0), (1, 2), (3, 5), (4, 7), (6, 10), (8, 13), (9, 15), (11, 18), (12, 20)]");
 }
 
@@ -289,8 +318,9 @@ TEST_CASE("Fibonacci nim is lost exactly at the Fibonacci numbers", "[known]") {
 }
 
 TEST_CASE("stdlib fibonacci module", "[known][stdlib]") {
-  const auto line = run_line("import fibonacci\n"
-                             "[n for n in 2..150 if not wins(FibNim(n, n - 1))]\n");
+  const auto line = run_line(
+      "import fibonacci\n"
+      "[n for n in 2..150 if not wins(FibNim(n, n - 1))]\n");
   check_same(list_ints(line), grundy::brute::fibonacci_upto(150), "FibNim losses");
 }
 
@@ -302,7 +332,8 @@ TEST_CASE("Lasker's nim follows its formula", "[known]") {
       "  move k for k in 0..n-1\n"
       "  split [a, n - a] for a in 1..n/2\n"
       "}\n"
-      "[grundy(Lasker(n)) for n in 0.." + upto(n) + "]\n");
+      "[grundy(Lasker(n)) for n in 0.." +
+      upto(n) + "]\n");
   Values formula;
   for (std::int64_t i = 0; i <= n; ++i) {
     const std::int64_t r = i % 4;
@@ -322,8 +353,11 @@ TEST_CASE("Mock Turtles are the odious numbers", "[known]") {
       "  split [a, b] for a in 1..k-1 for b in a+1..k-1\n"
       "}\n"
       "import coins\n"
-      "[grundy(MockTurtle(k)) for k in 1.." + upto(k) + "]\n"
-      "[grundy(MockTurtles(k)) for k in 1.." + upto(k) + "]\n",
+      "[grundy(MockTurtle(k)) for k in 1.." +
+          upto(k) +
+          "]\n"
+          "[grundy(MockTurtles(k)) for k in 1.." +
+          upto(k) + "]\n",
       2);
   Values odious;  // numbers with an odd count of 1 bits: 1 2 4 7 8 11 ...
   for (std::int64_t v = 0; static_cast<int>(odious.size()) < k; ++v) {
@@ -343,11 +377,13 @@ TEST_CASE("the cutting game against brute force", "[known]") {
       "  split [(i, h), (w - i, h)] for i in 2..w-2\n"
       "  split [(w, j), (w, h - j)] for j in 2..h-2\n"
       "}\n"
-      "[grundy(Cut(w, h)) for w in 2.." + upto(max) + " for h in 2.." + upto(max) + "]\n");
+      "[grundy(Cut(w, h)) for w in 2.." +
+      upto(max) + " for h in 2.." + upto(max) + "]\n");
   const auto table = grundy::brute::cut(max);
   Values flat;
   for (int w = 2; w <= max; ++w) {
-    for (int h = 2; h <= max; ++h) flat.push_back(table[static_cast<std::size_t>(w)][static_cast<std::size_t>(h)]);
+    for (int h = 2; h <= max; ++h)
+      flat.push_back(table[static_cast<std::size_t>(w)][static_cast<std::size_t>(h)]);
   }
   check_same(list_ints(line), flat, "Cut(w, h)");
 }
@@ -355,8 +391,9 @@ TEST_CASE("the cutting game against brute force", "[known]") {
 TEST_CASE("sums: the first player wins exactly when the xor is non-zero", "[known]") {
   // Kayles components, values from the brute force.
   const auto k = grundy::brute::octal("0.77", 12);
-  const auto line = run_line("game K = octal \"0.77\"\n"
-                             "[wins(K(a) + K(b) + K(c)) for a in 0..12 for b in 0..12 for c in 0..12]\n");
+  const auto line = run_line(
+      "game K = octal \"0.77\"\n"
+      "[wins(K(a) + K(b) + K(c)) for a in 0..12 for b in 0..12 for c in 0..12]\n");
   std::vector<bool> expected;
   for (std::size_t a = 0; a <= 12; ++a) {
     for (std::size_t b = 0; b <= 12; ++b) {
@@ -425,14 +462,15 @@ TEST_CASE("every (Every-SG) against direct play", "[known][every]") {
 }
 
 TEST_CASE("period finds known periods", "[known][period]") {
-  const auto lines = run_lines("import octal\n"
-                               "game S134 = subtraction {1, 3, 4}\n"
-                               "game S25 = subtraction {2, 5}\n"
-                               "period(Kayles)\n"
-                               "period(Dawson)\n"
-                               "period(S134)\n"
-                               "period(S25)\n",
-                               4);
+  const auto lines = run_lines(
+      "import octal\n"
+      "game S134 = subtraction {1, 3, 4}\n"
+      "game S25 = subtraction {2, 5}\n"
+      "period(Kayles)\n"
+      "period(Dawson)\n"
+      "period(S134)\n"
+      "period(S25)\n",
+      4);
   // The brute force finds the same (n0, p) on its own.
   const auto k = grundy::brute::period(grundy::brute::octal("0.77", 1000), 100);
   const auto d = grundy::brute::period(grundy::brute::octal("0.07", 1000), 100);

@@ -94,10 +94,15 @@ TEST_CASE("modified sums print as text that reads back as the same value", "[lan
   // parentheses, also when it is the only one: `every ((K(1) + K(4)))` is one component,
   // `every (K(1) + K(4))` two.
   const std::string kayles = "game K { state n  split [a, n - t - a] for t in 1..2 for a in 0..n-t }\n";
-  const std::vector<std::string> values{
-      "winning(every K(6))[0]", "options(every K(5))[2]", "every (K(1) + K(4))", "every ((K(1) + K(4)))",
-      "every ((K(1) + K(4)) + K(2))", "options(every (K(3) + K(4)))[1]", "misere (K(1) + K(4))",
-      "misere K(3)", "every K(3)"};
+  const std::vector<std::string> values{"winning(every K(6))[0]",
+                                        "options(every K(5))[2]",
+                                        "every (K(1) + K(4))",
+                                        "every ((K(1) + K(4)))",
+                                        "every ((K(1) + K(4)) + K(2))",
+                                        "options(every (K(3) + K(4)))[1]",
+                                        "misere (K(1) + K(4))",
+                                        "misere K(3)",
+                                        "every K(3)"};
   for (const std::string& v : values) {
     const std::string printed = run_line(kayles + v + "\n");
     INFO(v << " prints " << printed);
@@ -146,7 +151,8 @@ TEST_CASE("options and winning list options in rule order", "[lang][options]") {
         "false\n");
 }
 
-TEST_CASE("winning lists each winning sum once, from the first component that reaches it", "[lang][options]") {
+TEST_CASE("winning lists each winning sum once, from the first component that reaches it",
+          "[lang][options]") {
   // Equal components give equal sums; a split part equal to the moved component does too
   // (K(2) + K(1) from either K(2) or K(3)). Against the definition: every option of the sum
   // whose value is 0, as a multiset, in order of first appearance.
@@ -154,8 +160,8 @@ TEST_CASE("winning lists each winning sum once, from the first component that re
   for (const char* sum : {"K(3) + K(3) + K(1)", "K(2) + K(3) + K(2) + K(5)", "K(4) + K(4) + K(4)",
                           "K(1) + K(2) + K(3) + K(6) + K(6)"}) {
     INFO(sum);
-    const std::string by_definition = run_line(
-        kayles + "let os = options(" + sum + ")\n[o for o in os if not wins(o)]\n");
+    const std::string by_definition =
+        run_line(kayles + "let os = options(" + sum + ")\n[o for o in os if not wins(o)]\n");
     CHECK(run_line(kayles + "winning(" + sum + ")\n") == by_definition);
   }
   CHECK(run_line("game Nim { state n  move k for k in 0..n-1 }\nwinning(Nim(3) + Nim(3) + Nim(1))\n") ==
@@ -177,8 +183,7 @@ TEST_CASE("nim-values past 32 bits: Nim heaps of 10^12 and their sums", "[lang][
 
 TEST_CASE("the stdlib's octal games list their options natively", "[lang][options][stdlib]") {
   // Kayles(3) as 0.77: remove one pin (leaving 2, or 1 + 1), or two pins (leaving 1).
-  CHECK(run_line("import octal\noptions(Kayles(3))\n") ==
-        "[Kayles(2), Kayles(1) + Kayles(1), Kayles(1)]");
+  CHECK(run_line("import octal\noptions(Kayles(3))\n") == "[Kayles(2), Kayles(1) + Kayles(1), Kayles(1)]");
 }
 
 TEST_CASE("integer arithmetic", "[lang][int]") {
@@ -315,8 +320,7 @@ TEST_CASE("graph games", "[lang][graph]") {
   check_cases({
       {"game Chess = graph { 0 -> 1, 2;  1 -> 3;  2 -> 3 }\n[grundy(Chess(n)) for n in 0..3]\n",
        "[0, 1, 1, 0]\n"},
-      {"game G = graph { start -> mid; mid -> end }\n[grundy(G(start)), grundy(G(mid))]\n",
-       "[0, 1]\n"},
+      {"game G = graph { start -> mid; mid -> end }\n[grundy(G(start)), grundy(G(mid))]\n", "[0, 1]\n"},
       {"game G = graph { 0 -> 1, 2; 3 }\ngrundy(G(3))\ngrundy(G(0))\n", "0\n1\n"},
   });
 }
@@ -423,13 +427,14 @@ TEST_CASE("the DECISIONS modifier examples", "[lang][misere]") {
 TEST_CASE("period of a hand-written game is observed, of a shorthand proven", "[lang][period]") {
   // B's rules are recognised as the subtraction game {1, 2, 3}, so its period is proven too;
   // C hides the same game behind a `let`, which the recognizer does not look through.
-  const auto lines = run_lines("game B { state n  move n - k for k in 1..min(3, n) }\n"
-                               "game C { state n  let m = n  move m - k for k in 1..min(3, m) }\n"
-                               "game S = subtraction {1, 2, 3}\n"
-                               "period(B)\n"
-                               "period(C)\n"
-                               "period(S)\n",
-                               3);
+  const auto lines = run_lines(
+      "game B { state n  move n - k for k in 1..min(3, n) }\n"
+      "game C { state n  let m = n  move m - k for k in 1..min(3, m) }\n"
+      "game S = subtraction {1, 2, 3}\n"
+      "period(B)\n"
+      "period(C)\n"
+      "period(S)\n",
+      3);
   CHECK(lines[0] == "(0, 4, proven)");
   CHECK(lines[1] == "(0, 4, observed)");
   CHECK(lines[2] == "(0, 4, proven)");
@@ -442,10 +447,10 @@ TEST_CASE("a value rule gives normal play's values, and the options stay the rul
       "game F { state n  value n % 4  move n - k for k in 1..min(n, 3) }\n"
       "game S { state n  move n - k for k in 1..min(n, 3) if n >= 0 }\n";
   const std::vector<std::string> queries{
-      "[grundy(F(n)) for n in 0..30]", "grundy(F(7) + F(9) + S(2))", "winning(F(5) + F(6))",
-      "[wins(misere (F(a) + F(b))) for a in 0..6 for b in 0..6]", "options(F(2) + F(1))",
-      "[wins(every (F(a) + F(b))) for a in 0..6 for b in 0..6]", "[steps(F(n)) for n in 0..9]",
-      "genus(F(2) + F(5))"};
+      "[grundy(F(n)) for n in 0..30]", "grundy(F(7) + F(9) + S(2))",
+      "winning(F(5) + F(6))",          "[wins(misere (F(a) + F(b))) for a in 0..6 for b in 0..6]",
+      "options(F(2) + F(1))",          "[wins(every (F(a) + F(b))) for a in 0..6 for b in 0..6]",
+      "[steps(F(n)) for n in 0..9]",   "genus(F(2) + F(5))"};
   for (const std::string& q : queries) {
     INFO(q);
     auto as_searched = [](std::string text) {  // F(...) written as S(...)

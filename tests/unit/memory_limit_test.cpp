@@ -23,8 +23,8 @@
 namespace {
 
 using grundy::test::contains;
-using grundy::test::RunResult;
 using grundy::test::run_source;
+using grundy::test::RunResult;
 
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool kSanitized = true;
@@ -48,7 +48,8 @@ std::uint64_t mapped_now() {
 
 // Runs `source` with --max-memory `mb` in a child whose address space may grow by only
 // `slack` times that; returns the child's exit code and standard error.
-RunResult run_capped(const std::string& source, std::uint64_t mb, double slack, grundy::SessionOptions options = {}) {
+RunResult run_capped(const std::string& source, std::uint64_t mb, double slack,
+                     grundy::SessionOptions options = {}) {
   options.limits.max_memory = mb << 20;
   int pipe_fds[2];
   REQUIRE(pipe(pipe_fds) == 0);
@@ -56,7 +57,8 @@ RunResult run_capped(const std::string& source, std::uint64_t mb, double slack, 
   REQUIRE(pid >= 0);
   if (pid == 0) {
     close(pipe_fds[0]);
-    const auto cap = static_cast<rlim_t>(mapped_now() + static_cast<std::uint64_t>(slack * static_cast<double>(mb << 20)));
+    const auto cap =
+        static_cast<rlim_t>(mapped_now() + static_cast<std::uint64_t>(slack * static_cast<double>(mb << 20)));
     const rlimit limit{cap, cap};
     setrlimit(RLIMIT_AS, &limit);
     const RunResult r = run_source(source, options);
@@ -87,7 +89,8 @@ RunResult run_capped(const std::string& source, std::uint64_t mb, double slack, 
 }
 
 // The program stops at the --max-memory limit, with its message, inside the cap.
-void expect_memory_limit(const std::string& source, std::uint64_t mb = 200, grundy::SessionOptions options = {}) {
+void expect_memory_limit(const std::string& source, std::uint64_t mb = 200,
+                         grundy::SessionOptions options = {}) {
   if (kSanitized) {
     WARN("skipped under AddressSanitizer: its shadow memory and quarantine are not the program's");
     return;

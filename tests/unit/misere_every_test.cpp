@@ -92,15 +92,15 @@ std::vector<std::vector<int>> dawson_moves(int n) {
 
 }  // namespace
 
-TEST_CASE("misere Nim: Bouton's rule against the exact search, up to 4 heaps of size 6",
-          "[misere]") {
+TEST_CASE("misere Nim: Bouton's rule against the exact search, up to 4 heaps of size 6", "[misere]") {
   Fixture f;
   const GameInstance* nim = f.inst(std::make_shared<NimRuleset>("Nim"));
   MisereBrute brute{[](int n) {
-    std::vector<std::vector<int>> out;
-    for (int k = 0; k < n; ++k) out.push_back({k});
-    return out;
-  }, {}};
+                      std::vector<std::vector<int>> out;
+                      for (int k = 0; k < n; ++k) out.push_back({k});
+                      return out;
+                    },
+                    {}};
   int checked = 0;
   for (int count = 1; count <= 4; ++count) {
     multisets(count, 6, [&](const std::vector<int>& v) {
@@ -119,8 +119,7 @@ TEST_CASE("misere Nim: Bouton's rule against the exact search, up to 4 heaps of 
   CHECK(checked == 7 + 28 + 84 + 210);
 }
 
-TEST_CASE("misere Kayles and Dawson's Kayles sums against a brute force (total size <= 14)",
-          "[misere]") {
+TEST_CASE("misere Kayles and Dawson's Kayles sums against a brute force (total size <= 14)", "[misere]") {
   Fixture f;
   const GameInstance* kayles = f.inst(std::make_shared<TakeAndBreakRuleset>("Kayles", "0.77"));
   const GameInstance* dawson = f.inst(std::make_shared<TakeAndBreakRuleset>("Dawson", "0.07"));
@@ -168,10 +167,11 @@ TEST_CASE("misere: non-tame positions where the nim-value rules would be wrong",
   auto bash = std::make_shared<SubtractionRuleset>("Bash", std::vector<std::int64_t>{1, 2});
   const GameInstance* b = f.inst(bash);
   MisereBrute brute{[](int n) {
-    std::vector<std::vector<int>> out;
-    for (int k = 1; k <= 2 && k <= n; ++k) out.push_back({n - k});
-    return out;
-  }, {}};
+                      std::vector<std::vector<int>> out;
+                      for (int k = 1; k <= 2 && k <= n; ++k) out.push_back({n - k});
+                      return out;
+                    },
+                    {}};
   CHECK_FALSE(f.misere.sj_applies(Position{b, Value::integer(3)}));
   for (int count = 1; count <= 3; ++count) {
     multisets(count, 8, [&](const std::vector<int>& v) {
@@ -192,7 +192,8 @@ TEST_CASE("misere: the SJ theorem agrees with the exact search wherever it is us
     for (int i = 0; i < n; ++i) nodes.push_back({Value::integer(i), {}});
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < i; ++j) {
-        if (rng() % 3 == 0) nodes[static_cast<std::size_t>(i)].successors.push_back(static_cast<std::size_t>(j));
+        if (rng() % 3 == 0)
+          nodes[static_cast<std::size_t>(i)].successors.push_back(static_cast<std::size_t>(j));
       }
     }
     const GameInstance* g = f.inst(std::make_shared<GraphRuleset>("G", std::move(nodes)));
@@ -221,8 +222,8 @@ TEST_CASE("genus of Nim heaps and Kayles (Conway, Winning Ways)", "[misere]") {
   const GameInstance* kayles = f.inst(std::make_shared<TakeAndBreakRuleset>("Kayles", "0.77"));
   std::vector<std::string> got;
   for (int n = 1; n <= 12; ++n) got.push_back(f.misere.genus(heaps(kayles, {n})));
-  CHECK(got == std::vector<std::string>{"1^031", "2^20", "3^31", "1^031", "4^146", "3^31", "2^20",
-                                        "1^13", "4^046", "2^20", "6^46", "4^046"});
+  CHECK(got == std::vector<std::string>{"1^031", "2^20", "3^31", "1^031", "4^146", "3^31", "2^20", "1^13",
+                                        "4^046", "2^20", "6^46", "4^046"});
 }
 
 namespace {
@@ -268,12 +269,13 @@ TEST_CASE("every: Jia's steps rule against a brute force of every-play", "[every
     games.push_back(f.inst(std::make_shared<SubtractionRuleset>("S" + std::to_string(i), sets[i])));
   }
   EveryBrute brute{[&](int kind, int n) {
-    std::vector<int> out;
-    for (std::int64_t s : sets[static_cast<std::size_t>(kind)]) {
-      if (s <= n) out.push_back(n - static_cast<int>(s));
-    }
-    return out;
-  }, {}};
+                     std::vector<int> out;
+                     for (std::int64_t s : sets[static_cast<std::size_t>(kind)]) {
+                       if (s <= n) out.push_back(n - static_cast<int>(s));
+                     }
+                     return out;
+                   },
+                   {}};
   int checked = 0;
   for (int a = 0; a < 4; ++a) {
     for (int b = a; b < 4; ++b) {
@@ -282,8 +284,7 @@ TEST_CASE("every: Jia's steps rule against a brute force of every-play", "[every
           for (int z = 0; z <= 6; z += 3) {
             std::vector<std::pair<int, int>> s{{a, x}, {b, y}, {0, z}};
             std::vector<Option> comps{heaps(games[static_cast<std::size_t>(a)], {x}),
-                                      heaps(games[static_cast<std::size_t>(b)], {y}),
-                                      heaps(games[0], {z})};
+                                      heaps(games[static_cast<std::size_t>(b)], {y}), heaps(games[0], {z})};
             INFO("components " << a << ":" << x << " " << b << ":" << y << " 0:" << z);
             CHECK(f.every.wins(comps) == brute.wins(s));
             ++checked;

@@ -57,7 +57,8 @@ TEST_CASE("the k-multiple theorem's losing heaps are the published ones", "[know
   // 15 21 29 40 ..., each from 8 on the one before plus the one four back (POJ 3922).
   CHECK(first_losses(one, 300) == std::vector<std::int64_t>{1, 2, 4, 8, 16, 32, 64, 128, 256});
   CHECK(first_losses(two, 300) == std::vector<std::int64_t>{1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233});
-  CHECK(first_losses(three, 120) == std::vector<std::int64_t>{1, 2, 3, 4, 6, 8, 11, 15, 21, 29, 40, 55, 76, 105});
+  CHECK(first_losses(three, 120) ==
+        std::vector<std::int64_t>{1, 2, 3, 4, 6, 8, 11, 15, 21, 29, 40, 55, 76, 105});
   // Far out: a Fibonacci number loses, one more wins by taking 1. F(92) is past the
   // theorem's reach for k = 2 (twice a take of F(92) - 1 overflows): the search decides it.
   auto answer = [](DynamicSubtraction& d, std::int64_t n, std::int64_t limit) {
@@ -66,7 +67,7 @@ TEST_CASE("the k-multiple theorem's losing heaps are the published ones", "[know
     return *w;
   };
   CHECK_FALSE(two.wins_at(7540113804746346429, 7540113804746346428).has_value());  // F(92)
-  CHECK_FALSE(answer(two, 2880067194370816120, 2880067194370816119));               // F(90)
+  CHECK_FALSE(answer(two, 2880067194370816120, 2880067194370816119));              // F(90)
   CHECK(answer(two, 2880067194370816121, 1));
   // k = 1: 2^62 is a power of 2, lost; the smallest term of 2^62 + 4 is 4.
   CHECK_FALSE(answer(one, std::int64_t{1} << 62, (std::int64_t{1} << 62) - 1));
@@ -88,7 +89,8 @@ TEST_CASE("the k-multiple theorem leaves to the search what could overflow", "[k
   CHECK_FALSE(huge.wins_at(3, 1).has_value());
 }
 
-TEST_CASE("rules saying the k-multiple game take the theorem, with the rules' answers", "[known][dynamic][lang]") {
+TEST_CASE("rules saying the k-multiple game take the theorem, with the rules' answers",
+          "[known][dynamic][lang]") {
   // Each game twice: as written, and with a condition that holds anyway, which keeps the
   // rules from being recognised.
   const std::string games =
@@ -102,7 +104,8 @@ TEST_CASE("rules saying the k-multiple game take the theorem, with the rules' an
       "game Ones { state (n, l)  move (n - t, t) for t in 1..min(n, l) if t > 0 }\n";
   const auto r = run_explained(
       games +
-      "[(n, l) for n in -2..70 for l in -2..150 if wins(F(n, l)) != wins(Fs(n, l)) or wins(Fi(n, l)) != wins(Fs(n, l)) "
+      "[(n, l) for n in -2..70 for l in -2..150 if wins(F(n, l)) != wins(Fs(n, l)) or wins(Fi(n, l)) != "
+      "wins(Fs(n, l)) "
       "or wins(Sw(l, n)) != wins(Fs(n, l))]\n"
       "[(q, n, l) for q in 1..5 for n in 0..45 for l in 0..50 if wins(M[q](n, l)) != wins(Ms[q](n, l))]\n"
       "[(n, l) for n in 0..70 for l in 0..70 if outcome(One(n, l)) != outcome(Ones(n, l))]\n"
@@ -120,8 +123,8 @@ TEST_CASE("rules saying the k-multiple game take the theorem, with the rules' an
 }
 
 TEST_CASE("a k-multiple game whose k does not fit the theorem is searched", "[known][dynamic][lang]") {
-  // k = 0 leaves nothing to take after the first move, so any heap is won; k = 2^62 overflows at the second move, an
-  // error of the rules, with or without the theorem.
+  // k = 0 leaves nothing to take after the first move, so any heap is won; k = 2^62 overflows at the second
+  // move, an error of the rules, with or without the theorem.
   const auto zero = run_explained(
       "game M(q) { state (n, l)  move (n - t, q * t) for t in 1..min(n, l) }\n"
       "[wins(M[0](n, 5)) for n in 0..7]\n");
@@ -138,7 +141,8 @@ TEST_CASE("Wythoff's theorem agrees with a brute-force search", "[known][wythoff
   for (std::int64_t a = 0; a <= 150; ++a) {
     for (std::int64_t b = 0; b <= 150; ++b) {
       CAPTURE(a, b);
-      REQUIRE(grundy::wythoff_loses(a, b) == (g[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] == 0));
+      REQUIRE(grundy::wythoff_loses(a, b) ==
+              (g[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] == 0));
     }
   }
 }
@@ -146,13 +150,12 @@ TEST_CASE("Wythoff's theorem agrees with a brute-force search", "[known][wythoff
 TEST_CASE("Wythoff's theorem is exact up to the 64-bit limit", "[known][wythoff]") {
   // (floor(k phi), floor(k phi) + k) for k = 1000, 10^6, 123456789123, 10^15 + 7, 2^61 and
   // 3522585005634720000, from floor(k phi) = (k + isqrt(5 k^2)) / 2 in exact arithmetic.
-  const std::pair<std::int64_t, std::int64_t> losing[] = {
-      {1618, 2618},
-      {1618033, 2618033},
-      {199757280942, 323214070065},
-      {1618033988749906, 2618033988749913},
-      {3730932361629093762, 6036775370842787714},
-      {5699662267377716820, 9222247273012436820}};
+  const std::pair<std::int64_t, std::int64_t> losing[] = {{1618, 2618},
+                                                          {1618033, 2618033},
+                                                          {199757280942, 323214070065},
+                                                          {1618033988749906, 2618033988749913},
+                                                          {3730932361629093762, 6036775370842787714},
+                                                          {5699662267377716820, 9222247273012436820}};
   for (auto [a, b] : losing) {
     CAPTURE(a, b);
     CHECK(grundy::wythoff_loses(a, b));
@@ -180,14 +183,13 @@ TEST_CASE("rules saying Wythoff's game take the theorem, with the rules' answers
       // checked by a separate brute-force search).
       "game Not { state (a, b)  move (a - k, b) for k in 1..a  move (a, b - k) for k in 1..b "
       " move (a - k, b - k - 1) for k in 1..min(a, b) }\n";
-  const auto r = run_explained(
-      games +
-      "[(a, b) for a in -2..40 for b in -2..40 if wins(W(a, b)) != wins(Ws(a, b)) or wins(V(a, b)) != wins(Ws(a, b))]\n"
-      "[(a, b) for a in 0..12 for b in a..12 if not wins(Not(a, b))]\n"
-      "outcome(W(3730932361629093762, 6036775370842787714))\n"
-      "outcome(W(6036775370842787714, 3730932361629093761))\n");
-  CHECK(r.out ==
-        "[]\n[(0, 0), (1, 3), (4, 6), (7, 9), (10, 12)]\nP\nN\n");
+  const auto r = run_explained(games +
+                               "[(a, b) for a in -2..40 for b in -2..40 if wins(W(a, b)) != wins(Ws(a, b)) "
+                               "or wins(V(a, b)) != wins(Ws(a, b))]\n"
+                               "[(a, b) for a in 0..12 for b in a..12 if not wins(Not(a, b))]\n"
+                               "outcome(W(3730932361629093762, 6036775370842787714))\n"
+                               "outcome(W(6036775370842787714, 3730932361629093761))\n");
+  CHECK(r.out == "[]\n[(0, 0), (1, 3), (4, 6), (7, 9), (10, 12)]\nP\nN\n");
   CHECK(contains(r.explain, "W: outcomes (wins, outcome) by a theorem: Wythoff's game"));
   CHECK(contains(r.explain, "V: outcomes (wins, outcome) by a theorem: Wythoff's game"));
   CHECK_FALSE(contains(r.explain, "Ws: outcomes"));

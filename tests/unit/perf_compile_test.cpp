@@ -19,8 +19,8 @@ namespace {
 
 using grundy::SessionOptions;
 using grundy::test::contains;
-using grundy::test::run_source;
 using grundy::test::run_explained;
+using grundy::test::run_source;
 
 // `text` with every "ID(" written as `by` followed by "(".
 std::string substitute(const std::string& text, const std::string& by) {
@@ -36,15 +36,16 @@ std::string substitute(const std::string& text, const std::string& by) {
 }
 
 std::string wythoff_rules() {
-  return "move (a - k, b) for k in 1..a  move (a, b - k) for k in 1..b  move (a - k, b - k) for k in 1..min(a, b)";
+  return "move (a - k, b) for k in 1..a  move (a, b - k) for k in 1..b  move (a - k, b - k) for k in "
+         "1..min(a, b)";
 }
 
 // `rules` uses ID(...) where the reference wraps a value in id(); compiled, ID(x) is x.
 void agree(const std::string& state, const std::string& rules, const std::string& queries) {
   const std::string plain = substitute(rules, "");
   const auto fast = run_explained("def id(x) = x\ngame G { state " + state + " " + plain + " }\n" + queries);
-  const auto slow =
-      run_explained("def id(x) = x\ngame G { state " + state + " " + substitute(rules, "id") + " }\n" + queries);
+  const auto slow = run_explained("def id(x) = x\ngame G { state " + state + " " + substitute(rules, "id") +
+                                  " }\n" + queries);
   INFO(plain << "\n" << fast.explain << slow.explain);
   CHECK(contains(fast.explain, "G: compiled rules"));
   CHECK_FALSE(contains(slow.explain, "G: compiled rules"));
@@ -57,18 +58,22 @@ TEST_CASE("compiled tuple rules agree with the rules as written", "[perf][compil
   const std::string grid =
       "[grundy(G(a, b)) for a in 0..14 for b in 0..14]\n[wins(G(a, b)) for a in 0..14 for b in 0..14]\n";
   agree("(a, b)",
-        "move (a - k, ID(b)) for k in 1..a  move (a, b - k) for k in 1..b  move (a - k, b - k) for k in 1..min(a, b)",
+        "move (a - k, ID(b)) for k in 1..a  move (a, b - k) for k in 1..b  move (a - k, b - k) for k in "
+        "1..min(a, b)",
         grid);
-  agree("(w, h)", "split [(i, h), (ID(w) - i, h)] for i in 2..w-2  split [(w, j), (w, h - j)] for j in 2..h-2", grid);
+  agree("(w, h)",
+        "split [(i, h), (ID(w) - i, h)] for i in 2..w-2  split [(w, j), (w, h - j)] for j in 2..h-2", grid);
   agree("(n, limit)", "move (n - k, ID(2) * k) for k in 1..min(n, limit)",
         "[n for n in 2..60 if not wins(G(n, n - 1))]\n[grundy(G(n, n)) for n in 0..40]\n");
-  agree("(a, b)", "let s = a + b  move (a - 1, ID(b)) if a > 0 and s % 3 != 0  move (a, b - 2) if b >= 2 "
-                  "split [(a - 1, 0), (0, b - 1)] if a >= 1 and b >= 1",
+  agree("(a, b)",
+        "let s = a + b  move (a - 1, ID(b)) if a > 0 and s % 3 != 0  move (a, b - 2) if b >= 2 "
+        "split [(a - 1, 0), (0, b - 1)] if a >= 1 and b >= 1",
         grid);
   agree("(a, b)", "move (a - s, ID(b)) for s in {1, 3, 4} if s <= a  move (b % (a + 1), a / 2) if a > b",
         grid);
-  agree("(x, y, z)", "move (x - 1, ID(y), z) if x > 0  move (x, y - 1, z + 1) if y > 0  "
-                     "move (x, y, z - k) for k in 1..z if k in 1..2 or k == z",
+  agree("(x, y, z)",
+        "move (x - 1, ID(y), z) if x > 0  move (x, y - 1, z + 1) if y > 0  "
+        "move (x, y, z - k) for k in 1..z if k in 1..2 or k == z",
         "[grundy(G(x, y, z)) for x in 0..4 for y in 0..4 for z in 0..6]\n"
         "[wins(G(x, y, z)) for x in 0..4 for y in 0..4 for z in 0..6]\n");
   // A loop whose variable the option does not use: the same option many times.
@@ -82,11 +87,13 @@ TEST_CASE("compiled tuple rules agree with the rules as written", "[perf][compil
 
 TEST_CASE("compiled rules meet the errors of the rules only where the query goes", "[perf][compile]") {
   // A move to a negative state is a state like any other for rules; the box hands over.
-  const auto neg = run_source("game G { state (a, b)  move (a - 1, b) if a > -2  move (a, b - 1) if b > 0 }\n"
-                              "grundy(G(2, 2))\nwins(G(1, 3))\n");
+  const auto neg = run_source(
+      "game G { state (a, b)  move (a - 1, b) if a > -2  move (a, b - 1) if b > 0 }\n"
+      "grundy(G(2, 2))\nwins(G(1, 3))\n");
   CHECK(neg.code == 0);
-  const auto ref = run_source("def id(x) = x\ngame G { state (a, b)  move (id(a) - 1, b) if a > -2  "
-                              "move (a, b - 1) if b > 0 }\ngrundy(G(2, 2))\nwins(G(1, 3))\n");
+  const auto ref = run_source(
+      "def id(x) = x\ngame G { state (a, b)  move (id(a) - 1, b) if a > -2  "
+      "move (a, b - 1) if b > 0 }\ngrundy(G(2, 2))\nwins(G(1, 3))\n");
   CHECK(neg.out == ref.out);
   // A loop is named by the search.
   const auto loop = run_source("game L { state (a, b)  move (b, a) }\ngrundy(L(1, 2))\n");
@@ -96,14 +103,16 @@ TEST_CASE("compiled rules meet the errors of the rules only where the query goes
   CHECK(loop2.code == grundy::kExitRuntime);
   CHECK(contains(loop2.err, "the rules loop"));
   // Overflow in a rule is reported as the rules report it.
-  const auto over = run_source("game O { state (a, b)  move (a - 1, b * 4611686018427387904) if a > 0 }\n"
-                               "grundy(O(3, 3))\n");
+  const auto over = run_source(
+      "game O { state (a, b)  move (a - 1, b * 4611686018427387904) if a > 0 }\n"
+      "grundy(O(3, 3))\n");
   CHECK(over.code == grundy::kExitRuntime);
   CHECK(contains(over.err, "overflow"));
 }
 
-TEST_CASE("a run of options overflowing at its far end, or inside its arithmetic there, is the rules' overflow",
-          "[perf][compile]") {
+TEST_CASE(
+    "a run of options overflowing at its far end, or inside its arithmetic there, is the rules' overflow",
+    "[perf][compile]") {
   // The compiled code runs once per run, at its start; the far end's values follow from the
   // slopes. Each query agrees with the rules as written (wrapped in id(), not compiled).
   const std::string ends[] = {"b + k * 4611686018427387904",
@@ -143,7 +152,8 @@ TEST_CASE("Fibonacci nim and Wythoff against brute force", "[perf][compile][know
   std::string grid = "[";
   for (int a = 0; a <= 40; ++a) {
     for (int b = 0; b <= 40; ++b) {
-      grid += (grid.size() > 1 ? ", " : "") + std::to_string(w[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)]);
+      grid += (grid.size() > 1 ? ", " : "") +
+              std::to_string(w[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)]);
     }
   }
   CHECK(r.out.substr(fib.size()) == grid + "]\n");
@@ -151,9 +161,11 @@ TEST_CASE("Fibonacci nim and Wythoff against brute force", "[perf][compile][know
 
 TEST_CASE("the bottom-up sweep of a box gives the values of the search, in any order of queries",
           "[perf][compile][sweep]") {
-  const std::string wythoff = "move (a - k, ID(b)) for k in 1..a  move (a, b - k) for k in 1..b  "
-                              "move (a - k, b - k) for k in 1..min(a, b)";
-  const std::string cut = "split [(i, h), (ID(w) - i, h)] for i in 2..w-2  split [(w, j), (w, h - j)] for j in 2..h-2";
+  const std::string wythoff =
+      "move (a - k, ID(b)) for k in 1..a  move (a, b - k) for k in 1..b  "
+      "move (a - k, b - k) for k in 1..min(a, b)";
+  const std::string cut =
+      "split [(i, h), (ID(w) - i, h)] for i in 2..w-2  split [(w, j), (w, h - j)] for j in 2..h-2";
   // One far query (the search gives way to a sweep), then the rest of the box in orders that
   // grow the sweep's extent in either coordinate, backwards, and scattered.
   const std::string queries =
@@ -189,14 +201,18 @@ TEST_CASE("the bottom-up sweep of a box gives the values of the search, in any o
 TEST_CASE("a sweep that meets an option after its state, or an error, leaves the query to the search",
           "[perf][compile][sweep]") {
   // (a, 0) moves to (a + 1, 0): after it in the sweep's order, and not known.
-  agree("(a, b)", "move (a, b - 1) if b > 0  move (ID(a) + 1, 0) if a < 30 and b == 0  move (a - 1, b) if a > 0 and b > 0",
+  agree("(a, b)",
+        "move (a, b - 1) if b > 0  move (ID(a) + 1, 0) if a < 30 and b == 0  move (a - 1, b) if a > 0 and b "
+        "> 0",
         "grundy(G(40, 40))\n[grundy(G(a, b)) for a in 0..45 for b in 0..45]\n");
   // Every state with a == b divides by zero, but no query reaches one: the sweep, which
   // would, must not report it, and the values must be those of the rules.
   agree("(a, b)", "let d = 60 / (a - b)  move (a - 1, ID(b)) if a > b + 1  move (a, b - 1) if b > a + 1",
-        "grundy(G(80, 0))\ngrundy(G(0, 80))\n[grundy(G(a, 0)) for a in 1..80]\n[grundy(G(0, b)) for b in 1..80]\n");
-  const auto r = run_source("game G { state (a, b)  let d = 60 / (a - b)  move (a - 1, b) if a > b + 1 }\n"
-                            "grundy(G(80, 0))\ngrundy(G(0, 80))\ngrundy(G(3, 3))\n");
+        "grundy(G(80, 0))\ngrundy(G(0, 80))\n[grundy(G(a, 0)) for a in 1..80]\n[grundy(G(0, b)) for b in "
+        "1..80]\n");
+  const auto r = run_source(
+      "game G { state (a, b)  let d = 60 / (a - b)  move (a - 1, b) if a > b + 1 }\n"
+      "grundy(G(80, 0))\ngrundy(G(0, 80))\ngrundy(G(3, 3))\n");
   CHECK(r.code == grundy::kExitRuntime);
   CHECK(r.out == "1\n0\n");
   CHECK(contains(r.err, "division by zero"));
@@ -204,8 +220,8 @@ TEST_CASE("a sweep that meets an option after its state, or an error, leaves the
   // search alone fits.
   SessionOptions tight;
   tight.limits.max_states = 700;
-  const auto s = run_source("game W { state (a, b)  " + wythoff_rules() + " }\ngrundy(W(0, 300))\ngrundy(W(300, 0))\n",
-                            tight);
+  const auto s = run_source(
+      "game W { state (a, b)  " + wythoff_rules() + " }\ngrundy(W(0, 300))\ngrundy(W(300, 0))\n", tight);
   INFO(s);
   CHECK(s.code == 0);
 }
@@ -235,7 +251,8 @@ TEST_CASE("an interrupt is seen inside one state's millions of compiled options"
   CHECK(took < 10.0);  // without the checks inside a state: minutes
 }
 
-TEST_CASE("polls come inside one state's compiled options however its steps fall", "[perf][compile][limits]") {
+TEST_CASE("polls come inside one state's compiled options however its steps fall",
+          "[perf][compile][limits]") {
   // The root has 8M options, each one step of the outer loop and one of the inner run: the
   // polls (which see Ctrl-C and draw progress) must come every 2^16 steps inside the state,
   // a few hundred times, and not only between states.
@@ -266,8 +283,8 @@ TEST_CASE("a query straight to the table answers as the position built first doe
       "game D { state n  move n - k for k in 1..n if k % 3 != 0 }\n"
       "game F { state (n, limit)  move (n - k, 2 * k) for k in 1..min(n, limit) }\n"
       "game Nim { state n  move k for k in 0..n-1 }\n";
-  const char* calls[] = {"W(7, 4)", "W(-1, 2)", "K(30)",   "D(25)",     "F(20, 19)",
-                         "Nim(9)",  "W(1, 2, 3)", "W(1, true)", "K(-3)", "F(3, -1)", "F(2^62, 0)"};
+  const char* calls[] = {"W(7, 4)",    "W(-1, 2)",   "K(30)", "D(25)",    "F(20, 19)", "Nim(9)",
+                         "W(1, 2, 3)", "W(1, true)", "K(-3)", "F(3, -1)", "F(2^62, 0)"};
   for (const char* call : calls) {
     CAPTURE(call);
     const auto direct = run_source(games + "grundy(" + call + ")\n");
@@ -294,7 +311,8 @@ TEST_CASE("an outcome search stopped by Ctrl-C leaves no mark behind", "[perf][c
   options.limits.explain = &why;
   grundy::Session session(out, err, options);
   // A first query sets the game up (the setup looks at the interrupt flag too).
-  REQUIRE(session.run_source("game C { state (n, m)  move (n - 1, m) if n > 0 }\nwins(C(1, 0))\n", "first.game") == 0);
+  REQUIRE(session.run_source("game C { state (n, m)  move (n - 1, m) if n > 0 }\nwins(C(1, 0))\n",
+                             "first.game") == 0);
   // Pressed: the search's first poll, 4096 steps down the chain, stops it with thousands of
   // states on its stack.
   interrupt = true;
@@ -307,16 +325,18 @@ TEST_CASE("an outcome search stopped by Ctrl-C leaves no mark behind", "[perf][c
   CHECK_FALSE(contains(why.str(), "outcome search stops"));
 }
 
-TEST_CASE("the outcome search, going on through a run where it left off, agrees with the values", "[perf][compile]") {
+TEST_CASE("the outcome search, going on through a run where it left off, agrees with the values",
+          "[perf][compile]") {
   // wins() in a session of its own (its outcome search, which resumes a run of options after
   // deciding the one it stopped at) against grundy() != 0 in another (the box of values).
-  for (const std::string game : {
-           "game F { state (n, limit)  move (n - k, k + 1) for k in 1..min(n, limit) }",
-           // Wythoff's game, `b + 0` so that its theorem does not take the outcomes
-           "game F { state (a, b)  move (a - k, b + 0) for k in 1..a  move (a, b - k) for k in 1..b  "
-           "move (a - k, b - k) for k in 1..min(a, b) }",
-           "game F { state (a, b)  move (a - k, b + k - 1) for k in 2..a  move (a, b - 1) if b > 0 and a % 3 != 1 }",
-           "game F { state (a, b)  move (b, a - k) for k in 1..min(a, 3) }"}) {
+  for (const std::string game :
+       {"game F { state (n, limit)  move (n - k, k + 1) for k in 1..min(n, limit) }",
+        // Wythoff's game, `b + 0` so that its theorem does not take the outcomes
+        "game F { state (a, b)  move (a - k, b + 0) for k in 1..a  move (a, b - k) for k in 1..b  "
+        "move (a - k, b - k) for k in 1..min(a, b) }",
+        "game F { state (a, b)  move (a - k, b + k - 1) for k in 2..a  move (a, b - 1) if b > 0 and a % 3 != "
+        "1 }",
+        "game F { state (a, b)  move (b, a - k) for k in 1..min(a, 3) }"}) {
     INFO(game);
     const std::string grid = " for a in 0..40 for b in 0..40 ";
     CHECK(grundy::test::run_line(game + "\n[(a, b)" + grid + "if wins(F(a, b))]\n") ==
@@ -341,14 +361,16 @@ TEST_CASE("the outcome search's table takes memory only where it is written", "[
   CHECK_FALSE(contains(r.explain, "outcome search stops"));
 }
 
-TEST_CASE("an outcome search down a game without end stops at its share of the memory", "[perf][compile][limits]") {
+TEST_CASE("an outcome search down a game without end stops at its share of the memory",
+          "[perf][compile][limits]") {
   // (a, b) -> (a, b + 1) for ever: the search's stack of states grows by one a step. It must
   // stop at a quarter of --max-memory and say so, and the query end in a plain error.
   SessionOptions options;
   options.limits.max_memory = std::uint64_t{16} << 20;
   std::ostringstream why;
   options.limits.explain = &why;
-  const auto r = run_source("game U { state (a, b)  move (a - k, b + 1) for k in 0..min(a, 3) }\nwins(U(3, 0))\n", options);
+  const auto r = run_source(
+      "game U { state (a, b)  move (a - k, b + 1) for k in 0..min(a, 3) }\nwins(U(3, 0))\n", options);
   INFO(r << why.str());
   CHECK(r.code == grundy::kExitRuntime);
   CHECK(contains(r.err, "out of memory"));

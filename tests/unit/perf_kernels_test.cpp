@@ -74,10 +74,10 @@ HeapSpec spec_of(const std::string& code) {
 }
 
 std::vector<std::string> some_codes() {
-  std::vector<std::string> codes = {"0.77", "0.07", "0.137", "0.6",  "0.16", "4.7",  "0.51",
-                                    "0.333", "0.7777", "0.8", "0.f", "0.48", "4.0",  "8.0",
-                                    "c.1",  "0.1",  "0.2",  "0.3",  "0.4",  "0.04", "0.056",
-                                    "0.165", "0.35", "4.333", "0.106", "0.644", "0.454", "0.9"};
+  std::vector<std::string> codes = {"0.77",  "0.07",   "0.137", "0.6",   "0.16",  "4.7",   "0.51",
+                                    "0.333", "0.7777", "0.8",   "0.f",   "0.48",  "4.0",   "8.0",
+                                    "c.1",   "0.1",    "0.2",   "0.3",   "0.4",   "0.04",  "0.056",
+                                    "0.165", "0.35",   "4.333", "0.106", "0.644", "0.454", "0.9"};
   std::mt19937 rng(20240607);
   const char* hex = "0123456789abcdef";
   for (int i = 0; i < 40; ++i) {
@@ -129,8 +129,8 @@ TEST_CASE("the sparse-space algorithm gives the plain loop's values under any ma
   HeapSpec grundys;
   grundys.digits = {HeapSpec::kTwo | HeapSpec::kUnequal};
   std::vector<std::pair<std::string, HeapSpec>> specs = {
-      {"Grundy's game", grundys}, {"0.6", spec_of("0.6")},     {"0.16", spec_of("0.16")},
-      {"0.77", spec_of("0.77")},  {"4.7", spec_of("4.7")},     {"0.106", spec_of("0.106")},
+      {"Grundy's game", grundys},  {"0.6", spec_of("0.6")},    {"0.16", spec_of("0.16")},
+      {"0.77", spec_of("0.77")},   {"4.7", spec_of("4.7")},    {"0.106", spec_of("0.106")},
       {"0.644", spec_of("0.644")}, {"4.333", spec_of("4.333")}};
   for (const auto& [name, spec] : specs) {
     INFO(name);
@@ -155,7 +155,8 @@ TEST_CASE("the sparse-space algorithm gives the plain loop's values under any ma
   // from one extend to the next, and across the automatic switch to the sparse space).
   HeapKernel pieces(grundys);
   DenseTable tp;
-  for (std::size_t upto : {1u, 2u, 3u, 100u, 2047u, 2049u, 4999u, 17000u, 40000u}) pieces.extend(tp, upto, nullptr);
+  for (std::size_t upto : {1u, 2u, 3u, 100u, 2047u, 2049u, 4999u, 17000u, 40000u})
+    pieces.extend(tp, upto, nullptr);
   CHECK(pieces.mode() == HeapKernel::Mode::Sparse);
   Values got_pieces;
   for (std::size_t i = 0; i < tp.size(); ++i) got_pieces.push_back(tp.get(i));
@@ -188,7 +189,8 @@ TEST_CASE("tables widen past 255 and 65535 without changing values", "[perf][den
   check_same(kernel_values(lasker, 301, 0, true), grundy::brute::lasker(300), "Lasker against brute force");
 }
 
-TEST_CASE("the sparse space crosses values 255/256 and 65535/65536 under any mask", "[perf][kernels][sparse][dense]") {
+TEST_CASE("the sparse space crosses values 255/256 and 65535/65536 under any mask",
+          "[perf][kernels][sparse][dense]") {
   // A value of 256 or more has no witness among the splits of a table of bytes (two bytes
   // XOR below 256): it must be reported missing, never confused with its low byte (Grundy's
   // game printed 258 for 256 at heap 7,250,049 so). These codes reach 256 within a few
@@ -230,18 +232,15 @@ TEST_CASE("the sparse space crosses values 255/256 and 65535/65536 under any mas
 
 TEST_CASE("published values: Kayles, Dawson's Kayles, Grundy's game", "[perf][kernels][known]") {
   // OEIS A002186 (Kayles), A002187 (Dawson's Kayles, as 0.07 from heap 1), A002188.
-  const Values kayles = {0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7,
-                         4, 1, 2, 8, 5, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 3, 1, 4, 7, 2, 1, 8, 2, 7,
-                         4, 1, 2, 8, 1, 4, 7, 2, 1, 4, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 6, 7,
-                         4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7};
-  const Values dawson = {0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1,
-                         3, 0, 2, 1, 1, 0, 4, 5, 2, 7, 4, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2,
-                         4, 4, 5, 5, 2};
-  const Values grundys = {0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0,
-                          4, 3, 0, 4, 1, 2, 3, 1, 2, 4, 1, 2, 4, 1, 2, 4, 1, 5, 4, 1, 5, 4, 1, 5,
-                          4, 1, 0, 2, 1, 0, 2, 1, 5, 2, 1, 3, 2, 1, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3,
-                          2, 4, 3, 2, 4, 3, 2, 4, 5, 2, 4, 5, 2, 4, 3, 7, 4, 3, 7, 4, 3, 7, 4, 3,
-                          5, 2, 3, 5, 2, 3, 5, 2, 3};
+  const Values kayles = {0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8,
+                         5, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 3, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2,
+                         1, 4, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7};
+  const Values dawson = {0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2,
+                         1, 1, 0, 4, 5, 2, 7, 4, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 2};
+  const Values grundys = {0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0,
+                          4, 1, 2, 3, 1, 2, 4, 1, 2, 4, 1, 2, 4, 1, 5, 4, 1, 5, 4, 1, 5, 4, 1, 0, 2, 1, 0,
+                          2, 1, 5, 2, 1, 3, 2, 1, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 5,
+                          2, 4, 5, 2, 4, 3, 7, 4, 3, 7, 4, 3, 7, 4, 3, 5, 2, 3, 5, 2, 3, 5, 2, 3};
   const auto k = kernel_values(spec_of("0.77"), kayles.size(), 0, false);
   check_same(k, kayles, "Kayles");
   const auto d = kernel_values(spec_of("0.07"), dawson.size(), 0, false);
@@ -253,12 +252,11 @@ TEST_CASE("published values: Kayles, Dawson's Kayles, Grundy's game", "[perf][ke
   // Flammenkamp's list of the rare values of Grundy's game (mask ...11110) up to 231: the
   // heaps whose value has an even number of 1s above the lowest bit, and those values.
   const std::vector<std::pair<int, int>> rare = {
-      {0, 0},    {1, 0},    {2, 0},    {3, 1},    {4, 0},    {6, 1},    {7, 0},    {9, 1},
-      {10, 0},   {12, 1},   {15, 1},   {20, 0},   {23, 0},   {26, 0},   {28, 1},   {31, 1},
-      {34, 1},   {37, 1},   {40, 1},   {43, 1},   {46, 1},   {49, 1},   {50, 0},   {52, 1},
-      {53, 0},   {55, 1},   {58, 1},   {61, 1},   {87, 7},   {90, 7},   {93, 7},   {146, 6},
-      {149, 6},  {152, 6},  {158, 11}, {161, 11}, {164, 11}, {167, 11}, {176, 7},  {179, 7},
-      {181, 12}, {182, 7},  {185, 7},  {188, 7},  {190, 12}, {193, 12}, {196, 10}, {231, 10}};
+      {0, 0},    {1, 0},   {2, 0},   {3, 1},   {4, 0},    {6, 1},    {7, 0},    {9, 1},    {10, 0},  {12, 1},
+      {15, 1},   {20, 0},  {23, 0},  {26, 0},  {28, 1},   {31, 1},   {34, 1},   {37, 1},   {40, 1},  {43, 1},
+      {46, 1},   {49, 1},  {50, 0},  {52, 1},  {53, 0},   {55, 1},   {58, 1},   {61, 1},   {87, 7},  {90, 7},
+      {93, 7},   {146, 6}, {149, 6}, {152, 6}, {158, 11}, {161, 11}, {164, 11}, {167, 11}, {176, 7}, {179, 7},
+      {181, 12}, {182, 7}, {185, 7}, {188, 7}, {190, 12}, {193, 12}, {196, 10}, {231, 10}};
   const auto g = kernel_values(gg, 232, 0xfe, false);
   std::vector<std::pair<int, int>> seen;
   for (int n = 0; n <= 231; ++n) {
@@ -308,7 +306,8 @@ TEST_CASE("periods found in one pass agree with a scan from the end for each per
     for (int i = 0; i < p; ++i) cycle.push_back(rng() % static_cast<unsigned>(alphabet));
     Values g;
     for (int i = 0; i < len; ++i) {
-      g.push_back(i < pre ? rng() % static_cast<unsigned>(alphabet + 1) : cycle[static_cast<std::size_t>((i - pre) % p)]);
+      g.push_back(i < pre ? rng() % static_cast<unsigned>(alphabet + 1)
+                          : cycle[static_cast<std::size_t>((i - pre) % p)]);
     }
     if (round % 5 == 0) {  // a break near the end: no period may be claimed across it
       g[g.size() - 1 - rng() % std::min<std::size_t>(g.size(), 5)] += 1;
@@ -329,7 +328,8 @@ TEST_CASE("periods found in one pass agree with a scan from the end for each per
   }
 }
 
-TEST_CASE("a kernel reports the splits it looks at, and stops when its poll throws", "[perf][kernels][limits]") {
+TEST_CASE("a kernel reports the splits it looks at, and stops when its poll throws",
+          "[perf][kernels][limits]") {
   // 0.ff: removing 1 or 2 tokens may leave up to three heaps; heap n has about n^2 / 12
   // splits into three.
   const HeapSpec ff = spec_of("0.ff");
@@ -420,7 +420,8 @@ TEST_CASE("a recognised code is checked heap by heap as the kernel reaches them"
   CHECK(general[30] == 2);  // not 30 mod 2: the extra move counts
 }
 
-TEST_CASE("the wide witness scan finds exactly the XORs of the splits in its range", "[perf][kernels][sparse]") {
+TEST_CASE("the wide witness scan finds exactly the XORs of the splits in its range",
+          "[perf][kernels][sparse]") {
   // Against the definition, on random tables and sets: every value of the set that some
   // split (a, r - a), lo <= a <= hi, makes is removed, and nothing else. Ranges shorter and
   // longer than a 32-split block, and ends near r / 2 and near the table's start.
@@ -439,7 +440,9 @@ TEST_CASE("the wide witness scan finds exactly the XORs of the splits in its ran
       in.push_back(v);
     }
     std::vector<bool> made(256, false);
-    for (std::int64_t a = lo; a <= hi; ++a) made[static_cast<std::uint8_t>(g[static_cast<std::size_t>(a)] ^ g[static_cast<std::size_t>(r - a)])] = true;
+    for (std::int64_t a = lo; a <= hi; ++a)
+      made[static_cast<std::uint8_t>(g[static_cast<std::size_t>(a)] ^ g[static_cast<std::size_t>(r - a)])] =
+          true;
     const std::int64_t looked = grundy::witness_scan(g.data(), r, lo, hi, set);
     INFO("r " << r << " a in " << lo << ".." << hi);
     CHECK(looked <= std::max<std::int64_t>(0, hi - lo + 1));

@@ -16,23 +16,25 @@ namespace {
 using grundy::SessionOptions;
 using grundy::test::contains;
 using grundy::test::list_ints;
+using grundy::test::run_explained;
 using grundy::test::run_line;
 using grundy::test::run_lines;
 using grundy::test::run_source;
-using grundy::test::run_explained;
 
 // The values 0..max of `game` (a rule body after `state n`), written as given and written
 // with a `let`, which the recognizer does not look through: the general evaluation.
 void same_values(const std::string& body, const std::string& general_body, int max,
                  const std::string& kernel) {
   const std::string upto = std::to_string(max);
-  const auto fast = run_explained("game G { state n " + body + " }\n[grundy(G(n)) for n in 0.." + upto + "]\n");
+  const auto fast =
+      run_explained("game G { state n " + body + " }\n[grundy(G(n)) for n in 0.." + upto + "]\n");
   INFO(body << "\n" << fast.explain);
   CHECK(contains(fast.explain, "G: native kernel for " + kernel));
-  const auto slow = run_explained("game H { state n  let z = 0 " + general_body + " }\n[grundy(H(n)) for n in 0.." +
-                              upto + "]\n");
+  const auto slow = run_explained("game H { state n  let z = 0 " + general_body +
+                                  " }\n[grundy(H(n)) for n in 0.." + upto + "]\n");
   CHECK_FALSE(contains(slow.explain, "native kernel"));
-  CHECK(list_ints(fast.out.substr(0, fast.out.size() - 1)) == list_ints(slow.out.substr(0, slow.out.size() - 1)));
+  CHECK(list_ints(fast.out.substr(0, fast.out.size() - 1)) ==
+        list_ints(slow.out.substr(0, slow.out.size() - 1)));
 }
 
 }  // namespace
@@ -40,23 +42,25 @@ void same_values(const std::string& body, const std::string& general_body, int m
 TEST_CASE("hand-written rules are recognised as kernels with the same values", "[perf][recognize]") {
   same_values("split [a, n - t - a] for t in 1..2 for a in 0..n-t",
               "split [a, n - t - a + z] for t in 1..2 for a in 0..n-t", 120, "0.77");
-  same_values("split [a, n - 2 - a] for a in 0..n-2", "split [a, n - 2 - a + z] for a in 0..n-2", 120, "0.07");
+  same_values("split [a, n - 2 - a] for a in 0..n-2", "split [a, n - 2 - a + z] for a in 0..n-2", 120,
+              "0.07");
   same_values("split [n - a - t, a] for t in {2} for a in 0..(n - t - 1) / 2",
               "split [n - a - t + z, a] for t in {2} for a in 0..(n - t - 1) / 2", 120,
               "0.07 (splits into unequal heaps)");
-  same_values("split [a, n - a] for a in 1..(n - 1) / 2", "split [a, n - a + z] for a in 1..(n - 1) / 2",
-              150, "4. (splits into unequal heaps)");
+  same_values("split [a, n - a] for a in 1..(n - 1) / 2", "split [a, n - a + z] for a in 1..(n - 1) / 2", 150,
+              "4. (splits into unequal heaps)");
   same_values("split [a, n - a] for a in 1..n-1 if a != n - a",
               "split [a, n - a + z] for a in 1..n-1 if a != n - a", 150, "4. (splits into unequal heaps)");
   // Conditions that keep the lower half of the splits, and the top of a full range (a = m
   // leaves the one heap m): Grundy's game, 4. and Officers written the long way.
   same_values("split [a, n - a] for a in 1..n-1 if a < n - a",
               "split [a, n - a + z] for a in 1..n-1 if a < n - a", 150, "4. (splits into unequal heaps)");
-  same_values("split [a, n - a] for a in 1..n if n - a > a", "split [a, n - a + z] for a in 1..n if n - a > a",
-              150, "4. (splits into unequal heaps)");
-  same_values("split [a, n - a] for a in 1..n if 2 * a <= n", "split [a, n - a + z] for a in 1..n if 2 * a <= n",
-              150, "4.;");
-  same_values("split [a, n - 1 - a] for a in 1..n-1", "split [a, n - 1 - a + z] for a in 1..n-1", 150, "0.6;");
+  same_values("split [a, n - a] for a in 1..n if n - a > a",
+              "split [a, n - a + z] for a in 1..n if n - a > a", 150, "4. (splits into unequal heaps)");
+  same_values("split [a, n - a] for a in 1..n if 2 * a <= n",
+              "split [a, n - a + z] for a in 1..n if 2 * a <= n", 150, "4.;");
+  same_values("split [a, n - 1 - a] for a in 1..n-1", "split [a, n - 1 - a + z] for a in 1..n-1", 150,
+              "0.6;");
   same_values("move k for k in 0..n-1  split [a, n - a] for a in 1..n/2",
               "move k + z for k in 0..n-1  split [a, n - a] for a in 1..n/2", 150, "4.(3 from 1)");
   same_values("move n - s for s in {1, 3, 4} if s <= n", "move n - s + z for s in {1, 3, 4} if s <= n", 200,
@@ -67,8 +71,8 @@ TEST_CASE("hand-written rules are recognised as kernels with the same values", "
               "subtraction {1, 2, 3, 4, 5}");
   same_values("move n - k for k in 1..n if k != 2", "move n - k + z for k in 1..n if k != 2", 300,
               "subtraction, all but {2}");
-  same_values("move n - k for k in 1..n if k not in {2, 5}", "move n - k + z for k in 1..n if k not in {2, 5}",
-              300, "subtraction, all but {2, 5}");
+  same_values("move n - k for k in 1..n if k not in {2, 5}",
+              "move n - k + z for k in 1..n if k not in {2, 5}", 300, "subtraction, all but {2, 5}");
   same_values("move n - k for k in 1..n-1", "move n - k + z for k in 1..n-1", 100, "0.(2 from 1)");
   same_values("move n - 1 if n >= 1  split [a, n - 1 - a] for a in 1..n-2",
               "move n - 1 + z if n >= 1  split [a, n - 1 - a] for a in 1..n-2", 150, "0.7");
@@ -96,7 +100,8 @@ TEST_CASE("recognised parameters are evaluated per instance", "[perf][recognize]
 
 TEST_CASE("rules that are not a heap game stay with the general evaluation", "[perf][recognize]") {
   const auto r = run_explained(
-      "game Mock { state k  split []  split [a] for a in 1..k-1  split [a, b] for a in 1..k-1 for b in a+1..k-1 }\n"
+      "game Mock { state k  split []  split [a] for a in 1..k-1  split [a, b] for a in 1..k-1 for b in "
+      "a+1..k-1 }\n"
       "game Half { state n  move n / 2 if n > 0 }\n"
       "game Fib { state n  move n - f for f in [1, 2, 3, 5, 8, 13] if f <= n and f > 0 }\n"
       "[grundy(Mock(k)) for k in 1..12]\n"
@@ -125,8 +130,9 @@ TEST_CASE("dense tables hand over to the search where the pattern breaks", "[per
   // Heap 3 divides by zero, but no even heap needs it: the query must still answer, as the
   // memoized search alone would. Written with a function, the rules are evaluated by their
   // cursor into a table filled bottom-up; written inline, they are compiled.
-  for (const std::string game : {"def d(n) = 10 / (n - 3)\ngame G { state n  move n - 2 if n >= 2  move d(n) if n == 3 }\n",
-                                 "game G { state n  move n - 2 if n >= 2  move 10 / (n - 3) if n == 3 }\n"}) {
+  for (const std::string game :
+       {"def d(n) = 10 / (n - 3)\ngame G { state n  move n - 2 if n >= 2  move d(n) if n == 3 }\n",
+        "game G { state n  move n - 2 if n >= 2  move 10 / (n - 3) if n == 3 }\n"}) {
     const auto r = run_explained(game + "grundy(G(6))\ngrundy(G(8))\n");
     INFO(r.explain);
     CHECK(r.out == "1\n0\n");
@@ -138,7 +144,8 @@ TEST_CASE("dense tables hand over to the search where the pattern breaks", "[per
     CHECK(contains(err.err, "division by zero"));
   }
   // A move to a bigger state breaks the pattern; the loop is still named.
-  const auto loop = run_source("game Loop { state n  move n + 1 if n < 3  move n - 1 if n > 0 }\ngrundy(Loop(0))\n");
+  const auto loop =
+      run_source("game Loop { state n  move n + 1 if n < 3  move n - 1 if n > 0 }\ngrundy(Loop(0))\n");
   CHECK(contains(loop.err, "Loop(2) -> Loop(3) -> Loop(2)"));
 }
 
@@ -222,9 +229,9 @@ TEST_CASE("period: a graph game's states are nodes, not heaps", "[perf][period]"
 
 TEST_CASE("proven periods of random codes hold far beyond the proof", "[perf][period]") {
   // Every period reported proven must hold on values computed independently.
-  const std::vector<std::string> codes = {"0.07", "0.77", "0.137", "0.51", "0.333", "0.7777", "0.04",
-                                          "0.056", "0.35", "4.7", "0.8", "0.15", "0.14", "0.52",
-                                          "0.45", "0.44", "0.71"};
+  const std::vector<std::string> codes = {"0.07", "0.77",  "0.137", "0.51", "0.333", "0.7777",
+                                          "0.04", "0.056", "0.35",  "4.7",  "0.8",   "0.15",
+                                          "0.14", "0.52",  "0.45",  "0.44", "0.71"};
   for (const std::string& code : codes) {
     const auto r = run_source("game G = octal \"" + code + "\"\nperiod(G, 3000)\n");
     const std::string line = r.out;
@@ -234,7 +241,8 @@ TEST_CASE("proven periods of random codes hold far beyond the proof", "[perf][pe
     REQUIRE(std::sscanf(line.c_str(), "(%ld, %ld", &n0, &p) == 2);
     const int far = static_cast<int>(std::min<long>(3 * n0 + 6 * p + 300, 4000));
     const auto g = grundy::brute::octal(code, far);
-    for (long n = n0; n + p <= far; ++n) REQUIRE(g[static_cast<std::size_t>(n)] == g[static_cast<std::size_t>(n + p)]);
+    for (long n = n0; n + p <= far; ++n)
+      REQUIRE(g[static_cast<std::size_t>(n)] == g[static_cast<std::size_t>(n + p)]);
     if (n0 > 0) CHECK(g[static_cast<std::size_t>(n0 - 1)] != g[static_cast<std::size_t>(n0 - 1 + p)]);
     const auto smallest = grundy::brute::period(g, p);
     CHECK(smallest.second == p);
@@ -287,16 +295,19 @@ TEST_CASE("a tabulation reads known values straight from the table, and only tho
   // As the REPL runs them: one batch after another in one session, S defined again.
   std::ostringstream out, err;
   grundy::Session session(out, err);
-  for (const char* batch : {"game S = subtraction {1, 2}\n[grundy(S(n)) for n in 0..6]\ndef f(k) = grundy(S(k))\n",
-                            "game S = subtraction {1, 3, 4}\n[grundy(S(n)) for n in 0..6]\n[f(n) for n in 0..6]\n"}) {
+  for (const char* batch :
+       {"game S = subtraction {1, 2}\n[grundy(S(n)) for n in 0..6]\ndef f(k) = grundy(S(k))\n",
+        "game S = subtraction {1, 3, 4}\n[grundy(S(n)) for n in 0..6]\n[f(n) for n in 0..6]\n"}) {
     CHECK(session.run_source(batch, "<repl>") == 0);
   }
   CHECK(err.str().empty());
   CHECK(out.str() == "[0, 1, 2, 0, 1, 2, 0]\n[0, 1, 0, 1, 2, 3, 2]\n[0, 1, 0, 1, 2, 3, 2]\n");
 }
 
-TEST_CASE("a subtraction game of a run {a..b} is valued (n mod (a + b)) / a without a table", "[perf][period]") {
-  for (const auto& [a, b] : std::vector<std::pair<int, int>>{{1, 1}, {1, 3}, {2, 5}, {3, 6}, {4, 4}, {5, 9}}) {
+TEST_CASE("a subtraction game of a run {a..b} is valued (n mod (a + b)) / a without a table",
+          "[perf][period]") {
+  for (const auto& [a, b] :
+       std::vector<std::pair<int, int>>{{1, 1}, {1, 3}, {2, 5}, {3, 6}, {4, 4}, {5, 9}}) {
     std::vector<int> set;
     for (int k = a; k <= b; ++k) set.push_back(k);
     const auto g = grundy::brute::subtraction(set, 200);
@@ -305,13 +316,13 @@ TEST_CASE("a subtraction game of a run {a..b} is valued (n mod (a + b)) / a with
     const std::string run = "{" + std::to_string(a) + ".." + std::to_string(b) + "}";
     INFO(run);
     const auto r = run_explained("game S { state n  move n - k for k in " + std::to_string(a) + "..min(n, " +
-                                 std::to_string(b) + ") }\n" +
-                                 "[grundy(S(n)) for n in 0..200]\nperiod(S)\n");
+                                 std::to_string(b) + ") }\n" + "[grundy(S(n)) for n in 0..200]\nperiod(S)\n");
     CHECK(contains(r.explain, "a run of takes"));
     CHECK(r.out == expect + "]\n(0, " + std::to_string(a + b) + ", proven)\n");
   }
   // Far beyond any table: Bash[10^9], whose period is 10^9 + 1.
-  const auto big = run_lines("import nim\ngrundy(Bash[10^9](10^18))\nperiod(Bash[10^9])\nwins(Bash[10^9](3 * (10^9 + 1)))\n", 3);
+  const auto big = run_lines(
+      "import nim\ngrundy(Bash[10^9](10^18))\nperiod(Bash[10^9])\nwins(Bash[10^9](3 * (10^9 + 1)))\n", 3);
   CHECK(big == std::vector<std::string>{std::to_string(1000000000000000000LL % 1000000001LL),
                                         "(0, 1000000001, proven)", "false"});
 }
@@ -320,11 +331,13 @@ TEST_CASE("long tabulations of native kernels fit the default limits", "[perf][k
   // The kernels' work counts against --max-steps, one step per 64 options: Grundy's game to
   // 2 * 10^5 looks at some 4 * 10^8 splits and must not need a flag. The value and the sum
   // of the table are those of the plain O(n^2) loop (computed once, outside the tests).
-  const auto lines = run_lines("import octal\ngrundy(GrundysGame(200000))\nsum(grundy(GrundysGame(n)) for n in 0..200000)\n", 2);
+  const auto lines = run_lines(
+      "import octal\ngrundy(GrundysGame(200000))\nsum(grundy(GrundysGame(n)) for n in 0..200000)\n", 2);
   CHECK(lines == std::vector<std::string>{"23", "12652627"});
 }
 
-TEST_CASE("sum of grundy(G(n)) over a range reads the table in blocks, with the values of the loop", "[perf][dense]") {
+TEST_CASE("sum of grundy(G(n)) over a range reads the table in blocks, with the values of the loop",
+          "[perf][dense]") {
   // The block read must give what a sum heap by heap gives: here against the brute-force
   // values of a subtraction game (whose period is proven early, so most heaps are read by
   // the period, across its wrap) and against the same sum with an `if`, which takes the
@@ -341,24 +354,26 @@ TEST_CASE("sum of grundy(G(n)) over a range reads the table in blocks, with the 
   const std::string rules =
       "game H { state n  move n / 2 if n > 0  move n - 3 if n >= 3 }\n"
       "game K { state n  split [a, n - t - a] for t in 1..2 for a in 0..n-t }\n";
-  const auto sums = run_lines(rules +
-                                  "sum(grundy(H(n)) for n in 5..5000) == sum(grundy(H(n)) for n in 5..5000 if true)\n"
-                                  "sum([grundy(K(n)) for n in 0..9000]) == sum([grundy(K(n)) for n in 0..9000 if true])\n"
-                                  "len([grundy(K(n)) for n in 3..9000])\n",
-                              3);
+  const auto sums =
+      run_lines(rules +
+                    "sum(grundy(H(n)) for n in 5..5000) == sum(grundy(H(n)) for n in 5..5000 if true)\n"
+                    "sum([grundy(K(n)) for n in 0..9000]) == sum([grundy(K(n)) for n in 0..9000 if true])\n"
+                    "len([grundy(K(n)) for n in 3..9000])\n",
+                3);
   CHECK(sums == std::vector<std::string>{"true", "true", "8998"});
 }
 
-TEST_CASE("a loop that asks grundy(G(n)) at every step fills the table first, and only then", "[perf][dense]") {
+TEST_CASE("a loop that asks grundy(G(n)) at every step fills the table first, and only then",
+          "[perf][dense]") {
   const std::string h = "game H { state n  move n / 2 if n > 0  move n - 3 if n >= 3 }\n";
   // The same count with the query in the first `if` (filled first) and behind `if true`
   // (heap by heap), in a list, a len and a table.
-  const auto same = run_lines(h +
-                                  "len([n for n in 0..6000 if grundy(H(n)) == 0]) == "
-                                  "len([n for n in 0..6000 if true if grundy(H(n)) == 0])\n"
-                                  "[grundy(H(n)) + 1 for n in 100..3000] == [grundy(H(n)) + 1 for n in 100..3000 if true]\n"
-                                  "table(grundy(H(n)) for n in 0..3)\n",
-                              4);
+  const auto same =
+      run_lines(h + "len([n for n in 0..6000 if grundy(H(n)) == 0]) == "
+                    "len([n for n in 0..6000 if true if grundy(H(n)) == 0])\n"
+                    "[grundy(H(n)) + 1 for n in 100..3000] == [grundy(H(n)) + 1 for n in 100..3000 if true]\n"
+                    "table(grundy(H(n)) for n in 0..3)\n",
+                4);
   CHECK(same == std::vector<std::string>{"true", "true", "n 0 1 2 3 4 5 6 7 8 9", "0 0 1 0 2"});
   // A query that only some steps reach (behind `and`) must not fill the table to the end of
   // the range: here that would pass --max-states.

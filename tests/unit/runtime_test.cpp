@@ -1,8 +1,8 @@
 // The runtime without the language: values, hand-written Rulesets, the Evaluator and the
 // GameRegistry.
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -43,8 +43,7 @@ class FnRuleset : public Ruleset {
       : name_(std::move(name)), fn_(std::move(fn)), arity_(arity) {}
   const std::string& name() const override { return name_; }
   int state_arity() const override { return arity_; }
-  std::unique_ptr<OptionCursor> options(const GameInstance& game,
-                                        const Value& state) const override {
+  std::unique_ptr<OptionCursor> options(const GameInstance& game, const Value& state) const override {
     return std::make_unique<Cursor>(game, fn_(state));
   }
 
@@ -136,8 +135,15 @@ TEST_CASE("trees of empty lists hash apart", "[runtime][value]") {
   const Value one = Value::list({e});
   const Value two = Value::list({e, e});
   const Value stalk = Value::list({one});
-  const std::vector<Value> trees{e, one, two, stalk, Value::list({one, e}), Value::list({e, one}),
-                                 Value::list({two}), Value::list({stalk}), Value::list({e, e, e})};
+  const std::vector<Value> trees{e,
+                                 one,
+                                 two,
+                                 stalk,
+                                 Value::list({one, e}),
+                                 Value::list({e, one}),
+                                 Value::list({two}),
+                                 Value::list({stalk}),
+                                 Value::list({e, e, e})};
   for (std::size_t i = 0; i < trees.size(); ++i) {
     for (std::size_t j = i + 1; j < trees.size(); ++j) {
       INFO(to_string(trees[i]) << " and " << to_string(trees[j]));
@@ -167,8 +173,8 @@ TEST_CASE("values compare, hash and order consistently", "[runtime][value]") {
 
 TEST_CASE("the registry interns instances, and positions print with parameters", "[runtime][registry]") {
   GameRegistry games;
-  auto rules = std::make_shared<FnRuleset>(
-      "B", [](const Value&) { return std::vector<std::vector<Value>>{}; });
+  auto rules =
+      std::make_shared<FnRuleset>("B", [](const Value&) { return std::vector<std::vector<Value>>{}; });
   const GameInstance* b3 = games.instance(rules, Value::tuple({I(3)}));
   const GameInstance* b3_again = games.instance(rules, Value::tuple({I(3)}));
   const GameInstance* b4 = games.instance(rules, Value::tuple({I(4)}));

@@ -32,8 +32,8 @@ std::vector<std::int64_t> values(GameRegistry& games, std::shared_ptr<const grun
 }  // namespace
 
 TEST_CASE("take-and-break codes match brute force", "[runtime][shorthands]") {
-  const std::vector<std::string> codes = {"0.77", "0.07", "0.137", "0.6", "0.51",  "0.4",
-                                          "0.33", "0.156", "4.0", "0.8", "0.f", "0.2c", "0.F"};
+  const std::vector<std::string> codes = {"0.77",  "0.07", "0.137", "0.6", "0.51", "0.4", "0.33",
+                                          "0.156", "4.0",  "0.8",   "0.f", "0.2c", "0.F"};
   for (const std::string& code : codes) {
     GameRegistry games;
     auto rules = std::make_shared<grundy::TakeAndBreakRuleset>("T", code);

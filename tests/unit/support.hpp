@@ -154,15 +154,13 @@ std::string list_text(const std::vector<T>& values) {
 
 // Compares two sequences, naming the first index where they differ.
 template <typename T>
-void check_same(const std::vector<T>& actual, const std::vector<T>& expected,
-                const std::string& what) {
+void check_same(const std::vector<T>& actual, const std::vector<T>& expected, const std::string& what) {
   std::size_t i = 0;
   while (i < actual.size() && i < expected.size() && actual[i] == expected[i]) ++i;
   std::ostringstream where;
   where << what << ": ";
   if (i < actual.size() && i < expected.size()) {
-    where << "first difference at index " << i << ": got " << actual[i] << ", expected "
-          << expected[i];
+    where << "first difference at index " << i << ": got " << actual[i] << ", expected " << expected[i];
   } else if (actual.size() != expected.size()) {
     where << "lengths differ: got " << actual.size() << ", expected " << expected.size();
   } else {
