@@ -287,8 +287,10 @@ void Evaluator::setup(const GameInstance& g, FastPath& f) {
         if (auto run = spec->subtraction_run()) {
           f.run_a = run->first;
           f.run_b = run->second;
-          f.how += "; a run of takes: (n mod " + std::to_string(run->first + run->second) + ") / " +
-                   std::to_string(run->first);
+          f.how += "; a run of takes: (n mod " +
+                   std::to_string(static_cast<std::uint64_t>(run->first) +
+                                  static_cast<std::uint64_t>(run->second)) +
+                   ") / " + std::to_string(run->first);
         }
         explain(g, f.how + (spec->provable() ? "; its period is proven when it shows up" : ""));
         return;

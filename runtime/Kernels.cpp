@@ -558,6 +558,11 @@ void HeapKernel::force_mask(std::uint32_t mask) {
   mode_ = Mode::Sparse;
   mask_ = mask;
   clear_rare();  // filled as heaps are computed (call before the first extend)
+  // Past the XORs of the values, the scan for the mex goes on through the values that are
+  // rare under the mask: up to twice the mask's top bit. The masks choose_mode picks stay
+  // within what note_max makes room for; a forced one may not.
+  const std::uint64_t need = 2 * std::bit_ceil(static_cast<std::uint64_t>(mask) + 1) + 2;
+  if (stamp_.size() < need) stamp_.resize(need, 0);
 }
 
 void HeapKernel::clear_rare() {
@@ -665,8 +670,8 @@ std::size_t HeapKernel::run(std::vector<T>& g, std::size_t upto) {
     if constexpr (std::is_same_v<T, std::uint8_t>) {
       // A block starts at a multiple of kLanes (so that the polls above still come) and ends
       // before the next review of the mode and the end of the table asked for.
-      if (mode_ == Mode::Sparse && n % kLanes == 0 && n >= 2 * kLanes && n + kLanes <= upto &&
-          n + kLanes <= next_review_) {
+      if (mode_ == Mode::Sparse && mask_ < kLaneMarks && n % kLanes == 0 && n >= 2 * kLanes &&
+          n + kLanes <= upto && n + kLanes <= next_review_) {
         if (run_block(g) < n + kLanes) return g.size();
         continue;
       }
