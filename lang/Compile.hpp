@@ -1,4 +1,4 @@
-// Compiles the rules of a game instance to code over unboxed integers (runtime/IntRules.hpp):
+// Compiles the rules of a game instance to code over unboxed integers (runtime/IntProgram.hpp):
 // parameters are folded in as constants, collections that do not depend on the state are
 // listed once, expressions become a flat array of nodes evaluated with checked arithmetic,
 // and the innermost `for k in lo..hi` of a rule whose parts are affine in k becomes one run
@@ -13,13 +13,13 @@
 #include <memory>
 
 #include "lang/Ast.hpp"
-#include "runtime/IntRules.hpp"
+#include "runtime/IntProgram.hpp"
 
 namespace grundy::lang {
 
 class Machine;
 
 // Null when the rules use something the compiler does not handle.
-std::shared_ptr<const IntRules> compile_rules(const GameDecl& decl, const GameInstance& game, Machine& m);
+std::shared_ptr<const IntProgram> compile_rules(const GameDecl& decl, const GameInstance& game, Machine& m);
 
 }  // namespace grundy::lang

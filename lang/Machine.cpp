@@ -10,6 +10,7 @@
 #include "lang/Builtins.hpp"
 #include "lang/RuleGame.hpp"
 #include "lang/Table.hpp"
+#include "runtime/Checked.hpp"
 #include "runtime/Period.hpp"
 #include "runtime/Progress.hpp"
 #include "runtime/Shorthands.hpp"
@@ -43,44 +44,28 @@ std::int64_t need_int(const Value& v, Where where, const char* what) {
 }
 
 std::int64_t arith(BinOp op, std::int64_t a, std::int64_t b, Where where) {
+  using checked::Fault;
   std::int64_t r = 0;
+  Fault f = Fault::None;
+  const char* sign = "";
   switch (op) {
-    case BinOp::Add:
-      if (__builtin_add_overflow(a, b, &r)) overflow(where, "+", a, b);
-      return r;
-    case BinOp::Sub:
-      if (__builtin_sub_overflow(a, b, &r)) overflow(where, "-", a, b);
-      return r;
-    case BinOp::Mul:
-      if (__builtin_mul_overflow(a, b, &r)) overflow(where, "*", a, b);
-      return r;
-    case BinOp::Div:
-    case BinOp::Mod:
-      if (b == 0) fail_at(where, "division by zero", "check the divisor before dividing");
-      // Only the quotient INT64_MIN / -1 = 2^63 overflows; every x % -1 is 0 (and C++'s
-      // INT64_MIN % -1 traps, so it is not computed).
-      if (b == -1) {
-        if (op == BinOp::Mod) return 0;
-        if (a == INT64_MIN) overflow(where, "/", a, b);
-      }
-      return op == BinOp::Div ? a / b : a % b;
-    case BinOp::Pow: {
-      if (b < 0) fail_at(where, "negative exponent " + std::to_string(b), "^ takes an exponent >= 0");
-      std::int64_t result = 1, base = a;
-      std::int64_t e = b;
-      while (e > 0) {
-        if (e & 1) {
-          if (__builtin_mul_overflow(result, base, &result)) overflow(where, "^", a, b);
-        }
-        e >>= 1;
-        if (e > 0 && __builtin_mul_overflow(base, base, &base)) overflow(where, "^", a, b);
-      }
-      return result;
-    }
+    case BinOp::Add: f = checked::add(a, b, r), sign = "+"; break;
+    case BinOp::Sub: f = checked::sub(a, b, r), sign = "-"; break;
+    case BinOp::Mul: f = checked::mul(a, b, r), sign = "*"; break;
+    case BinOp::Div: f = checked::div(a, b, r), sign = "/"; break;
+    case BinOp::Mod: f = checked::mod(a, b, r), sign = "%"; break;
+    case BinOp::Pow: f = checked::pow(a, b, r), sign = "^"; break;
     case BinOp::Xor: return a ^ b;
-    default: break;
+    default: fail_at(where, "not an arithmetic operator");
   }
-  fail_at(where, "not an arithmetic operator");
+  switch (f) {
+    case Fault::None: return r;
+    case Fault::Overflow: overflow(where, sign, a, b);
+    case Fault::DivisionByZero: fail_at(where, "division by zero", "check the divisor before dividing");
+    case Fault::NegativeExponent:
+      fail_at(where, "negative exponent " + std::to_string(b), "^ takes an exponent >= 0");
+  }
+  return r;
 }
 
 bool is_gamey(const Value& v) { return v.is(Kind::Position) || v.is(Kind::Sum); }
@@ -367,8 +352,9 @@ Value Machine::eval(const Expr& e, Frame& frame) {
         return Value::boolean(!v.as_bool());
       }
       const std::int64_t x = need_int(v, e.args[0]->where, "the operand of '-'");
-      if (x == INT64_MIN) overflow(e.where, "-(" + std::to_string(x) + ")");
-      return Value::integer(-x);
+      std::int64_t r = 0;
+      if (checked::neg(x, r) != checked::Fault::None) overflow(e.where, "-(" + std::to_string(x) + ")");
+      return Value::integer(r);
     }
     case ExprKind::Binary: return binary(e, frame);
     case ExprKind::Modifier: {
@@ -1369,8 +1355,9 @@ Value Machine::builtin(const Expr& e, int which, Frame& frame) {
     }
     case Builtin::Abs: {
       const std::int64_t x = need_int(args[0], arg0, "abs");
-      if (x == INT64_MIN) overflow(at, "abs(" + std::to_string(x) + ")");
-      return Value::integer(x < 0 ? -x : x);
+      std::int64_t r = 0;
+      if (checked::abs(x, r) != checked::Fault::None) overflow(at, "abs(" + std::to_string(x) + ")");
+      return Value::integer(r);
     }
     case Builtin::Len: {
       if (args[0].is(Kind::Range)) {

@@ -205,7 +205,7 @@ std::unique_ptr<OutcomeRule> RuleGame::outcome_rule(const GameInstance& game) co
   return std::make_unique<DynamicSubtraction>(k, dynamic_->heap);
 }
 
-std::shared_ptr<const IntRules> RuleGame::int_rules(const GameInstance& game) const {
+std::shared_ptr<const IntProgram> RuleGame::int_rules(const GameInstance& game) const {
   return compile_rules(decl_, game, machine_);
 }
 

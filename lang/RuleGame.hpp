@@ -6,7 +6,7 @@
 #include "lang/KnownGames.hpp"
 #include "lang/Machine.hpp"
 #include "lang/Recognize.hpp"
-#include "runtime/IntRules.hpp"
+#include "runtime/IntProgram.hpp"
 #include "runtime/Kernels.hpp"
 #include "runtime/OutcomeRule.hpp"
 
@@ -23,7 +23,7 @@ class RuleGame : public Ruleset, public HeapSpecSource, public IntRulesSource, p
   // When the rules say exactly a subtraction or take-and-break game (lang/Recognize.hpp).
   std::optional<HeapSpec> heap_spec(const GameInstance& game) const override;
   // The rules compiled over unboxed integers (lang/Compile.hpp), or null.
-  std::shared_ptr<const IntRules> int_rules(const GameInstance& game) const override;
+  std::shared_ptr<const IntProgram> int_rules(const GameInstance& game) const override;
   // When the rules say a game whose outcomes a theorem gives (lang/KnownGames.hpp): the
   // K-multiple dynamic subtraction game with K an integer >= 1 here, or Wythoff's game.
   std::unique_ptr<OutcomeRule> outcome_rule(const GameInstance& game) const override;

@@ -1,6 +1,6 @@
 #include "runtime/Dense.hpp"
 
-#include "runtime/IntRules.hpp"
+#include "runtime/IntProgram.hpp"
 #include "runtime/Kernels.hpp"
 #include "runtime/OutcomeMemo.hpp"
 #include "runtime/OutcomeRule.hpp"

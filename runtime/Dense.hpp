@@ -61,7 +61,7 @@ class DenseTable {
 
 class HeapKernel;
 struct HeapSpec;
-class IntRules;
+class IntProgram;
 class TupleMemo;
 class OutcomeMemo;
 class OutcomeRule;
@@ -83,7 +83,7 @@ struct FastPath {
   DenseTable table;
   std::unique_ptr<HeapKernel> kernel;
   std::unique_ptr<HeapSpec> spec;            // Kernel: the rules as a code
-  std::shared_ptr<const IntRules> compiled;  // Box: the rules over unboxed integers
+  std::shared_ptr<const IntProgram> compiled;  // Box: the rules over unboxed integers
   std::unique_ptr<TupleMemo> box;            // Box: the values
   std::unique_ptr<OutcomeMemo> outcomes;     // Box: outcomes found by wins()
   bool outcomes_broken = false;

@@ -8,7 +8,7 @@
 
 #include "runtime/Cycle.hpp"
 #include "runtime/Error.hpp"
-#include "runtime/IntRules.hpp"
+#include "runtime/IntProgram.hpp"
 #include "runtime/Kernels.hpp"
 #include "runtime/OutcomeMemo.hpp"
 #include "runtime/OutcomeRule.hpp"
@@ -305,9 +305,9 @@ void Evaluator::setup(const GameInstance& g, FastPath& f) {
       if (e.kind == ErrorKind::Interrupted) throw;
       f.compiled.reset();
     }
-    if (f.compiled && f.compiled->arity() == rules.state_arity() && f.compiled->arity() <= kMaxBoxArity) {
+    if (f.compiled && f.compiled->arity == rules.state_arity() && f.compiled->arity <= kMaxBoxArity) {
       f.kind = FastPath::Kind::Box;
-      f.box = std::make_unique<TupleMemo>(f.compiled->arity());
+      f.box = std::make_unique<TupleMemo>(f.compiled->arity);
       f.how = "compiled rules, values in a dense table over a box of states, filled top-down or swept";
       explain(g, f.how);
       return;

@@ -529,7 +529,7 @@ void settle(TupleMemo& memo, BoxSink& sink, const std::int64_t* at, const BoxHoo
 
 // Top-down from `root`: a state's options not known yet are stacked and computed first.
 // Stops (OverBudget) once it has computed `budget` states; what it computed stays.
-Fill search(TupleMemo& memo, const IntRules& rules, BoxSink& sink, const Coords& root, const BoxHooks& hooks,
+Fill search(TupleMemo& memo, const IntProgram& rules, BoxSink& sink, const Coords& root, const BoxHooks& hooks,
             std::uint64_t budget, std::string& why) {
   const int ar = memo.arity();
   sink.search();
@@ -642,7 +642,7 @@ std::pair<Coords, Coords> sweep_plan(const TupleMemo::Sweep& sw, const Coords& c
 // query needs the cells up to `need`. Done once `need` is filled, or Failed when a cell up to
 // it has options that are neither before it nor known (the sweep is then off for good) or
 // the compiled rules stop there. Cells filled stay filled either way.
-Fill sweep_to(TupleMemo& memo, const IntRules& rules, BoxSink& sink, const Coords& need, const Coords& target,
+Fill sweep_to(TupleMemo& memo, const IntProgram& rules, BoxSink& sink, const Coords& need, const Coords& target,
               const BoxHooks& hooks) {
   const int ar = memo.arity();
   TupleMemo::Sweep& sw = memo.sweep();
@@ -683,7 +683,7 @@ constexpr std::uint64_t kSmallSweep = 1 << 12;
 
 }  // namespace
 
-std::optional<std::uint32_t> box_value(TupleMemo& memo, const IntRules& rules, const std::int64_t* c,
+std::optional<std::uint32_t> box_value(TupleMemo& memo, const IntProgram& rules, const std::int64_t* c,
                                        const BoxHooks& hooks, std::string& why) {
   const int ar = memo.arity();
   Coords root{};
@@ -872,7 +872,7 @@ class OutcomeSink : public OptionSink {
 
 }  // namespace
 
-std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, const IntRules& rules,
+std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, const IntProgram& rules,
                                 const std::int64_t* c, const BoxHooks& hooks, std::string& why) {
   const int ar = outcomes.arity();
   Coords root{};

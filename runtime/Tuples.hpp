@@ -1,5 +1,5 @@
 // Dense memo tables over a box of integer states (one integer or a tuple of up to four),
-// filled by compiled rules (runtime/IntRules.hpp) top-down, or swept bottom-up where a
+// filled by compiled rules (runtime/IntProgram.hpp) top-down, or swept bottom-up where a
 // query needs most of the box. Each state is one array cell of 1, 2 or 4 bytes (all ones =
 // not known yet) instead of a hash map entry, and the options of a state are read straight
 // from the array, a run of options (a, b - k) for k in 1..b being one strided loop.
@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "runtime/IntRules.hpp"
+#include "runtime/IntProgram.hpp"
 
 namespace grundy {
 
-constexpr int kMaxBoxArity = 4;
+constexpr int kMaxBoxArity = IntProgram::kMaxArity;
 using Coords = std::array<std::int64_t, kMaxBoxArity>;
 
 class TupleMemo {
@@ -113,7 +113,7 @@ struct BoxHooks {
 // top-down search turns out to reach a good part of the box anyway; it stops for good the
 // first time an option is neither before its state nor known (the rules are not such that
 // options come first in that order).
-std::optional<std::uint32_t> box_value(TupleMemo& memo, const IntRules& rules, const std::int64_t* c,
+std::optional<std::uint32_t> box_value(TupleMemo& memo, const IntProgram& rules, const std::int64_t* c,
                                        const BoxHooks& hooks, std::string& why);
 
 // Whether the player to move wins at `c`, for rules whose options are single states: N as
@@ -121,7 +121,7 @@ std::optional<std::uint32_t> box_value(TupleMemo& memo, const IntRules& rules, c
 // (so most options are never looked at). Values already in `values` are used too. Nothing
 // when the compiled rules cannot decide (see box_value).
 class OutcomeMemo;
-std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, const IntRules& rules,
+std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, const IntProgram& rules,
                                 const std::int64_t* c, const BoxHooks& hooks, std::string& why);
 
 }  // namespace grundy

@@ -1,0 +1,376 @@
+#include "runtime/IntProgram.hpp"
+
+#include <algorithm>
+
+#include "runtime/Checked.hpp"
+
+namespace grundy {
+
+namespace {
+constexpr std::int64_t kStepBudget = std::int64_t{1} << 24;  // loop steps per state
+}  // namespace
+
+// ---- the expression graph ----
+
+// A leaf read in place: most operands are a register or a constant (`w - i`, `2 * k`), and a
+// call per leaf was a third of the cost of listing a state's runs.
+std::int64_t IntProgram::operand(std::int32_t i, std::int64_t* r, bool& bail) const {
+  const Node& n = nodes[static_cast<std::size_t>(i)];
+  if (n.op == Op::Reg) return r[n.v];
+  if (n.op == Op::Const) return n.v;
+  return eval(i, r, bail);
+}
+
+std::int64_t IntProgram::eval(std::int32_t i, std::int64_t* r, bool& bail) const {
+  const Node& n = nodes[static_cast<std::size_t>(i)];
+  std::int64_t z = 0;
+  auto done = [&](checked::Fault f) {
+    if (f == checked::Fault::None) return z;
+    bail = true;
+    return std::int64_t{0};
+  };
+  switch (n.op) {
+    case Op::Const: return n.v;
+    case Op::Reg: return r[n.v];
+    case Op::Neg: return done(checked::neg(eval(n.a, r, bail), z));
+    case Op::Abs: return done(checked::abs(eval(n.a, r, bail), z));
+    case Op::Not: return eval(n.a, r, bail) ? 0 : 1;
+    case Op::And: return eval(n.a, r, bail) ? (eval(n.b, r, bail) ? 1 : 0) : 0;
+    case Op::Or: return eval(n.a, r, bail) ? 1 : (eval(n.b, r, bail) ? 1 : 0);
+    case Op::If: return eval(n.a, r, bail) ? eval(n.b, r, bail) : eval(n.c, r, bail);
+    case Op::InSet: {
+      const auto& s = sets[static_cast<std::size_t>(n.v)];
+      return std::binary_search(s.begin(), s.end(), eval(n.a, r, bail)) ? 1 : 0;
+    }
+    default: break;
+  }
+  const std::int64_t x = operand(n.a, r, bail);
+  const std::int64_t y = operand(n.b, r, bail);
+  switch (n.op) {
+    case Op::Add: return done(checked::add(x, y, z));
+    case Op::Sub: return done(checked::sub(x, y, z));
+    case Op::Mul: return done(checked::mul(x, y, z));
+    case Op::Div: return done(checked::div(x, y, z));
+    case Op::Mod: return done(checked::mod(x, y, z));
+    case Op::Pow: return done(checked::pow(x, y, z));
+    case Op::Xor: return x ^ y;
+    case Op::Min: return std::min(x, y);
+    case Op::Max: return std::max(x, y);
+    case Op::Lt: return x < y;
+    case Op::Le: return x <= y;
+    case Op::Gt: return x > y;
+    case Op::Ge: return x >= y;
+    case Op::Eq: return x == y;
+    case Op::Ne: return x != y;
+    default: return done(checked::Fault::Overflow);
+  }
+}
+
+bool IntProgram::mentions(std::int32_t i, std::int64_t slot) const {
+  if (i < 0) return false;
+  const Node& n = nodes[static_cast<std::size_t>(i)];
+  if (n.op == Op::Reg) return n.v == slot;
+  return mentions(n.a, slot) || mentions(n.b, slot) || mentions(n.c, slot);
+}
+
+std::optional<std::int64_t> IntProgram::slope(std::int32_t i, std::int64_t slot) const {
+  if (!mentions(i, slot)) return 0;
+  const Node& n = nodes[static_cast<std::size_t>(i)];
+  std::int64_t z = 0;
+  switch (n.op) {
+    case Op::Reg: return 1;
+    case Op::Neg: {
+      auto s = slope(n.a, slot);
+      if (!s || *s == INT64_MIN) return std::nullopt;
+      return -*s;
+    }
+    case Op::Add:
+    case Op::Sub: {
+      auto s = slope(n.a, slot), t = slope(n.b, slot);
+      if (!s || !t) return std::nullopt;
+      if (n.op == Op::Add ? __builtin_add_overflow(*s, *t, &z) : __builtin_sub_overflow(*s, *t, &z)) {
+        return std::nullopt;
+      }
+      return z;
+    }
+    case Op::Mul: {
+      const Node& a = nodes[static_cast<std::size_t>(n.a)];
+      const Node& b = nodes[static_cast<std::size_t>(n.b)];
+      std::optional<std::int64_t> s;
+      std::int64_t k = 0;
+      if (a.op == Op::Const) {
+        k = a.v;
+        s = slope(n.b, slot);
+      } else if (b.op == Op::Const) {
+        k = b.v;
+        s = slope(n.a, slot);
+      }
+      if (!s || __builtin_mul_overflow(*s, k, &z)) return std::nullopt;
+      return z;
+    }
+    default: return std::nullopt;
+  }
+}
+
+// ---- flat programs ----
+
+// Where node i's value is once `p` has run: appends the instructions that compute it.
+// Temporaries are numbered from 0 here and moved past the constants by `seal`.
+std::int32_t IntProgram::place(std::int32_t i, Prog& p) {
+  const Node& n = nodes[static_cast<std::size_t>(i)];
+  if (n.op == Op::Reg) return static_cast<std::int32_t>(n.v);
+  if (n.op == Op::Const) {
+    for (std::size_t k = 0; k < consts_.size(); ++k) {
+      if (consts_[k] == n.v) return frame + static_cast<std::int32_t>(k);
+    }
+    consts_.push_back(n.v);
+    return frame + static_cast<std::int32_t>(consts_.size() - 1);
+  }
+  Instr in;
+  in.op = n.op;
+  in.node = i;
+  switch (n.op) {
+    case Op::And:
+    case Op::Or:
+    case Op::If:
+    case Op::InSet:
+    case Op::Pow:
+      in.tree = true;
+      in.a = i;
+      break;
+    case Op::Neg:
+    case Op::Abs:
+    case Op::Not: in.a = place(n.a, p); break;
+    default:
+      in.a = place(n.a, p);
+      in.b = place(n.b, p);
+      break;
+  }
+  in.dst = -1 - temps_++;  // a temporary, placed by seal
+  p.code.push_back(in);
+  return in.dst;
+}
+
+// Once every program is built: temporaries (negative places) go after the constants.
+std::int32_t IntProgram::sealed(std::int32_t at) const {
+  return at >= 0 ? at : frame + static_cast<std::int32_t>(consts_.size()) + (-1 - at);
+}
+
+void IntProgram::seal(Prog& p) const {
+  for (Instr& in : p.code) {
+    in.dst = sealed(in.dst);
+    if (!in.tree) {
+      in.a = sealed(in.a);
+      in.b = sealed(in.b);
+    }
+  }
+}
+
+void IntProgram::link() {
+  for (Item& it : items) {
+    if (it.let) it.expr_at = place(it.expr, it.prog);
+    for (Clause& c : it.clauses) {
+      if (c.kind == Clause::Kind::List) continue;
+      c.lo_at = place(c.lo, c.prog);
+      if (c.kind == Clause::Kind::Range) c.hi_at = place(c.hi, c.prog);
+    }
+    for (std::int32_t q : it.coords) it.coords_at.push_back(place(q, it.prog));
+  }
+  for (Item& it : items) {
+    seal(it.prog);
+    it.expr_at = sealed(it.expr_at);
+    for (auto& q : it.coords_at) q = sealed(q);
+    for (Clause& c : it.clauses) {
+      seal(c.prog);
+      c.lo_at = sealed(c.lo_at);
+      c.hi_at = sealed(c.hi_at);
+    }
+    if (it.affine) moving_values(it);
+  }
+}
+
+// Item::moving, from the instructions of the item's program.
+void IntProgram::moving_values(Item& it) {
+  const std::int64_t k = it.clauses.back().slot;
+  it.still = std::all_of(it.slopes.begin(), it.slopes.end(), [](std::int64_t d) { return d == 0; });
+  for (const auto& in : it.prog.code) {
+    if (!mentions(in.node, k)) continue;
+    const auto s = in.tree ? std::nullopt : slope(in.node, k);
+    if (!s) {  // cannot be, in an affine item; if it were, the plain loop is right
+      it.affine = false;
+      it.moving.clear();
+      return;
+    }
+    it.moving.emplace_back(in.dst, *s);
+  }
+}
+
+// Runs p over the value array v; false on an overflow, a division by zero, ...
+[[gnu::always_inline]] inline bool IntProgram::exec(const Prog& p, std::int64_t* v) const {
+  using checked::Fault;
+  for (const Instr& in : p.code) {
+    std::int64_t z = 0;
+    if (in.tree) {
+      bool bail = false;
+      z = eval(in.a, v, bail);
+      if (bail) return false;
+      v[in.dst] = z;
+      continue;
+    }
+    const std::int64_t x = v[in.a];
+    const std::int64_t y = v[in.b];
+    switch (in.op) {
+      case Op::Add:
+        if (checked::add(x, y, z) != Fault::None) return false;
+        break;
+      case Op::Sub:
+        if (checked::sub(x, y, z) != Fault::None) return false;
+        break;
+      case Op::Mul:
+        if (checked::mul(x, y, z) != Fault::None) return false;
+        break;
+      case Op::Div:
+        if (checked::div(x, y, z) != Fault::None) return false;
+        break;
+      case Op::Mod:
+        if (checked::mod(x, y, z) != Fault::None) return false;
+        break;
+      case Op::Xor: z = x ^ y; break;
+      case Op::Min: z = std::min(x, y); break;
+      case Op::Max: z = std::max(x, y); break;
+      case Op::Lt: z = x < y; break;
+      case Op::Le: z = x <= y; break;
+      case Op::Gt: z = x > y; break;
+      case Op::Ge: z = x >= y; break;
+      case Op::Eq: z = x == y; break;
+      case Op::Ne: z = x != y; break;
+      case Op::Neg:
+        if (checked::neg(x, z) != Fault::None) return false;
+        break;
+      case Op::Abs:
+        if (checked::abs(x, z) != Fault::None) return false;
+        break;
+      case Op::Not: z = x ? 0 : 1; break;
+      default: return false;
+    }
+    v[in.dst] = z;
+  }
+  return true;
+}
+
+// ---- running ----
+
+int IntProgram::max_parts() const {
+  int most = 0;
+  for (const Item& it : items) most = std::max(most, it.parts);
+  return most;
+}
+
+bool IntProgram::options(const std::int64_t* state, OptionSink& sink) const {
+  std::int64_t small[256];
+  std::vector<std::int64_t> big;
+  std::int64_t* r = small;
+  const std::int32_t n = values();
+  if (n > 256) {
+    big.assign(static_cast<std::size_t>(n), 0);
+    r = big.data();
+  }
+  for (std::size_t i = 0; i < state_slots.size(); ++i) r[state_slots[i]] = state[i];
+  std::copy(consts_.begin(), consts_.end(), r + frame);
+  std::int64_t budget = kStepBudget;
+  for (const Item& it : items) {
+    if (it.let) {
+      if (!exec(it.prog, r)) return false;
+      r[it.slot] = r[it.expr_at];
+      continue;
+    }
+    if (!clauses(it, 0, r, sink, budget)) return false;
+  }
+  return true;
+}
+
+bool IntProgram::coords_of(const Item& it, std::int64_t* r, std::int64_t* out) const {
+  if (!exec(it.prog, r)) return false;
+  for (std::size_t q = 0; q < it.coords_at.size(); ++q) out[q] = r[it.coords_at[q]];
+  return true;
+}
+
+namespace {
+// Takes n steps from a state's budget: false when they are not there. The sink is pulsed
+// whenever the budget comes down to or past a multiple of 2^16, however it is spent (steps
+// of 1 in one loop and of 1 in a nested run alternate, and a test of `budget % 2^16 == 0`
+// in either alone may never be true); not at a state's first step, although the budget
+// starts at a multiple (a pulse per state was a tenth of the outcome search).
+bool spend(std::int64_t& budget, std::int64_t n, OptionSink& sink) {
+  if (n > budget) return false;
+  const std::int64_t before = budget;
+  budget -= n;
+  if (((before - 1) >> 16) != ((budget - 1) >> 16)) sink.pulse();
+  return true;
+}
+}  // namespace
+
+// The options of an affine item's last clause (a range lo..hi) as one run. The program runs
+// once, at lo: every value in it that moves with the range's variable is affine in it, so it
+// takes its largest and smallest values at the two ends, and its value at hi (the one at lo
+// plus its slope times the span) fits in 64 bits exactly when evaluating at hi would not
+// overflow; the options between cannot overflow then either.
+bool IntProgram::affine_run(const Item& it, const Clause& c, std::int64_t lo, std::int64_t hi,
+                            std::int64_t* r, OptionSink& sink, std::int64_t& budget) const {
+  std::int64_t span = 0;
+  if (__builtin_sub_overflow(hi, lo, &span) || span == INT64_MAX) return false;
+  r[c.slot] = lo;
+  std::int64_t first[kMaxParts * kMaxArity];
+  if (!coords_of(it, r, first)) return false;
+  for (const auto& [at, slope] : it.moving) {
+    std::int64_t d = 0, end = 0;
+    if (__builtin_mul_overflow(slope, span, &d) || __builtin_add_overflow(r[at], d, &end)) return false;
+  }
+  // A run counts against the state's budget like the loop it replaces, so that a state with
+  // millions of options in runs still gives up (the rules as written then meet their step
+  // limit), and still lets Ctrl-C in.
+  if (!spend(budget, span + 1, sink)) return false;
+  // Slope 0 in every coordinate: the same option span + 1 times, which is one option.
+  if (it.still) return sink.option(first, it.parts);
+  return sink.run(first, it.slopes.data(), it.parts, span + 1);
+}
+
+bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, OptionSink& sink,
+                         std::int64_t& budget) const {
+  std::int64_t coords[kMaxParts * kMaxArity];
+  if (ci == it.clauses.size()) {
+    if (!coords_of(it, r, coords)) return false;
+    return sink.option(coords, it.parts);
+  }
+  const Clause& c = it.clauses[ci];
+  switch (c.kind) {
+    case Clause::Kind::If: {
+      if (!exec(c.prog, r)) return false;
+      return r[c.lo_at] != 0 ? clauses(it, ci + 1, r, sink, budget) : true;
+    }
+    case Clause::Kind::List:
+      for (std::int64_t x : c.list) {
+        if (!spend(budget, 1, sink)) return false;
+        r[c.slot] = x;
+        if (!clauses(it, ci + 1, r, sink, budget)) return false;
+      }
+      return true;
+    case Clause::Kind::Range: {
+      if (!exec(c.prog, r)) return false;
+      const std::int64_t lo = r[c.lo_at];
+      const std::int64_t hi = r[c.hi_at];
+      if (hi < lo) return true;
+      if (it.affine && ci + 1 == it.clauses.size()) return affine_run(it, c, lo, hi, r, sink, budget);
+      for (std::int64_t x = lo;; ++x) {
+        if (!spend(budget, 1, sink)) return false;
+        r[c.slot] = x;
+        if (!clauses(it, ci + 1, r, sink, budget)) return false;
+        if (x == hi) break;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace grundy

@@ -1,0 +1,167 @@
+// Rules compiled to a program over unboxed integers, for games whose state is one integer or
+// a tuple of integers and whose options are states of the same game. The compiler
+// (lang/Compile.cpp) writes the program, as clox's compiler writes a chunk; the executor here
+// runs it, as the VM runs the chunk: the evaluator drives it into dense tables
+// (runtime/Tuples.hpp) without building a Value, a Position or an Option per option, and
+// without walking the syntax tree.
+//
+// A program is an expression graph (nodes), flattened per rule into straight lists of
+// instructions over one array of values: the frame's registers first (state, parameters,
+// lets, clause variables), then the constants, then one slot per instruction. What must not
+// be evaluated eagerly (and, or, if: a branch not taken may divide by zero) is one
+// instruction that walks its tree. The innermost `for k in lo..hi` of a rule whose parts are
+// affine in k is one run (first option, slope, count), read by the evaluator as a strided loop.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace grundy {
+
+class GameInstance;
+
+// Receives the options of one state. A part is `arity` integers; an option is `parts` parts.
+class OptionSink {
+ public:
+  virtual ~OptionSink() = default;
+  // One option; coords holds parts * arity integers. False: stop (the sink cannot use it).
+  virtual bool option(const std::int64_t* coords, int parts) = 0;
+  // `count` options: the k-th (k = 0 .. count-1) has coordinates first[i] + k * slope[i].
+  // Both ends are valid states (checked by the program's arithmetic). False: stop.
+  virtual bool run(const std::int64_t* first, const std::int64_t* slope, int parts, std::int64_t count) = 0;
+  // Called every few thousand loop steps, so that one state with millions of options still
+  // notices Ctrl-C; may throw (an interrupt).
+  virtual void pulse() {}
+};
+
+class IntProgram {
+ public:
+  // The most integers in a state: the boxes of runtime/Tuples.hpp have up to four dimensions.
+  static constexpr int kMaxArity = 4;
+  enum class Op : std::uint8_t {
+    Const,
+    Reg,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Pow,
+    Xor,
+    Neg,
+    Min,
+    Max,
+    Abs,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    And,
+    Or,
+    Not,
+    If,
+    InSet,
+  };
+  // A node of the expression graph: operands a, b, c are node numbers.
+  struct Node {
+    Op op = Op::Const;
+    std::int32_t a = -1, b = -1, c = -1;
+    std::int64_t v = 0;  // Const: the value; Reg: the slot; InSet: the set
+  };
+  struct Instr {
+    Op op;
+    bool tree = false;  // evaluate node `a` by the tree walk
+    std::int32_t dst = 0, a = 0, b = 0;
+    std::int32_t node = -1;  // the node computed
+  };
+  struct Prog {
+    std::vector<Instr> code;
+  };
+  struct Clause {
+    enum class Kind : std::uint8_t { Range, List, If } kind = Kind::If;
+    std::int64_t slot = -1;
+    std::int32_t lo = -1, hi = -1;  // Range; If: lo is the condition
+    std::vector<std::int64_t> list;
+    Prog prog;  // computes lo and hi into their places
+    std::int32_t lo_at = 0, hi_at = 0;
+  };
+  // A `let` (the value of `expr` into `slot`) or a rule (its clauses, then its parts).
+  struct Item {
+    bool let = false;
+    std::int64_t slot = -1;  // Let
+    std::int32_t expr = -1;  // Let
+    Prog prog;               // Let: computes expr; a rule: computes the coordinates
+    std::int32_t expr_at = 0;
+    std::vector<Clause> clauses;
+    std::vector<std::int32_t> coords;  // parts * arity nodes
+    std::vector<std::int32_t> coords_at;
+    int parts = 0;
+    bool affine = false;               // the last clause is a range and every coordinate is affine in it
+    std::vector<std::int64_t> slopes;  // per coordinate
+    bool still = false;                // affine with every slope 0: the same option throughout
+    // Affine: the places of the values in `prog` that move with the range's variable, and
+    // their slopes. Their values at the range's end follow from those at its start.
+    std::vector<std::pair<std::int32_t, std::int64_t>> moving;
+  };
+  static constexpr int kMaxParts = 8;
+
+  // ---- written by the compiler ----
+  int arity = 0;
+  std::vector<std::int64_t> state_slots;  // the registers of the state's coordinates
+  std::int32_t frame = 1;                 // registers
+  std::vector<Node> nodes;
+  std::vector<std::vector<std::int64_t>> sets;  // sorted
+  std::vector<Item> items;
+
+  std::int32_t add(Node n) {
+    nodes.push_back(n);
+    return static_cast<std::int32_t>(nodes.size() - 1);
+  }
+  // d(node)/d(slot) when the node is affine in the slot with a constant slope.
+  std::optional<std::int64_t> slope(std::int32_t node, std::int64_t slot) const;
+  // Once every item is written: flattens their expressions into instructions over the value
+  // array, and finds what moves along each affine run.
+  void link();
+
+  // ---- run by the evaluator ----
+  // The most parts an option has (1: moves only, so outcomes follow from outcomes).
+  int max_parts() const;
+  // Sends every option of `state` (arity integers) to `sink`, in rule order. Returns false
+  // when the program cannot go on (an overflow, a division by zero, a value that is not an
+  // integer) or the sink said stop; the evaluator then falls back to the rules themselves,
+  // which meet the same error only if the query needs that state.
+  bool options(const std::int64_t* state, OptionSink& sink) const;
+
+ private:
+  std::vector<std::int64_t> consts_;  // at frame + i
+  std::int32_t temps_ = 0;            // after the constants
+
+  std::int32_t values() const { return frame + static_cast<std::int32_t>(consts_.size()) + temps_; }
+  std::int32_t place(std::int32_t i, Prog& p);
+  std::int32_t sealed(std::int32_t at) const;
+  void seal(Prog& p) const;
+  void moving_values(Item& it);
+  bool mentions(std::int32_t i, std::int64_t slot) const;
+  std::int64_t operand(std::int32_t i, std::int64_t* r, bool& bail) const;
+  std::int64_t eval(std::int32_t i, std::int64_t* r, bool& bail) const;
+  bool exec(const Prog& p, std::int64_t* v) const;
+  bool coords_of(const Item& it, std::int64_t* r, std::int64_t* out) const;
+  bool affine_run(const Item& it, const Clause& c, std::int64_t lo, std::int64_t hi, std::int64_t* r,
+                  OptionSink& sink, std::int64_t& budget) const;
+  bool clauses(const Item& it, std::size_t ci, std::int64_t* r, OptionSink& sink, std::int64_t& budget) const;
+};
+
+// Implemented by rulesets that can be compiled (RuleGame).
+class IntRulesSource {
+ public:
+  virtual ~IntRulesSource() = default;
+  // Null when the rules use something the compiler does not handle.
+  virtual std::shared_ptr<const IntProgram> int_rules(const GameInstance& game) const = 0;
+};
+
+}  // namespace grundy
