@@ -95,12 +95,16 @@ inline BinOp bin_op(std::string_view text) {
   return BinOp::None;
 }
 
+// A prefix operator (Unary and Modifier expressions), decided once by the parser.
+enum class PrefixOp : std::uint8_t { None, Neg, Not, Misere, Every };
+
 struct Expr {
   ExprKind kind = ExprKind::Int;
   Where where;
   std::int64_t ival = 0;
-  std::string text;        // literal text, name, or operator
-  BinOp op = BinOp::None;  // Binary: the operator in `text`
+  std::string text;                  // literal text, name, or operator
+  BinOp op = BinOp::None;            // Binary: the operator in `text`
+  PrefixOp prefix = PrefixOp::None;  // Unary, Modifier: the operator in `text`
   std::vector<ExprPtr> args;
   std::vector<Clause> clauses;
   Binding binding;

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "lang/Analysis.hpp"
 #include "lang/Builtins.hpp"
 #include "lang/Machine.hpp"
 #include "runtime/Tuples.hpp"
@@ -91,35 +92,8 @@ class Compiler {
     return add(n);
   }
 
-  // No registers (state, lets, clause variables) and nothing that queries positions.
-  bool invariant(const Expr& e) const {
-    switch (e.kind) {
-      case ExprKind::Name:
-        if (e.binding.to == Binding::To::Local) return e.binding.index < params_;
-        return e.binding.to == Binding::To::Global || e.binding.to == Binding::To::Constant;
-      case ExprKind::Modifier: return false;
-      case ExprKind::Call: {
-        const Expr& callee = *e.args[0];
-        if (callee.kind != ExprKind::Name) return false;
-        if (callee.binding.to == Binding::To::Builtin) {
-          if (is_query(callee.binding.index)) return false;
-        } else if (callee.binding.to != Binding::To::Def) {
-          return false;
-        }
-        if (!e.clauses.empty()) return false;
-        for (std::size_t i = 1; i < e.args.size(); ++i) {
-          if (!invariant(*e.args[i])) return false;
-        }
-        return true;
-      }
-      default:
-        if (!e.clauses.empty()) return false;
-        for (const auto& a : e.args) {
-          if (!invariant(*a)) return false;
-        }
-        return true;
-    }
-  }
+  // Collections that do not depend on the state are listed once, with the parameters.
+  bool invariant(const Expr& e) const { return lang::invariant(e, Fixed{params_, {}}); }
 
   std::optional<Value> value_of(const Expr& e) {
     Frame frame(static_cast<std::size_t>(std::max(d_.frame_size, 1)));
@@ -156,7 +130,7 @@ class Compiler {
       case ExprKind::Unary: {
         auto a = expr(*e.args[0]);
         if (!a) return std::nullopt;
-        if (e.text == "not") {
+        if (e.prefix == PrefixOp::Not) {
           if (a->second != Ty::Bool) return std::nullopt;
           return Typed{op(Op::Not, a->first), Ty::Bool};
         }

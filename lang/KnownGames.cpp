@@ -1,5 +1,6 @@
 #include "lang/KnownGames.hpp"
 
+#include "lang/Analysis.hpp"
 #include "lang/Builtins.hpp"
 #include "runtime/Nim.hpp"
 
@@ -48,13 +49,6 @@ int one_to_min(const GameItem& move, int x, int y = -1) {
   const Expr& cond = *move.clauses[1].expr;
   if ((is_local(hi, x) && is_at_most(cond, v, y)) || (is_local(hi, y) && is_at_most(cond, v, x))) return v;
   return -1;
-}
-// A number, a parameter or a top-level name: nothing that changes with the state.
-bool is_constant(const Expr& e, int params) {
-  if (e.kind == ExprKind::Int) return true;
-  if (e.kind != ExprKind::Name) return false;
-  if (e.binding.to == Binding::To::Local) return e.binding.index < params;
-  return e.binding.to == Binding::To::Global || e.binding.to == Binding::To::Constant;
 }
 }  // namespace
 
@@ -107,9 +101,9 @@ std::optional<DynamicShape> recognize_dynamic_subtraction(const GameDecl& g) {
   auto taken = [&](const Expr& e) -> std::optional<DynamicShape> {
     if (is_local(e, t)) return DynamicShape{nullptr, heap};
     if (!is_binary(e, BinOp::Mul)) return std::nullopt;
-    if (is_local(*e.args[1], t) && is_constant(*e.args[0], params))
+    if (is_local(*e.args[1], t) && invariant(*e.args[0], Fixed{params, {}}))
       return DynamicShape{e.args[0].get(), heap};
-    if (is_local(*e.args[0], t) && is_constant(*e.args[1], params))
+    if (is_local(*e.args[0], t) && invariant(*e.args[1], Fixed{params, {}}))
       return DynamicShape{e.args[1].get(), heap};
     return std::nullopt;
   };

@@ -347,7 +347,7 @@ Value Machine::eval(const Expr& e, Frame& frame) {
       }
     case ExprKind::Unary: {
       Value v = eval(*e.args[0], frame);
-      if (e.text == "not") {
+      if (e.prefix == PrefixOp::Not) {
         if (!v.is(Kind::Bool)) fail_at(e.where, "'not' needs a boolean, got " + describe(v));
         return Value::boolean(!v.as_bool());
       }
@@ -358,7 +358,7 @@ Value Machine::eval(const Expr& e, Frame& frame) {
     }
     case ExprKind::Binary: return binary(e, frame);
     case ExprKind::Modifier: {
-      if (e.text == "every") return every_sum(*e.args[0], frame);
+      if (e.prefix == PrefixOp::Every) return every_sum(*e.args[0], frame);
       Value v = eval(*e.args[0], frame);
       // 0 is the empty sum (it prints as 0): `misere 0` is the misere empty sum, which the
       // player to move wins (the opponent moved last), as `every 0` is an every sum.

@@ -379,12 +379,14 @@ class Builder {
     if (n.is_type<unary_expr>() || n.is_type<not_expr>()) {
       auto e = make(ExprKind::Unary, *n.children.at(0));
       e->text = n.is_type<unary_expr>() ? "-" : "not";
+      e->prefix = n.is_type<unary_expr>() ? PrefixOp::Neg : PrefixOp::Not;
       e->args.push_back(expr(*n.children.at(1)));
       return e;
     }
     if (n.is_type<mod_expr>()) {
       auto e = make(ExprKind::Modifier, *n.children.at(0));
       e->text = trimmed(*n.children.at(0));
+      e->prefix = e->text == "every" ? PrefixOp::Every : PrefixOp::Misere;
       e->args.push_back(expr(*n.children.at(1)));
       return e;
     }

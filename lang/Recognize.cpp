@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "lang/Analysis.hpp"
 #include "lang/Builtins.hpp"
 #include "lang/Machine.hpp"
 
@@ -17,182 +18,25 @@ namespace {
 constexpr std::int64_t kMaxDigit = std::int64_t{1} << 16;
 constexpr std::size_t kMaxBindings = std::size_t{1} << 16;
 
-// ---- linear forms over slots ----
-
-// c + sum(coef * slot) + sum(coef * opaque), where an opaque term is an expression that
-// does not depend on the state or on the rule's range variable.
-struct Lin {
-  std::int64_t c = 0;
-  std::map<int, std::int64_t> slots;
-  std::vector<std::pair<const Expr*, std::int64_t>> opaque;
-
-  std::int64_t coef(int slot) const {
-    auto it = slots.find(slot);
-    return it == slots.end() ? 0 : it->second;
-  }
-  bool constant() const { return slots.empty() && opaque.empty(); }
-  // this += k * o; false on overflow.
-  bool add(const Lin& o, std::int64_t k) {
-    std::int64_t t = 0;
-    if (__builtin_mul_overflow(o.c, k, &t) || __builtin_add_overflow(c, t, &c)) return false;
-    for (const auto& [s, v] : o.slots) {
-      std::int64_t& mine = slots[s];
-      if (__builtin_mul_overflow(v, k, &t) || __builtin_add_overflow(mine, t, &mine)) return false;
-      if (mine == 0) slots.erase(s);
-    }
-    for (const auto& [e, v] : o.opaque) {
-      if (__builtin_mul_overflow(v, k, &t)) return false;
-      opaque.emplace_back(e, t);
-    }
-    return true;
-  }
-  Lin without(int slot) const {
-    Lin l = *this;
-    l.slots.erase(slot);
-    return l;
-  }
-};
-
-std::optional<Lin> minus(const Lin& a, const Lin& b) {
-  Lin r = a;
-  if (!r.add(b, -1)) return std::nullopt;
-  return r;
-}
-
-// True when `a - b` is the constant `d` (opaque terms must be the very same expressions).
-bool differ_by_constant(const Lin& a, const Lin& b, std::int64_t& d) {
-  if (a.slots != b.slots) return false;
-  auto key = [](const std::vector<std::pair<const Expr*, std::int64_t>>& v) {
-    std::map<const Expr*, std::int64_t> m;
-    for (const auto& [e, k] : v) m[e] += k;
-    for (auto it = m.begin(); it != m.end();) it = it->second == 0 ? m.erase(it) : std::next(it);
-    return m;
-  };
-  if (key(a.opaque) != key(b.opaque)) return false;
-  return !__builtin_sub_overflow(a.c, b.c, &d);
-}
-
+// The state's slot, what stays fixed while a rule's options are listed (parameters, and the
+// clause variables enumerated when the spec is built), and the rule's range variable.
 struct Ctx {
   int n_slot = -1;
-  int params = 0;       // slots below are parameters
-  std::set<int> outer;  // clause variables enumerated when the spec is built
-  int inner = -1;       // the range variable that depends on n
+  Fixed fixed;
+  int inner = -1;
+  std::set<int> vars() const { return {n_slot, inner}; }
 };
 
-// Does not depend on the state, on the range variable, or on anything that is not a value.
-bool invariant(const Expr& e, const Ctx& ctx) {
-  switch (e.kind) {
-    case ExprKind::Int:
-    case ExprKind::Str:
-    case ExprKind::Bool: return true;
-    case ExprKind::Name:
-      switch (e.binding.to) {
-        case Binding::To::Local: return e.binding.index < ctx.params || ctx.outer.count(e.binding.index) > 0;
-        case Binding::To::Global:
-        case Binding::To::Constant: return true;
-        default: return false;
-      }
-    case ExprKind::Modifier: return false;
-    case ExprKind::Call: {
-      const Expr& callee = *e.args[0];
-      if (callee.kind != ExprKind::Name) return false;
-      if (callee.binding.to == Binding::To::Builtin) {
-        if (is_query(callee.binding.index)) return false;
-      } else if (callee.binding.to != Binding::To::Def) {
-        return false;
-      }
-      if (!e.clauses.empty()) return false;
-      for (std::size_t i = 1; i < e.args.size(); ++i) {
-        if (!invariant(*e.args[i], ctx)) return false;
-      }
-      return true;
-    }
-    default:
-      if (!e.clauses.empty()) return false;  // comprehensions bind their own names
-      for (const auto& a : e.args) {
-        if (!invariant(*a, ctx)) return false;
-      }
-      return true;
-  }
-}
-
-std::optional<Lin> lin(const Expr& e, const Ctx& ctx) {
-  Lin out;
-  switch (e.kind) {
-    case ExprKind::Int: out.c = e.ival; return out;
-    case ExprKind::Name:
-      if (e.binding.to == Binding::To::Local &&
-          (e.binding.index == ctx.n_slot || e.binding.index == ctx.inner || e.binding.index < ctx.params ||
-           ctx.outer.count(e.binding.index))) {
-        out.slots[e.binding.index] = 1;
-        return out;
-      }
-      break;
-    case ExprKind::Unary:
-      if (e.text == "-") {
-        auto a = lin(*e.args[0], ctx);
-        if (!a || !out.add(*a, -1)) return std::nullopt;
-        return out;
-      }
-      break;
-    case ExprKind::Binary:
-      if (e.op == BinOp::Add || e.op == BinOp::Sub) {
-        auto a = lin(*e.args[0], ctx);
-        auto b = lin(*e.args[1], ctx);
-        if (!a || !b) return std::nullopt;
-        if (!a->add(*b, e.op == BinOp::Add ? 1 : -1)) return std::nullopt;
-        return a;
-      }
-      if (e.op == BinOp::Mul) {
-        for (int i = 0; i < 2; ++i) {
-          if (e.args[i]->kind != ExprKind::Int) continue;
-          auto o = lin(*e.args[1 - i], ctx);
-          if (!o || !out.add(*o, e.args[i]->ival)) return std::nullopt;
-          return out;
-        }
-      }
-      break;
-    default: break;
-  }
-  if (invariant(e, ctx)) {
-    out.opaque.emplace_back(&e, 1);
-    return out;
-  }
-  return std::nullopt;
-}
-
-// `L op R` with op one of < <= > >= as F >= 0.
-std::optional<Lin> as_ge0(const Expr& e, const Ctx& ctx) {
-  if (e.kind != ExprKind::Binary) return std::nullopt;
-  const std::string& op = e.text;
-  if (op != "<" && op != "<=" && op != ">" && op != ">=") return std::nullopt;
-  auto l = lin(*e.args[0], ctx);
-  auto r = lin(*e.args[1], ctx);
-  if (!l || !r) return std::nullopt;
-  const bool right_bigger = op[0] == '<';
-  auto f = right_bigger ? minus(*r, *l) : minus(*l, *r);
-  if (!f) return std::nullopt;
-  if (op.size() == 1 && __builtin_sub_overflow(f->c, 1, &f->c)) return std::nullopt;
-  return f;
-}
-
-bool mentions(const Expr& e, int slot) {
-  if (e.kind == ExprKind::Name) return e.binding.to == Binding::To::Local && e.binding.index == slot;
-  for (const auto& a : e.args) {
-    if (mentions(*a, slot)) return true;
-  }
-  for (const Clause& c : e.clauses) {
-    if (c.expr && mentions(*c.expr, slot)) return true;
-  }
-  return false;
-}
+bool invariant(const Expr& e, const Ctx& ctx) { return lang::invariant(e, ctx.fixed); }
+std::optional<Lin> lin(const Expr& e, const Ctx& ctx) { return lang::lin(e, ctx.fixed, ctx.vars()); }
+std::optional<Lin> as_ge0(const Expr& e, const Ctx& ctx) { return lang::as_ge0(e, ctx.fixed, ctx.vars()); }
 
 // `k != E`, `k not in E`, `not (k in E)`: the excluded value or set, or null.
 const Expr* exclusion_of(const Expr& e, int k, const Ctx& ctx, bool& is_set) {
   auto is_k = [&](const Expr& x) {
     return x.kind == ExprKind::Name && x.binding.to == Binding::To::Local && x.binding.index == k;
   };
-  if (e.kind == ExprKind::Unary && e.text == "not") {
+  if (e.kind == ExprKind::Unary && e.prefix == PrefixOp::Not) {
     const Expr& in = *e.args[0];
     if (in.kind == ExprKind::Binary && in.op == BinOp::In && is_k(*in.args[0]) &&
         invariant(*in.args[1], ctx)) {
@@ -257,7 +101,7 @@ std::optional<RulePlan> analyze(const GameItem& it, const Ctx& base) {
     if (c.kind != Clause::Kind::For) continue;
     if (c.slots.size() != 1 || range) return std::nullopt;  // the range variable comes last
     if (invariant(*c.expr, ctx)) {
-      ctx.outer.insert(c.slots[0]);
+      ctx.fixed.fixed.insert(c.slots[0]);
       plan.outer.push_back(&c);
     } else if (c.expr->kind == ExprKind::Range) {
       range = &c;
@@ -396,12 +240,12 @@ std::optional<RulePlan> analyze(const GameItem& it, const Ctx& base) {
   if (!m_minus_two_a.add(two_a_minus_m, -1)) return std::nullopt;
   for (const Expr* c : rest) {
     if (c->kind != ExprKind::Binary) return std::nullopt;
-    const std::string_view op = c->text;
+    const BinOp op = c->op;
     auto l = lin(*c->args[0], ctx);
     auto r = lin(*c->args[1], ctx);
     if (!l || !r) return std::nullopt;
     std::int64_t k = 0;
-    if (op == "!=") {
+    if (op == BinOp::Ne) {
       auto diff = minus(*l, *r);
       if (!diff || !((differ_by_constant(*diff, two_a_minus_m, k) && k == 0) ||
                      (differ_by_constant(*diff, m_minus_two_a, k) && k == 0))) {
@@ -411,10 +255,10 @@ std::optional<RulePlan> analyze(const GameItem& it, const Ctx& base) {
       continue;
     }
     // D <= u with D = 2a - m + k: 2a - m <= u - k, which must be -1 (a < m - a) or 0.
-    const bool less = op == "<" || op == "<=";
-    if (!less && op != ">" && op != ">=") return std::nullopt;
+    const bool less = op == BinOp::Lt || op == BinOp::Le;
+    if (!less && op != BinOp::Gt && op != BinOp::Ge) return std::nullopt;
     auto diff = less ? minus(*l, *r) : minus(*r, *l);
-    const std::int64_t u = op.size() == 1 ? -1 : 0;
+    const std::int64_t u = op == BinOp::Lt || op == BinOp::Gt ? -1 : 0;
     if (!diff || !differ_by_constant(*diff, two_a_minus_m, k) || k < -1 || k > 1) return std::nullopt;
     const std::int64_t t = u - k;
     if (t < -1 || t > 0) return std::nullopt;
@@ -661,7 +505,7 @@ class Shape : public HeapShape {
 std::unique_ptr<HeapShape> recognize_heap(const GameDecl& decl) {
   if (decl.form != GameDecl::Form::Rules) return nullptr;
   Ctx ctx;
-  ctx.params = static_cast<int>(decl.params.size());
+  ctx.fixed.params = static_cast<int>(decl.params.size());
   std::vector<RulePlan> plans;
   for (const GameItem& it : decl.items) {
     switch (it.kind) {
