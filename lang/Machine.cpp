@@ -8,9 +8,11 @@
 #include <absl/container/flat_hash_set.h>
 
 #include "lang/Builtins.hpp"
+#include "lang/Lower.hpp"
 #include "lang/RuleGame.hpp"
 #include "lang/Table.hpp"
 #include "runtime/Checked.hpp"
+#include "runtime/Mex.hpp"
 #include "runtime/Period.hpp"
 #include "runtime/Progress.hpp"
 #include "runtime/Shorthands.hpp"
@@ -297,15 +299,16 @@ const GameInstance* Machine::instance(GameEntry& g, std::vector<Value> params, W
     if (!params.empty()) fail_at(where, g.name + " has no parameters");
     return g.alias;
   }
-  if (params.empty() && g.plain) return g.plain;
+  if (params.empty() && g.plain && g.plain->planned()) return g.plain;
   const auto& rules = rules_of(g, where);
   if (static_cast<int>(params.size()) != g.param_count) {
     fail_at(where, g.name + " takes " + std::to_string(g.param_count) +
                        (g.param_count == 1 ? " parameter, got " : " parameters, got ") +
                        std::to_string(params.size()));
   }
-  if (params.empty()) return g.plain = w_.registry.instance(rules, Value::tuple({}));
-  return w_.registry.instance(rules, Value::tuple(std::move(params)));
+  const GameRegistry::Planner plan = [this, &g](const GameInstance& inst) { return lower(g, inst, *this); };
+  if (params.empty()) return g.plain = w_.registry.instance(rules, Value::tuple({}), plan);
+  return w_.registry.instance(rules, Value::tuple(std::move(params)), plan);
 }
 
 void Machine::to_parts(const Value& v, const GameInstance& self, Option& out, Where where) {
@@ -1337,7 +1340,7 @@ Value Machine::builtin(const Expr& e, int which, Frame& frame) {
       }
       std::optional<std::int64_t> limit;
       if (args.size() > 1) limit = need_int(args[1], e.args[2]->where, "the limit of period");
-      const PeriodInfo r = find_period(ev_, *args[0].game(), limit);
+      const PeriodInfo r = ev_.period(*args[0].game(), limit);
       return Value::tuple(
           {Value::integer(r.n0), Value::integer(r.p), Value::word(r.proven ? "proven" : "observed")});
     }

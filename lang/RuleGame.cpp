@@ -1,9 +1,6 @@
 #include "lang/RuleGame.hpp"
 
-#include "lang/Compile.hpp"
-#include "runtime/DynamicSubtraction.hpp"
 #include "runtime/Show.hpp"
-#include "runtime/Wythoff.hpp"
 
 namespace grundy::lang {
 
@@ -152,12 +149,7 @@ class RuleCursor : public OptionCursor {
 
 }  // namespace
 
-RuleGame::RuleGame(const GameDecl& decl, Machine& machine)
-    : decl_(decl),
-      machine_(machine),
-      shape_(recognize_heap(decl)),
-      dynamic_(recognize_dynamic_subtraction(decl)),
-      wythoff_(recognize_wythoff(decl)) {
+RuleGame::RuleGame(const GameDecl& decl, Machine& machine) : decl_(decl), machine_(machine) {
   for (const GameItem& it : decl.items) {
     if (it.kind == GameItem::Kind::Formula) {
       formula_ = &it;
@@ -186,28 +178,6 @@ std::uint64_t RuleGame::formula(const GameInstance& game, const Value& state) co
 }
 
 RuleGame::~RuleGame() = default;
-
-std::optional<HeapSpec> RuleGame::heap_spec(const GameInstance& game) const {
-  if (!shape_) return std::nullopt;
-  return shape_->spec(game, machine_);
-}
-
-std::unique_ptr<OutcomeRule> RuleGame::outcome_rule(const GameInstance& game) const {
-  if (wythoff_) return std::make_unique<WythoffRule>();
-  if (!dynamic_) return nullptr;
-  std::int64_t k = 1;
-  if (dynamic_->k) {
-    Frame frame = params_frame(decl_, game);
-    const Value v = machine_.eval(*dynamic_->k, frame);
-    if (!v.is(Kind::Int) || v.as_int() < 1) return nullptr;
-    k = v.as_int();
-  }
-  return std::make_unique<DynamicSubtraction>(k, dynamic_->heap);
-}
-
-std::shared_ptr<const IntProgram> RuleGame::int_rules(const GameInstance& game) const {
-  return compile_rules(decl_, game, machine_);
-}
 
 int RuleGame::state_arity() const {
   for (const GameItem& it : decl_.items) {

@@ -14,6 +14,7 @@
 #include "lang/Builtins.hpp"
 #include "lang/Diagnostics.hpp"
 #include "lang/KnownGames.hpp"
+#include "lang/Lower.hpp"
 #include "lang/Machine.hpp"
 #include "lang/Parser.hpp"
 #include "lang/Resolver.hpp"
@@ -159,7 +160,10 @@ struct Session::Impl {
       switch (d.form) {
         case GameDecl::Form::Rules:
           g.rules = recognize_nim(d);
-          if (!g.rules) g.rules = std::make_shared<RuleGame>(d, machine);
+          if (!g.rules) {
+            g.rules = std::make_shared<RuleGame>(d, machine);
+            g.shapes = read_shapes(d);
+          }
           break;
         case GameDecl::Form::Octal: try { g.rules = std::make_shared<TakeAndBreakRuleset>(g.name, d.code);
           } catch (const Error& e) {
@@ -557,6 +561,10 @@ struct Session::Impl {
       if (g.decl->form == GameDecl::Form::Subtraction || g.decl->form == GameDecl::Form::Alias) {
         g.rules.reset();
         g.alias = nullptr;
+      } else if (g.shapes) {
+        // What the plans read of top-level lets (a set, a bound) may have changed.
+        world.registry.replan(g.rules.get(),
+                              [&](const GameInstance& inst) { return lower(g, inst, machine); });
       }
     }
   }

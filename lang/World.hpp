@@ -17,12 +17,15 @@
 
 namespace grundy::lang {
 
+struct RuleShapes;  // lang/Lower.hpp
+
 struct GameEntry {
   std::string name;
   const GameDecl* decl = nullptr;
-  std::shared_ptr<const Ruleset> rules;  // set when compiled
-  const GameInstance* alias = nullptr;   // `game B3 = Bash[3]`
-  const GameInstance* plain = nullptr;   // the instance without parameters, once asked for
+  std::shared_ptr<const Ruleset> rules;      // set when compiled
+  std::shared_ptr<const RuleShapes> shapes;  // rules: what the recognisers read in them
+  const GameInstance* alias = nullptr;       // `game B3 = Bash[3]`
+  const GameInstance* plain = nullptr;       // the instance without parameters, once asked for
   int param_count = 0;
   int state_arity = 1;        // -1: known only at run time (an alias of a value)
   std::vector<Value> labels;  // graph games: node labels

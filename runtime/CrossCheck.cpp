@@ -4,13 +4,97 @@
 #include <bit>
 #include <vector>
 
+#include <array>
+
 #include "runtime/Dense.hpp"
 #include "runtime/Error.hpp"
-#include "runtime/Evaluator.hpp"
+#include "runtime/Game.hpp"
 #include "runtime/Kernels.hpp"
 #include "runtime/Tuples.hpp"
 
 namespace grundy {
+
+// ---- the rules against a code ----
+
+namespace {
+
+// An option as up to three heap sizes, sorted, 0 for none: comparing and sorting these is
+// far cheaper than sets of vectors, and a heap with splits into three has n^2 / 12 options.
+using Heaps3 = std::array<std::int64_t, 3>;
+
+Heaps3 heaps3(std::int64_t a = 0, std::int64_t b = 0, std::int64_t c = 0) {
+  Heaps3 h{a, b, c};
+  std::sort(h.begin(), h.end());
+  return h;
+}
+
+// The options of heap n under `spec`, sorted, each once.
+void spec_options_into(const HeapSpec& spec, std::int64_t n, std::vector<Heaps3>& out) {
+  out.clear();
+  for_each_spec_option(
+      spec, n, [&](std::int64_t a, std::int64_t b, std::int64_t c) { out.push_back(heaps3(a, b, c)); });
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+}
+
+}  // namespace
+
+std::vector<std::vector<std::int64_t>> spec_options(const HeapSpec& spec, std::int64_t n) {
+  std::vector<Heaps3> options;
+  spec_options_into(spec, n, options);
+  std::vector<std::vector<std::int64_t>> out;
+  for (const Heaps3& h : options) {
+    std::vector<std::int64_t> heaps;
+    for (std::int64_t x : h) {
+      if (x > 0) heaps.push_back(x);
+    }
+    out.push_back(std::move(heaps));
+  }
+  return out;
+}
+
+std::optional<CodeDifference> compare_with_code(const HeapSpec& spec, const GameInstance& game,
+                                                std::int64_t from, std::int64_t upto) {
+  std::vector<Heaps3> got, want;
+  for (std::int64_t n = from; n <= upto; ++n) {
+    got.clear();
+    try {
+      auto cursor = game.rules().options(game, Value::integer(n));
+      Option o;
+      while (cursor->next(o)) {
+        Heaps3 h{0, 0, 0};
+        std::size_t parts = 0;
+        for (const Position& part : o) {
+          if (part.game != &game || !part.state.is(Kind::Int) || part.state.as_int() < 0 ||
+              part.state.as_int() >= n) {
+            return CodeDifference{n, "an option of heap " + std::to_string(n) + " is " + to_string(part)};
+          }
+          if (part.state.as_int() == 0) continue;
+          if (parts == 3) {
+            return CodeDifference{n,
+                                  "an option of heap " + std::to_string(n) + " leaves more than three heaps"};
+          }
+          h[parts++] = part.state.as_int();
+        }
+        std::sort(h.begin(), h.end());
+        got.push_back(h);
+      }
+    } catch (const Error& e) {
+      if (e.kind != ErrorKind::Runtime) throw;  // a limit or an interrupt stops the query
+      return CodeDifference{n,
+                            std::string("the options of heap ") + std::to_string(n) + " raise: " + e.what()};
+    }
+    std::sort(got.begin(), got.end());
+    got.erase(std::unique(got.begin(), got.end()), got.end());
+    spec_options_into(spec, n, want);
+    if (got != want)
+      return CodeDifference{n,
+                            "the options of heap " + std::to_string(n) + " differ from " + spec.describe()};
+  }
+  return std::nullopt;
+}
+
+// ---- fast paths against the definition ----
 
 namespace {
 
@@ -81,10 +165,9 @@ void cross_check_kernel(const GameInstance& game, const HeapSpec& spec, const De
                std::to_string(want));
     }
     if (plain_heap_cost(spec, heap) <= kRulesCheckOptions) {
-      const std::string why = verify_spec(spec, game, heap, heap);
-      if (!why.empty()) {
+      if (auto d = compare_with_code(spec, game, heap, heap)) {
         disagree("the rules of " + game.display_name() + " are not the code " + spec.describe() +
-                 " they were recognised as: " + why);
+                 " they were recognised as: " + d->why);
       }
     }
   };
@@ -111,29 +194,29 @@ void cross_check_kernel(const GameInstance& game, const HeapSpec& spec, const De
   }
 }
 
-void cross_check_run(const GameInstance& game, const FastPath& f, std::int64_t n) {
+void cross_check_run(const GameInstance& game, std::int64_t a, std::int64_t b, std::int64_t n) {
   constexpr std::int64_t kMaxOptions = std::int64_t{1} << 20;
-  if (f.run_a <= 0 || n < f.run_a) return;
-  const std::int64_t last = std::min(f.run_b, n);  // takes run_a..last
-  if (last - f.run_a >= kMaxOptions) return;
-  std::vector<bool> seen(static_cast<std::size_t>(last - f.run_a) + 2);
-  for (std::int64_t k = f.run_a; k <= last; ++k) {
-    const std::uint64_t x = f.run_value(n - k);
+  if (n < a) return;
+  const std::int64_t last = std::min(b, n);  // takes a..last
+  if (last - a >= kMaxOptions) return;
+  std::vector<bool> seen(static_cast<std::size_t>(last - a) + 2);
+  for (std::int64_t k = a; k <= last; ++k) {
+    const std::uint64_t x = run_value(a, b, n - k);
     if (x < seen.size()) seen[x] = true;
   }
   const std::uint64_t want = mex_of(seen);
-  const std::uint64_t got = f.run_value(n);
+  const std::uint64_t got = run_value(a, b, n);
   if (got != want) {
-    disagree("the formula of a run of takes " + std::to_string(f.run_a) + ".." + std::to_string(f.run_b) +
-             " gives " + std::to_string(got) + " at heap " + std::to_string(n) + " of " +
-             game.display_name() + ", the mex of its options gives " + std::to_string(want));
+    disagree("the formula of a run of takes " + std::to_string(a) + ".." + std::to_string(b) + " gives " +
+             std::to_string(got) + " at heap " + std::to_string(n) + " of " + game.display_name() +
+             ", the mex of its options gives " + std::to_string(want));
   }
 }
 
-void cross_check_cell(Evaluator& ev, const GameInstance& game, const FastPath& f, const std::int64_t* c,
-                      std::uint32_t v) {
+void cross_check_cell(const GameInstance& game, const TupleMemo& box, const std::int64_t* c, std::uint32_t v,
+                      const std::function<std::uint64_t(const Position&)>& value_of) {
   constexpr std::uint64_t kMaxOptions = std::uint64_t{1} << 16;
-  const int arity = f.box->arity();
+  const int arity = box.arity();
   Value state;
   if (arity == 1) {
     state = Value::integer(c[0]);
@@ -156,16 +239,16 @@ void cross_check_cell(Evaluator& ev, const GameInstance& game, const FastPath& f
         Coords p{};
         if (part.game == &game && part.state.is(Kind::Int) && arity == 1) {
           p[0] = part.state.as_int();
-          known = f.box->known(p.data());
+          known = box.known(p.data());
         } else if (part.game == &game && part.state.is(Kind::Tuple) &&
                    static_cast<int>(part.state.items().size()) == arity &&
                    std::all_of(part.state.items().begin(), part.state.items().end(),
                                [](const Value& e) { return e.is(Kind::Int); })) {
           for (int i = 0; i < arity; ++i)
             p[static_cast<std::size_t>(i)] = part.state.items()[static_cast<std::size_t>(i)].as_int();
-          known = f.box->known(p.data());
+          known = box.known(p.data());
         }
-        x ^= known ? *known : ev.grundy(part);
+        x ^= known ? *known : value_of(part);
       }
       if (x >= seen.size() && x <= kMaxOptions) seen.resize(static_cast<std::size_t>(x) + 1);
       if (x < seen.size()) seen[x] = true;

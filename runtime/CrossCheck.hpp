@@ -15,15 +15,32 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace grundy {
 
 class DenseTable;
-class Evaluator;
 class GameInstance;
-struct FastPath;
+class TupleMemo;
 struct HeapSpec;
+struct Position;
+
+// Where the rules of `game` first list other options than the code's, among heaps from..upto:
+// the heap and what differs; nothing when they agree. Options are compared as multisets of
+// heap sizes, empty heaps left out. The language checks a code it recognised in written rules
+// so before using it (lang/Lower.cpp), and --cross-check does again at sampled heaps.
+struct CodeDifference {
+  std::int64_t heap = 0;
+  std::string why;
+};
+std::optional<CodeDifference> compare_with_code(const HeapSpec& spec, const GameInstance& game,
+                                                std::int64_t from, std::int64_t upto);
+
+// The options of heap n under `spec`, as sorted lists of non-empty heaps, each once.
+std::vector<std::vector<std::int64_t>> spec_options(const HeapSpec& spec, std::int64_t n);
 
 // The options plain_heap_value looks at for heap n (an upper bound), and the value by the
 // definition: the mex over the options of heap n under `spec`, each the XOR of the values in
@@ -43,13 +60,14 @@ struct KernelAudit {
 void cross_check_kernel(const GameInstance& game, const HeapSpec& spec, const DenseTable& values,
                         std::size_t from, std::size_t to, std::uint64_t work, KernelAudit& audit);
 
-// Checks the value of heap n of a run of takes (FastPath::run_a > 0) against the mex of its
-// options' values by the same formula, when it has at most 2^20 options.
-void cross_check_run(const GameInstance& game, const FastPath& f, std::int64_t n);
+// Checks the value of heap n of the run of takes a..b (runtime/Kernels.hpp, run_value) against
+// the mex of its options' values by the same formula, when it has at most 2^20 options.
+void cross_check_run(const GameInstance& game, std::int64_t a, std::int64_t b, std::int64_t n);
 
-// Checks the box's value `v` at the state `c` of `game` against the mex of the options the
-// rules as written list (up to 2^16 of them), each option's parts valued by the evaluator.
-void cross_check_cell(Evaluator& ev, const GameInstance& game, const FastPath& f, const std::int64_t* c,
-                      std::uint32_t v);
+// Checks the value `v` of the state `c` of `game` in its box against the mex of the options
+// the rules as written list (up to 2^16 of them): a part in the box by its cell there, others
+// by `value_of` (the evaluator).
+void cross_check_cell(const GameInstance& game, const TupleMemo& box, const std::int64_t* c, std::uint32_t v,
+                      const std::function<std::uint64_t(const Position&)>& value_of);
 
 }  // namespace grundy

@@ -10,13 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "runtime/Dense.hpp"
 #include "runtime/Error.hpp"
 #include "runtime/Game.hpp"
+#include "runtime/Period.hpp"
+#include "runtime/Strategy.hpp"
 
 namespace grundy {
-
-struct BoxHooks;  // runtime/Tuples.hpp
 
 class Progress;
 
@@ -105,10 +104,11 @@ class Evaluator {
   // bodies of their states. Other estimates add what they hold to it.
   std::uint64_t held_bytes() const { return games_.states * kBytesPerState + games_.state_bytes; }
 
-  // How the values of `g` are computed (runtime/Dense.hpp), decided on first use: a native
-  // kernel when the rules are a subtraction or take-and-break code, a dense table filled
-  // bottom-up when the state is one integer, else the general search.
-  FastPath& fast_path(const GameInstance& g);
+  // How the values of `g` are computed (runtime/Strategy.hpp), chosen from its plan on first
+  // use: a native kernel when the rules are a subtraction or take-and-break code, compiled
+  // rules over a box of states, a dense table filled bottom-up when the state is one
+  // integer, else the general search.
+  Strategy& strategy(const GameInstance& g);
   // The values of heaps 0..count-1 of a one-integer game, in its dense table; null when the
   // game has no dense table (ask grundy() for each state then). Uses a proven period.
   const DenseTable* dense_values(const GameInstance& g, std::uint64_t count);
@@ -116,7 +116,7 @@ class Evaluator {
   // computed by a kernel or the compiled rules); nothing when only grundy(Position) can.
   // Lets a query with integer arguments skip building the state as a Value.
   std::optional<std::uint64_t> table_value(const GameInstance& g, const std::int64_t* c, int n);
-  // wins() of g at the state of `n` integers `c` when a theorem (FastPath::outcome_rule) or
+  // wins() of g at the state of `n` integers `c` when a theorem (Strategy::outcome_rule) or
   // the search for outcomes over its compiled rules answers it; nothing when only
   // wins(Option) can.
   std::optional<bool> table_wins(const GameInstance& g, const std::int64_t* c, int n);
@@ -128,16 +128,20 @@ class Evaluator {
   // while they are known: returns how many were.
   std::size_t known_table_values(const GameInstance& g, std::int64_t from, std::uint64_t* out,
                                  std::size_t count) const;
+  // The period of the sequence grundy(G(0)), grundy(G(1)), ... looked for among heaps
+  // 0..limit (runtime/Period.hpp): proven when the game is a subtraction or take-and-break
+  // code, else observed. Without a limit, up to 2^20 heaps for codes and 2^12 for other
+  // games. Throws when no period shows up.
+  PeriodInfo period(const GameInstance& game, std::optional<std::int64_t> limit);
 
  private:
+  // The paths of runtime/Strategy.hpp (runtime/Tables.cpp).
+  void setup(const GameInstance& g, Strategy& s);
   std::optional<std::uint64_t> fast_value(const Position& p);
-  std::optional<std::uint32_t> box_value(const GameInstance& g, FastPath& f, const std::int64_t* c);
-  std::optional<std::uint64_t> heap_value(const GameInstance& g, FastPath& f, std::int64_t n);
-  std::optional<std::uint64_t> kernel_value(const GameInstance& g, FastPath& f, std::int64_t n);
-  std::optional<std::uint32_t> dense_value(const GameInstance& g, FastPath& f, std::int64_t n);
-  void setup(const GameInstance& g, FastPath& f);
-  // A theorem for the outcomes of g, when its rules say a game that has one.
-  void setup_outcome_rule(const GameInstance& g, FastPath& f);
+  std::optional<std::uint32_t> box_value(const GameInstance& g, Strategy& s, const std::int64_t* c);
+  std::optional<std::uint64_t> heap_value(const GameInstance& g, Strategy& s, std::int64_t n);
+  std::optional<std::uint64_t> kernel_value(const GameInstance& g, Strategy& s, std::int64_t n);
+  std::optional<std::uint32_t> dense_value(const GameInstance& g, Strategy& s, std::int64_t n);
   void reserve_states(std::uint64_t more);
   // One box fill of game g, counting its states in `done`. It lives on the caller's stack
   // and each hook holds only a pointer to it, which std::function keeps without allocating
@@ -159,8 +163,5 @@ class Evaluator {
 // Options of a sum: each component's options, the moved component replaced in place by
 // the parts of its option. Deduplicated as multisets.
 std::vector<Option> sum_options(Evaluator& ev, const Option& sum);
-
-// The smallest non-negative integer not in `seen` (seen[v] set for each value present).
-std::uint32_t mex(const std::vector<bool>& seen);
 
 }  // namespace grundy

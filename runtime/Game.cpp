@@ -45,14 +45,43 @@ std::string GameInstance::display_name() const {
   return s;
 }
 
-const GameInstance* GameRegistry::instance(const std::shared_ptr<const Ruleset>& rules, const Value& params) {
+const GameInstance* GameRegistry::instance(const std::shared_ptr<const Ruleset>& rules, const Value& params,
+                                           const Planner& plan) {
   Key key{rules.get(), params};
   auto it = instances_.find(key);
-  if (it != instances_.end()) return it->second.get();
-  auto inst = std::make_unique<GameInstance>(rules, params);
-  const GameInstance* p = inst.get();
-  instances_.emplace(std::move(key), std::move(inst));
+  GameInstance* p = nullptr;
+  if (it != instances_.end()) {
+    p = it->second.get();
+    if (p->planned_ || !plan) return p;
+  } else {
+    // Interned first: making the plan lists options, which may name the instance itself.
+    auto inst = std::make_unique<GameInstance>(rules, params);
+    p = inst.get();
+    instances_.emplace(std::move(key), std::move(inst));
+    if (!plan) return p;
+  }
+  // A plan that throws (an interrupt, a limit) leaves the instance without one, to be made
+  // at its next use; the search answers for it meanwhile.
+  p->plan_ = plan(*p);
+  p->planned_ = true;
+  p->fast.reset();
   return p;
+}
+
+void GameRegistry::replan(const Ruleset* rules, const Planner& plan) {
+  for (auto& [key, inst] : instances_) {
+    if (key.rules != rules) continue;
+    inst->planned_ = false;
+    inst->plan_ = {};
+    inst->fast.reset();
+    try {
+      inst->plan_ = plan(*inst);
+      inst->planned_ = true;
+    } catch (const Error& e) {
+      // A limit met while planning: the plan is made again at the instance's next use.
+      if (e.kind == ErrorKind::Interrupted) throw;
+    }
+  }
 }
 
 void GameRegistry::forget(const Ruleset* rules) {

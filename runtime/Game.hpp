@@ -13,11 +13,12 @@
 #include <absl/container/flat_hash_map.h>
 
 #include "runtime/Meter.hpp"
+#include "runtime/Plan.hpp"
 #include "runtime/Value.hpp"
 
 namespace grundy {
 
-struct FastPath;
+struct Strategy;
 
 struct Position {
   const GameInstance* game = nullptr;
@@ -100,20 +101,37 @@ class GameInstance {
   std::string display_name() const;
   // Nim-values under normal play, written only once complete (kInProgress before).
   mutable absl::flat_hash_map<Value, std::uint32_t> memo;
-  // Dense table or kernel for integer states (runtime/Dense.hpp), set up by the evaluator
-  // on first use; dense_states counts its entries, which count as states like memo's.
-  mutable std::shared_ptr<FastPath> fast;
+  // What the rules say that the runtime can use (runtime/Plan.hpp), as the language found it
+  // when the instance was made.
+  const Plan& plan() const { return plan_; }
+  bool planned() const { return planned_; }
+  // How the evaluator computes the values (runtime/Strategy.hpp), chosen from the plan on
+  // first use; dense_states counts the entries of its tables, which count as states like
+  // memo's.
+  mutable std::shared_ptr<Strategy> fast;
   mutable std::uint64_t dense_states = 0;
 
  private:
+  friend class GameRegistry;
   std::shared_ptr<const Ruleset> rules_;
   Value params_;
+  Plan plan_;
+  bool planned_ = false;
 };
 
 // Interns game instances so that equal (ruleset, parameters) share one memo.
 class GameRegistry {
  public:
-  const GameInstance* instance(const std::shared_ptr<const Ruleset>& rules, const Value& params);
+  // Makes an instance's plan (lang/Lower.cpp); may throw (an interrupt, a limit).
+  using Planner = std::function<Plan(const GameInstance&)>;
+  // The instance of `rules` with `params`, made on first use with the plan that `plan`
+  // gives it (none: the plain search).
+  const GameInstance* instance(const std::shared_ptr<const Ruleset>& rules, const Value& params,
+                               const Planner& plan = {});
+  // Makes the plans of the instances of `rules` again (after the values they were made from
+  // changed), and drops how their values were being computed. A plan that meets a limit is
+  // left to be made at the instance's next use; an interrupt stops.
+  void replan(const Ruleset* rules, const Planner& plan);
   // Drops the instances of one ruleset (the REPL redefines a game).
   void forget(const Ruleset* rules);
   void clear_memos();

@@ -21,8 +21,6 @@
 
 namespace grundy {
 
-class GameInstance;
-
 // Receives the options of one state. A part is `arity` integers; an option is `parts` parts.
 class OptionSink {
  public:
@@ -154,14 +152,6 @@ class IntProgram {
   bool affine_run(const Item& it, const Clause& c, std::int64_t lo, std::int64_t hi, std::int64_t* r,
                   OptionSink& sink, std::int64_t& budget) const;
   bool clauses(const Item& it, std::size_t ci, std::int64_t* r, OptionSink& sink, std::int64_t& budget) const;
-};
-
-// Implemented by rulesets that can be compiled (RuleGame).
-class IntRulesSource {
- public:
-  virtual ~IntRulesSource() = default;
-  // Null when the rules use something the compiler does not handle.
-  virtual std::shared_ptr<const IntProgram> int_rules(const GameInstance& game) const = 0;
 };
 
 }  // namespace grundy

@@ -22,7 +22,6 @@
 #include <vector>
 
 #include "runtime/Dense.hpp"
-#include "runtime/Game.hpp"
 
 namespace grundy {
 
@@ -66,25 +65,13 @@ struct HeapSpec {
   friend bool operator==(const HeapSpec&, const HeapSpec&) = default;
 };
 
-// Implemented by rulesets whose rules may be a HeapSpec (the shorthands, and rules the
-// language recognises). Rulesets that are not stay plain Rulesets.
-class HeapSpecSource {
- public:
-  virtual ~HeapSpecSource() = default;
-  // The code of `game`'s rules, or nothing (then the general evaluation is used).
-  virtual std::optional<HeapSpec> heap_spec(const GameInstance& game) const = 0;
-  // True when the rules are defined by their spec (`octal`, `subtraction`), so that there
-  // is nothing to verify; false when the spec was recognised in rules written out.
-  virtual bool spec_is_the_rules() const { return false; }
-};
-
-// Checks that the rules of `game` give, for heaps from..upto, exactly the options the spec
-// describes (as multisets of heap sizes, heaps of size 0 left out). Returns "" when they
-// agree, else what differs. A recognised spec that fails this is not used from that heap on.
-std::string verify_spec(const HeapSpec& spec, const GameInstance& game, std::int64_t from, std::int64_t upto);
-
-// The options of heap n under `spec`, as sorted lists of non-empty heaps (tests, verify).
-std::vector<std::vector<std::int64_t>> spec_options(const HeapSpec& spec, std::int64_t n);
+// The value of heap n in the subtraction game of the run of takes {a, ..., b}:
+// (n mod (a + b)) / a. The values reach 2^63 - 1 and a + b up to 2^64 - 2: both are taken in
+// 64-bit unsigned arithmetic, never in a table's 32 bits.
+inline std::uint64_t run_value(std::int64_t a, std::int64_t b, std::int64_t n) {
+  const std::uint64_t m = static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b);
+  return static_cast<std::uint64_t>(n) % m / static_cast<std::uint64_t>(a);
+}
 
 // Calls f(a, b, c) for each option of heap n under `spec`, by the definition of the code:
 // the heaps the option leaves, 0 standing for none (so (0, 0, 0) leaves nothing). Unsorted,

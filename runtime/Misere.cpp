@@ -1,4 +1,5 @@
 #include "runtime/Misere.hpp"
+#include "runtime/Mex.hpp"
 
 #include <algorithm>
 

@@ -2,9 +2,17 @@
 // exactly "take any number from one heap" compile to it, and misère play relies on it.
 #pragma once
 
+#include "runtime/Error.hpp"
 #include "runtime/Game.hpp"
 
 namespace grundy {
+
+// A Nim heap's value is its size; no memo, no search.
+inline std::uint64_t nim_value(const Position& p) {
+  const std::int64_t n = p.state.as_int();
+  if (n < 0) throw Error(ErrorKind::Runtime, "heap sizes are >= 0, got " + to_string(p));
+  return static_cast<std::uint64_t>(n);
+}
 
 class NimRuleset : public Ruleset {
  public:

@@ -1,8 +1,8 @@
 // Outcomes by a theorem: games whose winner is known from the state, with no search
 // (Fibonacci nim by Zeckendorf's theorem, Wythoff's game by the golden ratio). The language
-// recognises rules that say such a game exactly (lang/KnownGames.hpp); the evaluator asks
-// the rule before any search for `wins` and `outcome` of an integer state. The nim-values
-// are still computed from the rules.
+// recognises rules that say such a game exactly (lang/KnownGames.hpp) and names the theorem
+// in the instance's plan; the evaluator asks the rule before any search for `wins` and
+// `outcome` of an integer state. The nim-values are still computed from the rules.
 #pragma once
 
 #include <cstdint>
@@ -11,8 +11,6 @@
 #include <string>
 
 namespace grundy {
-
-class GameInstance;
 
 class OutcomeRule {
  public:
@@ -24,12 +22,20 @@ class OutcomeRule {
   virtual std::string describe() const = 0;
 };
 
-// A ruleset whose rules say a game with an OutcomeRule makes one per instance.
-class OutcomeRuleSource {
- public:
-  virtual ~OutcomeRuleSource() = default;
-  // Null when this instance's parameters do not fit the theorem.
-  virtual std::unique_ptr<OutcomeRule> outcome_rule(const GameInstance& game) const = 0;
+// A theorem that gives the outcome of every state, with no search, as a plan names it
+// (runtime/Plan.hpp).
+struct OutcomeTheorem {
+  enum class Kind : std::uint8_t {
+    Wythoff,             // state (a, b): lost when the smaller heap is floor(d * phi)
+    MultipleSubtraction  // state (n, limit), the K-multiple dynamic subtraction game
+  };
+  Kind kind = Kind::Wythoff;
+  std::int64_t k = 1;  // MultipleSubtraction: the multiple (2 for Fibonacci nim)
+  int heap = 0;        // MultipleSubtraction: the coordinate that is the heap, 0 or 1
 };
+
+// The rule that decides states by the theorem (runtime/Wythoff.hpp,
+// runtime/DynamicSubtraction.hpp).
+std::unique_ptr<OutcomeRule> outcome_rule(const OutcomeTheorem& theorem);
 
 }  // namespace grundy

@@ -16,7 +16,6 @@
 #include <optional>
 
 #include "runtime/Dense.hpp"
-#include "runtime/Evaluator.hpp"
 #include "runtime/Kernels.hpp"
 
 namespace grundy {
@@ -30,10 +29,7 @@ struct PeriodInfo {
 std::optional<PeriodInfo> proven_period(const DenseTable& values, const HeapSpec& spec);
 std::optional<PeriodInfo> observed_period(const DenseTable& values);
 
-// Searches heaps 0..limit of `game` (state: one integer) for a period: proven when the game
-// is a subtraction or take-and-break code, else observed. Without a limit, up to 2^20 heaps
-// for codes and 2^12 for other games. Throws when no period shows up.
-PeriodInfo find_period(Evaluator& ev, const GameInstance& game, std::optional<std::int64_t> limit);
+// The heaps period(G) looks at without a limit (Evaluator::period).
 constexpr std::int64_t kPeriodLimitCodes = std::int64_t{1} << 20;
 constexpr std::int64_t kPeriodLimitRules = std::int64_t{1} << 12;
 

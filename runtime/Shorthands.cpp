@@ -34,19 +34,30 @@ std::unique_ptr<OptionCursor> SubtractionRuleset::options(const GameInstance& g,
   return std::make_unique<ListCursor>(std::move(out));
 }
 
-std::optional<HeapSpec> SubtractionRuleset::heap_spec(const GameInstance&) const {
-  if (set_.empty() || set_.front() <= 0 || set_.back() > kMaxSpecDigit) return std::nullopt;
+Plan SubtractionRuleset::plan() const {
+  Plan plan;
+  if (set_.empty() || set_.front() <= 0 || set_.back() > kMaxSpecDigit) return plan;
   HeapSpec spec;
   spec.digits.assign(static_cast<std::size_t>(set_.back()) + 1, 0);
   for (std::int64_t s : set_) spec.digits[static_cast<std::size_t>(s)] = HeapSpec::kNone | HeapSpec::kOne;
-  return spec;
+  spec.normalize();
+  plan.code = std::move(spec);
+  return plan;
 }
 
-std::optional<HeapSpec> TakeAndBreakRuleset::heap_spec(const GameInstance&) const {
+Plan TakeAndBreakRuleset::plan() const {
+  Plan plan;
   HeapSpec spec;
   for (int d : digits_) spec.digits.push_back(static_cast<std::uint8_t>(d));
   spec.normalize();
-  return spec;
+  plan.code = std::move(spec);
+  return plan;
+}
+
+Plan GraphRuleset::plan() {
+  Plan plan;
+  plan.graph = true;
+  return plan;
 }
 
 TakeAndBreakRuleset::TakeAndBreakRuleset(std::string name, const std::string& code) : name_(std::move(name)) {

@@ -12,17 +12,16 @@
 namespace grundy {
 
 // One heap; remove s tokens for any s in the set.
-class SubtractionRuleset : public Ruleset, public HeapSpecSource {
+class SubtractionRuleset : public Ruleset {
  public:
   SubtractionRuleset(std::string name, std::vector<std::int64_t> set);
   const std::string& name() const override { return name_; }
   std::unique_ptr<OptionCursor> options(const GameInstance& g, const Value& state) const override;
   std::string check_state(const Value& state) const override;
   const std::vector<std::int64_t>& set() const { return set_; }
-  // The spec has one digit per possible removal, up to the largest: sets whose largest
-  // element passes kMaxSpecDigit stay with the general evaluation.
-  std::optional<HeapSpec> heap_spec(const GameInstance& game) const override;
-  bool spec_is_the_rules() const override { return true; }
+  // The code is the rules, one digit per possible removal up to the largest: a set whose
+  // largest element passes kMaxSpecDigit has no code and stays with the search.
+  Plan plan() const;
 
  private:
   std::string name_;
@@ -31,7 +30,7 @@ class SubtractionRuleset : public Ruleset, public HeapSpecSource {
 
 // Conway's code d0.d1d2...: digit dk says what removing k tokens from a heap may leave
 // (bit 1: nothing; 2: one heap; 4: two heaps; 8: three heaps). Digits above 7 are hexadecimal.
-class TakeAndBreakRuleset : public Ruleset, public HeapSpecSource {
+class TakeAndBreakRuleset : public Ruleset {
  public:
   // Throws grundy::Error if the code is malformed.
   TakeAndBreakRuleset(std::string name, const std::string& code);
@@ -39,8 +38,7 @@ class TakeAndBreakRuleset : public Ruleset, public HeapSpecSource {
   std::unique_ptr<OptionCursor> options(const GameInstance& g, const Value& state) const override;
   std::string check_state(const Value& state) const override;
   const std::vector<int>& digits() const { return digits_; }
-  std::optional<HeapSpec> heap_spec(const GameInstance& game) const override;
-  bool spec_is_the_rules() const override { return true; }
+  Plan plan() const;  // the code is the rules
 
  private:
   std::string name_;
@@ -61,6 +59,8 @@ class GraphRuleset : public Ruleset {
   void append_state(std::string& out, const Value& state) const override;
   // The labels along a cycle (first repeated at the end), or empty if the graph is acyclic.
   std::vector<Value> find_cycle() const;
+  // The memoized search over the nodes (no table, no period: the states are labels).
+  static Plan plan();
 
  private:
   std::size_t index_of(const Value& label) const;

@@ -529,8 +529,8 @@ void settle(TupleMemo& memo, BoxSink& sink, const std::int64_t* at, const BoxHoo
 
 // Top-down from `root`: a state's options not known yet are stacked and computed first.
 // Stops (OverBudget) once it has computed `budget` states; what it computed stays.
-Fill search(TupleMemo& memo, const IntProgram& rules, BoxSink& sink, const Coords& root, const BoxHooks& hooks,
-            std::uint64_t budget, std::string& why) {
+Fill search(TupleMemo& memo, const IntProgram& rules, BoxSink& sink, const Coords& root,
+            const BoxHooks& hooks, std::uint64_t budget, std::string& why) {
   const int ar = memo.arity();
   sink.search();
   struct Entry {
@@ -642,8 +642,8 @@ std::pair<Coords, Coords> sweep_plan(const TupleMemo::Sweep& sw, const Coords& c
 // query needs the cells up to `need`. Done once `need` is filled, or Failed when a cell up to
 // it has options that are neither before it nor known (the sweep is then off for good) or
 // the compiled rules stop there. Cells filled stay filled either way.
-Fill sweep_to(TupleMemo& memo, const IntProgram& rules, BoxSink& sink, const Coords& need, const Coords& target,
-              const BoxHooks& hooks) {
+Fill sweep_to(TupleMemo& memo, const IntProgram& rules, BoxSink& sink, const Coords& need,
+              const Coords& target, const BoxHooks& hooks) {
   const int ar = memo.arity();
   TupleMemo::Sweep& sw = memo.sweep();
   auto [extent, x] = sweep_plan(sw, target, ar);

@@ -13,11 +13,29 @@
 #include <vector>
 
 #include "runtime/IntProgram.hpp"
+#include "runtime/Value.hpp"
 
 namespace grundy {
 
 constexpr int kMaxBoxArity = IntProgram::kMaxArity;
 using Coords = std::array<std::int64_t, kMaxBoxArity>;
+
+// A state of `arity` integers (one integer, or a tuple of them) as coordinates; false when
+// it is not one.
+inline bool coords_of(const Value& state, int arity, Coords& c) {
+  if (arity == 1) {
+    if (!state.is(Kind::Int)) return false;
+    c[0] = state.as_int();
+    return true;
+  }
+  if (!state.is(Kind::Tuple) || static_cast<int>(state.items().size()) != arity) return false;
+  for (int i = 0; i < arity; ++i) {
+    const Value& v = state.items()[static_cast<std::size_t>(i)];
+    if (!v.is(Kind::Int)) return false;
+    c[static_cast<std::size_t>(i)] = v.as_int();
+  }
+  return true;
+}
 
 class TupleMemo {
  public:

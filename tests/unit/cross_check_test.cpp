@@ -60,7 +60,7 @@ TEST_CASE("the plain definition of a code gives the brute force's values", "[cro
     INFO("code " << code);
     auto rules = std::make_shared<grundy::TakeAndBreakRuleset>("G", code);
     GameRegistry games;
-    const HeapSpec spec = *rules->heap_spec(*games.instance(rules, Value::tuple({})));
+    const HeapSpec spec = *rules->plan().code;
     const int max = 120;
     const grundy::brute::Values want = grundy::brute::octal(code, max);
     DenseTable t;
@@ -79,7 +79,7 @@ TEST_CASE(
   auto rules = std::make_shared<grundy::TakeAndBreakRuleset>("G", "0.6");
   GameRegistry games;
   const GameInstance& g = *games.instance(rules, Value::tuple({}));
-  const HeapSpec gg = *rules->heap_spec(g);
+  const HeapSpec gg = *rules->plan().code;
   const DenseTable t = kernel_table(gg, 40000);
   CHECK(check(g, gg, t, 0).empty());
   CHECK(check(g, gg, t, 20000).empty());
@@ -96,7 +96,7 @@ namespace {
 // Rules that say they are subtraction {1, 3} but give heap 100 one more move, to heap 0: past
 // the heaps a recognised code is verified on (the code's length + 40), as a recogniser's
 // fault would be.
-class FarFromTheCode : public grundy::Ruleset, public grundy::HeapSpecSource {
+class FarFromTheCode : public grundy::Ruleset {
  public:
   const std::string& name() const override { return name_; }
   std::unique_ptr<grundy::OptionCursor> options(const GameInstance& g, const Value& state) const override {
@@ -108,10 +108,13 @@ class FarFromTheCode : public grundy::Ruleset, public grundy::HeapSpecSource {
     if (n == 100) out.push_back({grundy::Position{&g, Value::integer(0)}});
     return std::make_unique<grundy::ListCursor>(std::move(out));
   }
-  std::optional<HeapSpec> heap_spec(const GameInstance&) const override {
+  // The plan of a recogniser's fault: the code, with no difference seen on the small heaps.
+  static grundy::Plan plan() {
     HeapSpec spec;
     spec.digits = {0, HeapSpec::kNone | HeapSpec::kOne, 0, HeapSpec::kNone | HeapSpec::kOne};
-    return spec;
+    grundy::Plan p;
+    p.code = spec;
+    return p;
   }
 
  private:
@@ -126,7 +129,8 @@ TEST_CASE("under --cross-check, rules that leave their recognised code stop the 
     grundy::Limits limits;
     limits.cross_check = cross;
     grundy::Evaluator ev(games, limits);
-    const GameInstance* g = games.instance(rules, Value::tuple({}));
+    const GameInstance* g =
+        games.instance(rules, Value::tuple({}), [](const GameInstance&) { return FarFromTheCode::plan(); });
     const grundy::Position p{g, Value::integer(100)};
     if (!cross) {
       CHECK(ev.grundy(p) == 0);  // 100 mod 2, the code's value: the fault the guard is for

@@ -14,6 +14,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "runtime/CrossCheck.hpp"
 #include "runtime/Dense.hpp"
 #include "runtime/Evaluator.hpp"
 #include "runtime/Kernels.hpp"
@@ -27,32 +28,33 @@ namespace {
 
 using grundy::DenseTable;
 using grundy::Evaluator;
-using grundy::FastPath;
 using grundy::GameInstance;
 using grundy::GameRegistry;
 using grundy::HeapKernel;
 using grundy::HeapSpec;
 using grundy::Limits;
+using grundy::Plan;
 using grundy::Position;
 using grundy::Ruleset;
 using grundy::Value;
 using grundy::brute::Values;
 using grundy::test::check_same;
 
-// Values of heaps 0..max through the evaluator: with its fast paths (kernel, dense table),
-// or with them turned off, so that every value comes from the general memoized search.
-Values evaluate(const std::shared_ptr<const Ruleset>& rules, int max, bool general) {
+// Values of heaps 0..max through the evaluator: with its fast paths (the kernel or the
+// formula of a run, as the code's plan says), or with none, so that every value comes from
+// the general memoized search.
+template <typename Code>
+Values evaluate(const std::shared_ptr<const Code>& rules, int max, bool general) {
   GameRegistry games;
   const Limits limits;
   Evaluator ev(games, limits);
-  const GameInstance* g = games.instance(rules, Value::tuple({}));
-  if (general) g->fast = std::make_shared<FastPath>();  // Kind::General: search only
+  const GameInstance* g = games.instance(
+      rules, Value::tuple({}), [&](const GameInstance&) { return general ? Plan{} : rules->plan(); });
   Values out;
   for (int n = 0; n <= max; ++n) out.push_back(ev.grundy(Position{g, Value::integer(n)}));
-  if (!general) {
-    INFO(rules->name());
-    CHECK(g->fast->kind == FastPath::Kind::Kernel);
-  }
+  INFO(rules->name());
+  const bool fast = g->fast->template as<grundy::KernelPath>() || g->fast->template as<grundy::RunPath>();
+  CHECK(fast != general);
   return out;
 }
 
@@ -67,11 +69,7 @@ Values kernel_values(const HeapSpec& spec, std::size_t count, std::uint32_t mask
   return out;
 }
 
-HeapSpec spec_of(const std::string& code) {
-  auto rules = std::make_shared<grundy::TakeAndBreakRuleset>("G", code);
-  GameRegistry games;
-  return *rules->heap_spec(*games.instance(rules, Value::tuple({})));
-}
+HeapSpec spec_of(const std::string& code) { return *grundy::TakeAndBreakRuleset("G", code).plan().code; }
 
 std::vector<std::string> some_codes() {
   std::vector<std::string> codes = {"0.77",  "0.07",   "0.137", "0.6",   "0.16",  "4.7",   "0.51",
@@ -96,7 +94,7 @@ std::vector<std::string> some_codes() {
 TEST_CASE("take-and-break kernels give the general search's values", "[perf][kernels]") {
   for (const std::string& code : some_codes()) {
     INFO("code " << code);
-    auto rules = std::make_shared<grundy::TakeAndBreakRuleset>("G", code);
+    auto rules = std::make_shared<const grundy::TakeAndBreakRuleset>("G", code);
     const bool three = code.find_first_of("89abcdef") != std::string::npos;
     const int max = three ? 70 : 160;
     const Values fast = evaluate(rules, max, false);
@@ -116,7 +114,7 @@ TEST_CASE("subtraction kernels give the general search's values", "[perf][kernel
   }
   for (const auto& set : sets) {
     std::vector<std::int64_t> s64(set.begin(), set.end());
-    auto rules = std::make_shared<grundy::SubtractionRuleset>("S", s64);
+    auto rules = std::make_shared<const grundy::SubtractionRuleset>("S", s64);
     INFO("subtraction set of size " << set.size() << ", first " << set.front());
     const Values fast = evaluate(rules, 400, false);
     check_same(fast, evaluate(rules, 400, true), "kernel against the general search");
@@ -367,9 +365,9 @@ TEST_CASE("a kernel reports the splits it looks at, and stops when its poll thro
 
 namespace {
 // Rules that say they are subtraction {1, 3} but give heap 30 one more move, to heap 0: a
-// recognised spec that the rules leave at some heap (as a wrong recognition would). Heaps
-// up to the code's length + 40 are checked.
-class AlmostSubtraction : public Ruleset, public grundy::HeapSpecSource {
+// code that the rules leave at some heap. The plan says where, as the language finds it
+// (lang/Lower.cpp, on the heaps up to the code's length + 40).
+class AlmostSubtraction : public Ruleset {
  public:
   const std::string& name() const override { return name_; }
   std::unique_ptr<grundy::OptionCursor> options(const GameInstance& g, const Value& state) const override {
@@ -381,10 +379,16 @@ class AlmostSubtraction : public Ruleset, public grundy::HeapSpecSource {
     if (n == 30) out.push_back({Position{&g, Value::integer(0)}});
     return std::make_unique<grundy::ListCursor>(std::move(out));
   }
-  std::optional<HeapSpec> heap_spec(const GameInstance&) const override {
+  Plan plan(const GameInstance& g) const {
     HeapSpec spec;
     spec.digits = {0, HeapSpec::kNone | HeapSpec::kOne, 0, HeapSpec::kNone | HeapSpec::kOne};
-    return spec;  // not a run of takes, whose formula is checked at once
+    Plan p;  // not a run of takes, whose formula is checked at once
+    if (auto d = grundy::compare_with_code(spec, g, 0, 44)) {
+      p.code_below = d->heap;
+      p.code_differs = d->why;
+    }
+    p.code = spec;
+    return p;
   }
 
  private:
@@ -392,30 +396,31 @@ class AlmostSubtraction : public Ruleset, public grundy::HeapSpecSource {
 };
 }  // namespace
 
-TEST_CASE("a recognised code is checked heap by heap as the kernel reaches them", "[perf][kernels]") {
+TEST_CASE("a code that the rules leave at some heap is used below it", "[perf][kernels]") {
   auto rules = std::make_shared<AlmostSubtraction>();
   const auto general = [&] {
     GameRegistry games;
     const Limits limits;
     Evaluator ev(games, limits);
-    const GameInstance* g = games.instance(rules, Value::tuple({}));
-    g->fast = std::make_shared<FastPath>();  // the general search only
+    const GameInstance* g = games.instance(rules, Value::tuple({}));  // no plan: the search only
     Values out;
     for (int n = 0; n <= 120; ++n) out.push_back(ev.grundy(Position{g, Value::integer(n)}));
     return out;
   }();
-  // Heap 10 first: the kernel is used, and checked up to heap 10 only; then heap 120 meets
-  // heap 30, where the rules take over (and the values still are the rules').
+  // Heap 10 first: the kernel is used, up to heap 10 only; then heap 120 meets heap 30,
+  // where the rules take over (and the values still are the rules').
   GameRegistry games;
   const Limits limits;
   Evaluator ev(games, limits);
-  const GameInstance* g = games.instance(rules, Value::tuple({}));
+  const GameInstance* g =
+      games.instance(rules, Value::tuple({}), [&](const GameInstance& inst) { return rules->plan(inst); });
+  CHECK(g->plan().code_below == 30);
   CHECK(ev.grundy(Position{g, Value::integer(10)}) == static_cast<std::uint64_t>(general[10]));
-  CHECK(ev.fast_path(*g).kind == FastPath::Kind::Kernel);
-  CHECK(ev.fast_path(*g).table.size() < 30);
+  CHECK(ev.strategy(*g).as<grundy::KernelPath>() != nullptr);
+  CHECK(ev.strategy(*g).table()->size() < 30);
   Values fast;
   for (int n = 120; n >= 0; --n) fast.insert(fast.begin(), ev.grundy(Position{g, Value::integer(n)}));
-  CHECK(ev.fast_path(*g).kind != FastPath::Kind::Kernel);
+  CHECK(ev.strategy(*g).as<grundy::DensePath>() != nullptr);
   check_same(fast, general, "against the general search");
   CHECK(general[30] == 2);  // not 30 mod 2: the extra move counts
 }

@@ -14,6 +14,7 @@
 
 #include "runtime/Error.hpp"
 #include "runtime/Evaluator.hpp"
+#include "runtime/Mex.hpp"
 #include "runtime/Game.hpp"
 #include "runtime/OutcomeMemo.hpp"
 #include "runtime/Value.hpp"

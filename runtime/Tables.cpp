@@ -1,0 +1,475 @@
+// The evaluator's fast paths (runtime/Strategy.hpp): choosing one from an instance's plan, and
+// filling and reading its tables. The memoized search, which every path hands over to, is in
+// runtime/Evaluator.cpp.
+#include <algorithm>
+
+#include "runtime/CrossCheck.hpp"
+#include "runtime/Evaluator.hpp"
+#include "runtime/Mex.hpp"
+#include "runtime/Nim.hpp"
+#include "runtime/Progress.hpp"
+
+namespace grundy {
+
+namespace {
+
+// Marks a game's strategy as in use while it fills its table, so that a query reached from
+// inside the fill (another game's option) goes to the search instead of re-entering.
+struct BusyScope {
+  Strategy& s;
+  explicit BusyScope(Strategy& st) : s(st) { s.busy = true; }
+  ~BusyScope() { s.busy = false; }
+  BusyScope(const BusyScope&) = delete;
+  BusyScope& operator=(const BusyScope&) = delete;
+};
+
+// Options a native kernel looks at per step charged to --max-steps.
+constexpr std::uint64_t kKernelOptionsPerStep = 64;
+
+// Bottom-up tables count as states; a request this far past the table is left to the search
+// unless the rules really look at nearby states.
+constexpr std::int64_t kFarAhead = 1 << 16;
+
+// The smallest table for which proven periods are looked for, and the first step of growth
+// towards a far heap.
+constexpr std::size_t kFirstCheck = 256;
+
+// Extends a table whose proven period is (n0, p) to `count` values.
+void extend_by_period(DenseTable& t, std::int64_t p, std::size_t count) {
+  t.visit([&](auto& v) {
+    v.reserve(count);
+    const auto step = static_cast<std::size_t>(p);
+    while (v.size() < count) v.push_back(v[v.size() - step]);
+  });
+}
+
+}  // namespace
+
+// ---- choosing a path ----
+
+Strategy& Evaluator::strategy(const GameInstance& g) {
+  if (!g.fast) {
+    g.fast = std::make_shared<Strategy>();
+    try {
+      setup(g, *g.fast);
+    } catch (...) {
+      g.fast.reset();  // a limit or an interrupt: set up again at the next query
+      throw;
+    }
+  }
+  return *g.fast;
+}
+
+void Evaluator::setup(const GameInstance& g, Strategy& s) {
+  const Ruleset& rules = g.rules();
+  const Plan& plan = g.plan();
+  auto search = [&](const char* how) {
+    s.how = how;
+    explain(g, s.how);
+  };
+  if (rules.has_formula()) return search("the value rule: each state's nim-value by its formula, no search");
+  if (rules.is_nim()) return search("a Nim heap: the value is the heap size");
+  if (plan.graph) return search("memoized search over a hash map");
+  if (plan.theorem) {
+    s.outcome_rule = outcome_rule(*plan.theorem);
+    explain(g, "outcomes (wins, outcome) by a theorem: " + s.outcome_rule->describe());
+  }
+  if (!plan.code_rejected.empty()) explain(g, plan.code_rejected);
+  if (plan.code && rules.state_arity() == 1) {
+    const HeapSpec& spec = *plan.code;
+    s.how = "native kernel for " + spec.describe();
+    if (auto run = spec.subtraction_run()) {
+      s.path = RunPath{run->first, run->second, {}};
+      s.how +=
+          "; a run of takes: (n mod " +
+          std::to_string(static_cast<std::uint64_t>(run->first) + static_cast<std::uint64_t>(run->second)) +
+          ") / " + std::to_string(run->first);
+    } else {
+      KernelPath k;
+      k.kernel = std::make_unique<HeapKernel>(spec);
+      k.spec = spec;
+      k.below = plan.code_below;
+      k.differs = plan.code_differs;
+      s.path = std::move(k);
+    }
+    explain(g, s.how + (spec.provable() ? "; its period is proven when it shows up" : ""));
+    return;
+  }
+  const int arity = rules.state_arity();
+  if (plan.program && plan.program->arity == arity && arity <= kMaxBoxArity) {
+    BoxPath b;
+    b.program = plan.program;
+    b.box = std::make_unique<TupleMemo>(arity);
+    s.path = std::move(b);
+    return search("compiled rules, values in a dense table over a box of states, filled top-down or swept");
+  }
+  if (arity != 1) return search("memoized search over a hash map");
+  s.path = DensePath{};
+  search("dense table, the rules evaluated bottom-up for n = 0, 1, 2, ...");
+}
+
+// ---- reading the tables ----
+
+std::optional<std::uint64_t> Evaluator::fast_value(const Position& p) {
+  const GameInstance& g = *p.game;
+  Strategy& s = strategy(g);
+  if (auto* b = s.as<BoxPath>()) {
+    Coords c{};
+    if (!coords_of(p.state, b->box->arity(), c)) return std::nullopt;
+    return box_value(g, s, c.data());
+  }
+  if (!p.state.is(Kind::Int)) return std::nullopt;
+  return heap_value(g, s, p.state.as_int());
+}
+
+std::optional<std::uint64_t> Evaluator::heap_value(const GameInstance& g, Strategy& s, std::int64_t n) {
+  if (const auto* r = s.as<RunPath>(); r && limits_.cross_check) cross_check_run(g, r->a, r->b, n);
+  if (auto v = s.known(n)) return v;
+  if (n < 0 || s.busy) return std::nullopt;
+  if (s.as<KernelPath>()) return kernel_value(g, s, n);
+  if (const auto* d = s.as<DensePath>(); d && !d->stopped) return dense_value(g, s, n);
+  return std::nullopt;
+}
+
+std::size_t Evaluator::known_table_values(const GameInstance& g, std::int64_t from, std::uint64_t* out,
+                                          std::size_t count) const {
+  if (!g.fast || !g.memo.empty()) return 0;
+  const Strategy& s = *g.fast;
+  const auto* b = s.as<BoxPath>();
+  if (!b) return s.known_run(from, out, count);
+  if (b->box->arity() != 1) return 0;
+  std::size_t i = 0;
+  for (std::int64_t n = from; i < count; ++i, ++n) {
+    const auto v = b->box->known(&n);
+    if (!v) break;
+    out[i] = *v;
+    if (n == INT64_MAX) return i + 1;
+  }
+  return i;
+}
+
+std::optional<std::uint64_t> Evaluator::known_table_value(const GameInstance& g, const std::int64_t* c,
+                                                          int n) const {
+  if (!g.fast || !g.memo.empty()) return std::nullopt;
+  const Strategy& s = *g.fast;
+  if (const auto* b = s.as<BoxPath>()) return n == b->box->arity() ? b->box->known(c) : std::nullopt;
+  return n == 1 ? s.known(c[0]) : std::nullopt;
+}
+
+std::optional<std::uint64_t> Evaluator::table_value(const GameInstance& g, const std::int64_t* c, int n) {
+  // What grundy(Position) looks at first: the general search's values and states in progress.
+  if (g.rules().is_nim() || !g.memo.empty()) return std::nullopt;
+  Strategy& s = strategy(g);
+  if (const auto* b = s.as<BoxPath>()) {
+    if (n != b->box->arity()) return std::nullopt;
+    return box_value(g, s, c);
+  }
+  if (n != 1) return std::nullopt;
+  return heap_value(g, s, c[0]);
+}
+
+// ---- filling them ----
+
+std::optional<std::uint32_t> Evaluator::box_value(const GameInstance& g, Strategy& s, const std::int64_t* c) {
+  BoxPath& b = *s.as<BoxPath>();
+  if (auto v = b.box->known(c)) return v;
+  if (b.stopped || s.busy) return std::nullopt;
+  std::optional<std::uint32_t> v;
+  {
+    BoxCall call{this, &g};
+    const BoxHooks hooks = box_hooks(call);
+    BusyScope busy(s);
+    ProgressScope bar(limits_.progress, [&g] { return g.display_name(); });
+    std::string why;
+    v = grundy::box_value(*b.box, *b.program, c, hooks, why);
+    if (!v) {
+      b.stopped = true;
+      explain(g, "the compiled rules stop: " + why + "; memoized search from there");
+    }
+  }
+  if (v && limits_.cross_check) {
+    cross_check_cell(g, *b.box, c, *v, [this](const Position& p) { return grundy(p); });
+  }
+  return v;
+}
+
+std::optional<std::uint64_t> Evaluator::kernel_value(const GameInstance& g, Strategy& s, std::int64_t n) {
+  KernelPath& k = *s.as<KernelPath>();
+  const bool provable = k.spec.provable();
+  const auto target = static_cast<std::uint64_t>(n) + 1;
+  // The heaps where the rules leave the code, and those past the code's tail, are the
+  // rules' own: the table, right below them, stays, and the rules are evaluated from there.
+  auto hand_over = [&](const std::string& line) -> std::optional<std::uint64_t> {
+    explain(g, line + "; the rules are evaluated bottom-up from there");
+    s.path = DensePath{std::move(k.table), false};  // k is gone from here on
+    s.busy = false;
+    return dense_value(g, s, n);
+  };
+  BusyScope busy(s);
+  ProgressScope bar(limits_.progress, [&g] { return g.display_name(); });
+  while (k.table.size() < target) {
+    const std::size_t size = k.table.size();
+    if (static_cast<std::int64_t>(size) >= k.below) {
+      return hand_over("not used as " + k.spec.describe() + " from heap " + std::to_string(size) + ": " +
+                       k.differs);
+    }
+    std::uint64_t step = target;
+    // On the way to a far heap, grow geometrically and look for a proven period.
+    if (provable) step = std::min<std::uint64_t>(target, std::max<std::uint64_t>(2 * size, kFirstCheck));
+    step = std::min(step, static_cast<std::uint64_t>(k.below));
+    reserve_states(step - size);
+    // The kernel's work is charged to --max-steps as it goes (a heap with splits into three
+    // has n^2 / 12 options), and the heaps it adds count as states even when it stops. Its
+    // loops look at an option in about a nanosecond, some 64 times faster than the
+    // interpreter takes a step: 64 options are one step, so that the limit stops the same
+    // time of work (Grundy's game to 10^6 looks at 3 * 10^9 options in 3 s).
+    bool whole = false;
+    std::uint64_t carry = 0, work_done = 0;
+    try {
+      whole = k.kernel->extend(k.table, static_cast<std::size_t>(step),
+                               [&](std::size_t done, std::size_t total, std::uint64_t work) {
+                                 work_done += work;
+                                 carry += work;
+                                 limits_.charge(carry / kKernelOptionsPerStep);
+                                 carry %= kKernelOptionsPerStep;
+                                 poll(g, done, total);
+                               });
+    } catch (...) {
+      games_.states += k.table.size() - size;
+      g.dense_states += k.table.size() - size;
+      throw;
+    }
+    const std::size_t added = k.table.size() - size;
+    games_.states += added;
+    g.dense_states += added;
+    if (limits_.cross_check) cross_check_kernel(g, k.spec, k.table, size, k.table.size(), work_done, k.audit);
+    // The code's tail ends before this heap.
+    if (!whole) return hand_over("the kernel stops at heap " + std::to_string(k.table.size()));
+    if (provable && k.table.size() >= k.next_check) {
+      k.next_check = 2 * k.table.size();
+      if (auto per = proven_period(k.table, k.spec)) {
+        k.n0 = per->n0;
+        k.p = per->p;
+        explain(g, "period " + std::to_string(per->p) + " from heap " + std::to_string(per->n0) +
+                       ", proven by the periodicity theorem from " + std::to_string(k.table.size()) +
+                       " values (bound " + std::to_string(k.spec.proof_bound(per->n0, per->p)) + ")");
+        return s.known(n);
+      }
+    }
+  }
+  return k.table.get(static_cast<std::size_t>(n));
+}
+
+std::optional<std::uint32_t> Evaluator::dense_value(const GameInstance& g, Strategy& s, std::int64_t n) {
+  DensePath& d = *s.as<DensePath>();
+  const auto size = static_cast<std::int64_t>(d.table.size());
+  // In uint64: n may be INT64_MAX. Past the state cap the search takes over.
+  const std::uint64_t wanted = static_cast<std::uint64_t>(n) + 1 - static_cast<std::uint64_t>(size);
+  if (games_.states > limits_.max_states || wanted > limits_.max_states - games_.states) return std::nullopt;
+  const auto count = static_cast<std::int64_t>(wanted);
+  const Ruleset& rules = g.rules();
+  SeenValues seen;
+  // Options of heap m as values, or nothing when one of them is not made of smaller heaps
+  // of this game (or of other games, whose values come from the evaluator).
+  std::string why;
+  std::int64_t highest = -1;  // with `probe`: the largest heap of this game among the options
+  auto value_of = [&](std::int64_t m, bool probe) -> std::optional<std::uint32_t> {
+    auto cursor = rules.options(g, Value::integer(m));
+    Option o;
+    seen.clear();
+    highest = -1;
+    while (cursor->next(o)) {
+      std::uint64_t x = 0;
+      for (const Position& part : o) {
+        if (part.game == &g) {
+          if (!part.state.is(Kind::Int) || part.state.as_int() < 0 || part.state.as_int() >= m) {
+            why = "its option " + to_string(part) + " is not a smaller state";
+            return std::nullopt;
+          }
+          const std::int64_t h = part.state.as_int();
+          highest = std::max(highest, h);
+          if (!probe) x ^= d.table.get(static_cast<std::size_t>(h));
+        } else if (part.game->rules().is_nim()) {
+          x ^= nim_value(part);
+        } else if (!probe) {
+          x ^= grundy(part);
+        }
+      }
+      seen.add(x);
+    }
+    if (probe) return 0;
+    return seen.mex();
+  };
+  BusyScope busy(s);
+  ProgressScope bar(limits_.progress, [&g] { return g.display_name(); });
+  std::int64_t m = size;
+  try {
+    if (count > kFarAhead) {
+      // Far ahead: fill only when the options of n and its neighbours all reach close to
+      // them (as in a subtraction game); `move n / 2` is better served by the search, which
+      // visits log n states, even when odd heaps also have `move n - 3`.
+      for (std::int64_t probe = n; probe > n - 4 && probe >= size; --probe) {
+        if (!value_of(probe, true)) return std::nullopt;
+        if (highest < probe - std::max<std::int64_t>(64, count / 64)) return std::nullopt;
+      }
+    }
+    d.table.reserve(static_cast<std::size_t>(n + 1));
+    for (; m <= n; ++m) {
+      if ((m & 0xFF) == 0) poll(g, static_cast<std::uint64_t>(m - size), static_cast<std::uint64_t>(count));
+      auto v = value_of(m, false);
+      if (!v) break;
+      d.table.push(*v);
+      ++games_.states;
+      ++g.dense_states;
+    }
+  } catch (const Error& e) {
+    // Limits and interrupts stop the query, as they would stop the search.
+    if (e.kind != ErrorKind::Runtime) throw;
+    why = std::string("its options raise an error (") + e.what() + ")";
+  }
+  if (m <= n) {
+    // The table stays valid below m; from m on the general search takes over, and meets
+    // the same option (or error) only if the query needs it.
+    d.stopped = true;
+    explain(g, "the dense table stops at state " + std::to_string(m) + ": " + why +
+                   "; memoized search from there");
+    return std::nullopt;
+  }
+  return d.table.get(static_cast<std::size_t>(n));
+}
+
+const DenseTable* Evaluator::dense_values(const GameInstance& g, std::uint64_t count) {
+  Strategy& s = strategy(g);
+  auto counted = [&](DenseTable& t, std::size_t before) {
+    games_.states += t.size() - before;
+    g.dense_states += t.size() - before;
+  };
+  if (auto* r = s.as<RunPath>()) {  // no kernel run: the formula
+    if (r->table.size() >= count) return &r->table;
+    reserve_states(count - r->table.size());
+    const std::size_t before = r->table.size();
+    // A table's values fit 32 bits: a run's value is at most its heap, below --max-states.
+    while (r->table.size() < count) {
+      r->table.push(static_cast<std::uint32_t>(r->value(static_cast<std::int64_t>(r->table.size()))));
+    }
+    counted(r->table, before);
+    return &r->table;
+  }
+  const DenseTable* t = s.table();
+  if (!t) return nullptr;
+  if (count == 0 || t->size() >= count) return t;
+  const KernelPath* k = s.as<KernelPath>();
+  if (!k || k->p == 0) {
+    if (s.busy) return nullptr;
+    const auto last = static_cast<std::int64_t>(count - 1);
+    const bool filled = k ? kernel_value(g, s, last).has_value() : dense_value(g, s, last).has_value();
+    if (!filled) return nullptr;
+    t = s.table();  // the kernel may have handed over to the dense table
+  }
+  if (auto* kp = s.as<KernelPath>(); kp && kp->table.size() < count && kp->p > 0) {
+    reserve_states(count - kp->table.size());
+    const std::size_t before = kp->table.size();
+    extend_by_period(kp->table, kp->p, static_cast<std::size_t>(count));
+    counted(kp->table, before);
+  }
+  return t->size() >= count ? t : nullptr;
+}
+
+std::optional<bool> Evaluator::table_wins(const GameInstance& g, const std::int64_t* c, int n) {
+  if (g.rules().is_nim()) return std::nullopt;
+  Strategy& s = strategy(g);
+  if (s.outcome_rule) {
+    if (auto w = s.outcome_rule->wins(c, n)) return w;
+  }
+  BoxPath* b = s.as<BoxPath>();
+  if (!b || b->stopped || b->outcomes_stopped || s.busy || b->program->max_parts() > 1 ||
+      n != b->box->arity()) {
+    return std::nullopt;
+  }
+  if (auto v = b->box->known(c)) return *v != 0;
+  if (!b->outcomes) b->outcomes = std::make_unique<OutcomeMemo>(b->box->arity());
+  if (auto w = b->outcomes->get(c)) return w;
+  BoxCall call{this, &g};
+  const BoxHooks hooks = box_hooks(call);
+  std::string why;
+  std::optional<bool> w;
+  {
+    BusyScope busy(s);
+    ProgressScope bar(limits_.progress, [&g] { return g.display_name(); });
+    w = box_outcome(*b->outcomes, *b->box, *b->program, c, hooks, why);
+  }
+  if (w) return w;
+  b->outcomes_stopped = true;
+  explain(g, "the outcome search stops: " + why + "; nim-values from there");
+  return std::nullopt;
+}
+
+// ---- the period of a one-integer game ----
+
+PeriodInfo Evaluator::period(const GameInstance& game, std::optional<std::int64_t> limit) {
+  const Ruleset& rules = game.rules();
+  if (rules.state_arity() != 1) {
+    fail("period needs a game whose state is one integer; " + game.display_name() + " takes " +
+             std::to_string(rules.state_arity()) + " values",
+         "period looks at the sequence grundy(G(0)), grundy(G(1)), ...");
+  }
+  if (game.plan().graph) {
+    fail("period needs a game whose state is a heap size; the states of " + game.display_name() +
+             " are the nodes of its graph",
+         "period looks at the sequence grundy(G(0)), grundy(G(1)), ...; ask grundy of each node instead");
+  }
+  Strategy& s = strategy(game);
+  const bool code = s.as<KernelPath>() || s.as<RunPath>();
+  const std::int64_t last = limit ? *limit : code ? kPeriodLimitCodes : kPeriodLimitRules;
+  if (last < 1) fail("the limit of period must be at least 1, got " + std::to_string(last));
+  if (const auto* k = s.as<KernelPath>(); k && k->p > 0) return PeriodInfo{k->n0, k->p, true};
+  if (const auto* r = s.as<RunPath>()) {  // subtraction of a run: period a + b, from heap 0
+    std::int64_t p = 0;
+    if (__builtin_add_overflow(r->a, r->b, &p)) {
+      fail("the values of " + game.display_name() + " repeat only after a + b = " +
+               std::to_string(static_cast<std::uint64_t>(r->a) + static_cast<std::uint64_t>(r->b)) +
+               " heaps, past the largest 64-bit heap",
+           "its values are (n mod (a + b)) / a, here with a = " + std::to_string(r->a) +
+               " and b = " + std::to_string(r->b));
+    }
+    return PeriodInfo{0, p, true};
+  }
+  DenseTable own;  // for games without a dense table: values one by one
+  const DenseTable* table = nullptr;
+  // A proof may show up in a prefix of the values (it holds for ever); an observed period
+  // must hold on all of them, up to the limit and beyond when more are known.
+  for (std::int64_t count = std::min<std::int64_t>(last + 1, 256);; count = std::min(2 * count, last + 1)) {
+    table = dense_values(game, static_cast<std::uint64_t>(count));
+    if (!table) {
+      while (static_cast<std::int64_t>(own.size()) < count) {
+        const Position p{&game, Value::integer(static_cast<std::int64_t>(own.size()))};
+        const std::uint64_t v = grundy(p);
+        // Only Nim-like values grow this far; they have no period to find.
+        if (v >= kInProgress)
+          fail("the nim-value of " + to_string(p) + " is too large for a table of values");
+        own.push(static_cast<std::uint32_t>(v));
+      }
+      table = &own;
+    }
+    // The kernel may have given way to the rules on the way (a recognised code that the
+    // rules leave at some heap): only a kernel's table is proven.
+    if (auto* k = s.as<KernelPath>()) {
+      if (k->p > 0) return PeriodInfo{k->n0, k->p, true};
+      if (k->spec.provable()) {
+        if (auto r = proven_period(*table, k->spec)) {
+          k->n0 = r->n0;
+          k->p = r->p;
+          return *r;
+        }
+      }
+    }
+    if (count > last) break;
+  }
+  if (auto seen = observed_period(*table)) return *seen;
+  fail("no period shows up among the heaps 0.." + std::to_string(last) + " of " + game.display_name() +
+           " (the limit)",
+       "search further with period(" + game.display_name() +
+           ", N), e.g. N = " + std::to_string(last < (INT64_MAX / 4) ? last * 4 : last));
+}
+
+}  // namespace grundy
