@@ -325,7 +325,8 @@ std::vector<Case> cases() {
          grundy::Limits limits;
          limits.max_states = 100'000'000;
          grundy::Evaluator ev(games, limits);
-         const auto* g = games.instance(rules, grundy::Value::tuple({}));
+         const auto* g = games.instance(rules, grundy::Value::tuple({}),
+                                        [&](const grundy::GameInstance&) { return rules->plan(); });
          const grundy::DenseTable* t = ev.dense_values(*g, 10'000'001);
          std::int64_t s = 0;
          t->visit([&](const auto& v) {

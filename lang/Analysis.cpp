@@ -1,6 +1,6 @@
 #include "lang/Analysis.hpp"
 
-#include "lang/Builtins.hpp"
+#include "lang/BuiltinTable.hpp"
 
 namespace grundy::lang {
 

@@ -98,6 +98,30 @@ inline BinOp bin_op(std::string_view text) {
 // A prefix operator (Unary and Modifier expressions), decided once by the parser.
 enum class PrefixOp : std::uint8_t { None, Neg, Not, Misere, Every };
 
+// Shortcuts the interpreter takes, found once when the program is lowered
+// (lang/Shortcuts.cpp) instead of matched against the syntax at every evaluation. What they
+// depend on at run time (a game's table, its parameters) the interpreter still checks.
+struct Shortcut {
+  // grundy, wins or outcome of G(x, ...), G a game named directly: integer arguments go
+  // straight to G's table or theorem, without building the position. `table_read`: grundy
+  // with arguments that are numbers or locals, read from the table when it has the value.
+  int query_game = -1;
+  bool table_read = false;
+  // sum or len of a comprehension, `sum(x for ...)` or `sum([x for ...])`: folded as its
+  // elements come, the list never built.
+  const std::vector<Clause>* fold_clauses = nullptr;
+  const Expr* fold_element = nullptr;
+  // ... that is exactly `for n in lo..hi` over grundy(G(n)): G's table filled to hi at once,
+  // then read in blocks.
+  int fold_heaps_game = -1;
+  // A comprehension (a list, set or tuple, table(...), a fold) whose first clause is
+  // `for n in lo..hi` with bounds cheap to evaluate twice, and whose element, or first `if`,
+  // always asks grundy(G(n)): that query, asked for hi before the loop starts, and n's slot.
+  const Expr* prefetch = nullptr;
+  const Expr* prefetch_range = nullptr;
+  int prefetch_slot = -1;
+};
+
 struct Expr {
   ExprKind kind = ExprKind::Int;
   Where where;
@@ -114,6 +138,7 @@ struct Expr {
   // Levels of this subtree; the parser keeps it under kMaxExprDepth, so that the recursive
   // passes (resolver, evaluation, destruction) cannot exhaust the stack.
   std::uint32_t depth = 1;
+  Shortcut shortcut;  // set by the lowering
 };
 
 inline constexpr std::uint32_t kMaxExprDepth = 10000;

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "lang/Analysis.hpp"
-#include "lang/Builtins.hpp"
-#include "lang/Machine.hpp"
+#include "lang/BuiltinTable.hpp"
+#include "lang/Interpreter.hpp"
 #include "runtime/Tuples.hpp"
 
 namespace grundy::lang {
@@ -22,7 +22,7 @@ enum class Ty : std::uint8_t { Int, Bool };
 
 class Compiler {
  public:
-  Compiler(const GameDecl& d, const GameInstance& g, Machine& m) : d_(d), g_(g), m_(m) {}
+  Compiler(const GameDecl& d, const GameInstance& g, Interpreter& m) : d_(d), g_(g), m_(m) {}
 
   std::shared_ptr<const IntProgram> build() {
     const auto& params = g_.params().items();
@@ -312,7 +312,7 @@ class Compiler {
 
   const GameDecl& d_;
   const GameInstance& g_;
-  Machine& m_;
+  Interpreter& m_;
   int params_ = 0;
   std::vector<std::optional<Ty>> ty_;
   IntProgram code_;
@@ -320,7 +320,8 @@ class Compiler {
 
 }  // namespace
 
-std::shared_ptr<const IntProgram> compile_rules(const GameDecl& decl, const GameInstance& game, Machine& m) {
+std::shared_ptr<const IntProgram> compile_rules(const GameDecl& decl, const GameInstance& game,
+                                                Interpreter& m) {
   if (decl.form != GameDecl::Form::Rules) return nullptr;
   return Compiler(decl, game, m).build();
 }

@@ -17,9 +17,10 @@
 
 namespace grundy::lang {
 
-class Machine;
+class Interpreter;
 
 // Null when the rules use something the compiler does not handle.
-std::shared_ptr<const IntProgram> compile_rules(const GameDecl& decl, const GameInstance& game, Machine& m);
+std::shared_ptr<const IntProgram> compile_rules(const GameDecl& decl, const GameInstance& game,
+                                                Interpreter& m);
 
 }  // namespace grundy::lang

@@ -1,7 +1,7 @@
 #include "lang/KnownGames.hpp"
 
 #include "lang/Analysis.hpp"
-#include "lang/Builtins.hpp"
+#include "lang/BuiltinTable.hpp"
 #include "runtime/Nim.hpp"
 
 namespace grundy::lang {

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "lang/Compile.hpp"
-#include "lang/Machine.hpp"
+#include "lang/Interpreter.hpp"
 #include "runtime/CrossCheck.hpp"
 #include "runtime/Shorthands.hpp"
 
@@ -35,7 +35,7 @@ auto or_nothing(F&& f) -> decltype(f()) {
 // plus 40 (at most 600): a run of takes is used only if it holds on all of them (its values
 // come from a formula, for every heap at once); another code is used below the first heap
 // where the rules differ.
-void lower_code(const RuleShapes& shapes, const GameInstance& game, Machine& m, Plan& plan) {
+void lower_code(const RuleShapes& shapes, const GameInstance& game, Interpreter& m, Plan& plan) {
   if (!shapes.heap) return;
   std::optional<HeapSpec> spec = or_nothing([&] { return shapes.heap->spec(game, m); });
   if (!spec) return;
@@ -56,7 +56,7 @@ void lower_code(const RuleShapes& shapes, const GameInstance& game, Machine& m, 
 // The theorem of the K-multiple dynamic subtraction game, K evaluated with the instance's
 // parameters (an integer >= 1), or Wythoff's.
 std::optional<OutcomeTheorem> lower_theorem(const RuleShapes& shapes, const GameDecl& decl,
-                                            const GameInstance& game, Machine& m) {
+                                            const GameInstance& game, Interpreter& m) {
   if (shapes.wythoff) return OutcomeTheorem{OutcomeTheorem::Kind::Wythoff, 1, 0};
   if (!shapes.dynamic) return std::nullopt;
   std::int64_t k = 1;
@@ -80,7 +80,7 @@ std::shared_ptr<const RuleShapes> read_shapes(const GameDecl& decl) {
   return shapes;
 }
 
-Plan lower(const GameEntry& entry, const GameInstance& game, Machine& m) {
+Plan lower(const GameEntry& entry, const GameInstance& game, Interpreter& m) {
   if (!entry.decl) return {};
   const GameDecl& decl = *entry.decl;
   const Ruleset& rules = game.rules();

@@ -1,5 +1,5 @@
 // Lowering: what the rules of one game instance say in terms the runtime can use, found once
-// per instance, when it is made (Machine::instance), and again when a top-level let its
+// per instance, when it is made (Interpreter::instance), and again when a top-level let its
 // rules read changes (the REPL). The result is a plain Plan (runtime/Plan.hpp): the
 // subtraction or take-and-break code the rules are (lang/Recognize.hpp), checked against
 // the rules on their small heaps; the rules compiled over integers (lang/Compile.hpp); a
@@ -16,7 +16,7 @@
 
 namespace grundy::lang {
 
-class Machine;
+class Interpreter;
 struct GameEntry;
 
 // What the rules of a game declaration say whatever its parameters, found once per
@@ -31,6 +31,6 @@ std::shared_ptr<const RuleShapes> read_shapes(const GameDecl& decl);
 // The plan of an instance of `entry`'s game. Errors of the rules while a plan is made leave
 // that part of the plan out (the search meets them where a query needs them); an interrupt,
 // or a limit while the code is checked against the rules, stops it.
-Plan lower(const GameEntry& entry, const GameInstance& game, Machine& m);
+Plan lower(const GameEntry& entry, const GameInstance& game, Interpreter& m);
 
 }  // namespace grundy::lang

@@ -6,8 +6,8 @@
 #include <set>
 
 #include "lang/Analysis.hpp"
-#include "lang/Builtins.hpp"
-#include "lang/Machine.hpp"
+#include "lang/BuiltinTable.hpp"
+#include "lang/Interpreter.hpp"
 
 namespace grundy::lang {
 
@@ -272,7 +272,7 @@ std::optional<RulePlan> analyze(const GameItem& it, const Ctx& base) {
 
 class Builder {
  public:
-  Builder(Machine& m, Frame& frame) : m_(m), frame_(frame) {}
+  Builder(Interpreter& m, Frame& frame) : m_(m), frame_(frame) {}
 
   std::optional<std::int64_t> int_of(const Expr& e) {
     Value v = m_.eval(e, frame_);
@@ -360,7 +360,7 @@ class Builder {
     return true;
   }
 
-  Machine& m_;
+  Interpreter& m_;
   Frame& frame_;
   std::size_t bindings_ = 0;
   std::map<std::int64_t, std::uint8_t> digits_;
@@ -369,7 +369,7 @@ class Builder {
 
 constexpr std::uint8_t kLeave = HeapSpec::kNone | HeapSpec::kOne;
 
-bool build_rule(const RulePlan& plan, Builder& b, Frame& frame, Machine& m) {
+bool build_rule(const RulePlan& plan, Builder& b, Frame& frame, Interpreter& m) {
   switch (plan.kind) {
     case RulePlan::Kind::Take:
       return b.each_binding(plan, [&] {
@@ -479,7 +479,7 @@ class Shape : public HeapShape {
  public:
   Shape(const GameDecl& decl, std::vector<RulePlan> plans) : decl_(decl), plans_(std::move(plans)) {}
 
-  std::optional<HeapSpec> spec(const GameInstance& game, Machine& m) const override {
+  std::optional<HeapSpec> spec(const GameInstance& game, Interpreter& m) const override {
     Frame frame(static_cast<std::size_t>(decl_.frame_size));
     const auto& params = game.params().items();
     std::copy(params.begin(), params.end(), frame.begin());

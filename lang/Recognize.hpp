@@ -25,14 +25,14 @@
 
 namespace grundy::lang {
 
-class Machine;
+class Interpreter;
 
 class HeapShape {
  public:
   virtual ~HeapShape() = default;
   // The spec of one instance, or nothing when its parameters do not make one (a removal
   // that is not a positive int, an error while evaluating a set, ...).
-  virtual std::optional<HeapSpec> spec(const GameInstance& game, Machine& m) const = 0;
+  virtual std::optional<HeapSpec> spec(const GameInstance& game, Interpreter& m) const = 0;
 };
 
 // Null when the rules are not (recognisably) a heap game.

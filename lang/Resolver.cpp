@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "lang/Builtins.hpp"
+#include "lang/BuiltinTable.hpp"
 #include "lang/Spelling.hpp"
 #include "stdlib/Stdlib.hpp"
 

@@ -48,12 +48,12 @@ auto in_position(const GameInstance& game, const Value& state, F&& f) {
 
 class RuleCursor : public OptionCursor {
  public:
-  RuleCursor(const GameDecl& decl, const GameInstance& game, const Value& state, Machine& m)
+  RuleCursor(const GameDecl& decl, const GameInstance& game, const Value& state, Interpreter& m)
       : decl_(decl), game_(game), m_(m), state_(state), frame_(frame_for(decl, game, state)) {}
 
   bool next(Option& out) override {
     return in_position(game_, state_, [&] {
-      const Machine::Expanding expanding(m_, game_, state_);
+      const Interpreter::Expanding expanding(m_, game_, state_);
       return next_option(out);
     });
   }
@@ -137,7 +137,7 @@ class RuleCursor : public OptionCursor {
 
   const GameDecl& decl_;
   const GameInstance& game_;
-  Machine& m_;
+  Interpreter& m_;
   Value state_;
   Frame frame_;
   std::size_t item_ = 0;
@@ -149,7 +149,7 @@ class RuleCursor : public OptionCursor {
 
 }  // namespace
 
-RuleGame::RuleGame(const GameDecl& decl, Machine& machine) : decl_(decl), machine_(machine) {
+RuleGame::RuleGame(const GameDecl& decl, Interpreter& machine) : decl_(decl), machine_(machine) {
   for (const GameItem& it : decl.items) {
     if (it.kind == GameItem::Kind::Formula) {
       formula_ = &it;

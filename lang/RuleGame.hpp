@@ -3,13 +3,13 @@
 // produced one at a time and evaluation can pause between them.
 #pragma once
 
-#include "lang/Machine.hpp"
+#include "lang/Interpreter.hpp"
 
 namespace grundy::lang {
 
 class RuleGame : public Ruleset {
  public:
-  RuleGame(const GameDecl& decl, Machine& machine);
+  RuleGame(const GameDecl& decl, Interpreter& machine);
   ~RuleGame() override;
   const std::string& name() const override { return decl_.name; }
   int state_arity() const override;
@@ -20,7 +20,7 @@ class RuleGame : public Ruleset {
 
  private:
   const GameDecl& decl_;
-  Machine& machine_;
+  Interpreter& machine_;
   const GameItem* formula_ = nullptr;  // `value EXPR`
 };
 

@@ -11,14 +11,16 @@
 #include <iostream>
 #include <sstream>
 
-#include "lang/Builtins.hpp"
+#include "lang/BuiltinTable.hpp"
 #include "lang/Diagnostics.hpp"
+#include "lang/Games.hpp"
+#include "lang/Interpreter.hpp"
 #include "lang/KnownGames.hpp"
 #include "lang/Lower.hpp"
-#include "lang/Machine.hpp"
 #include "lang/Parser.hpp"
 #include "lang/Resolver.hpp"
 #include "lang/RuleGame.hpp"
+#include "lang/Shortcuts.hpp"
 #include "lang/Spelling.hpp"
 #include "lang/Statements.hpp"
 #include "runtime/Cycle.hpp"
@@ -42,9 +44,10 @@ bool near_miss(std::string_view a, std::string_view b) {
 
 struct Session::Impl {
   Impl(std::ostream& o, std::ostream& e, SessionOptions opts)
-      : out(o), err(e), options(opts), diags(world.sources, e), machine(world) {
+      : out(o), err(e), options(opts), diags(world.sources, e), machine(world), games(world, machine) {
     world.limits = opts.limits;
     world.max_depth = opts.max_depth;
+    world.maker = &games;
   }
 
   std::ostream& out;
@@ -52,7 +55,8 @@ struct Session::Impl {
   SessionOptions options;
   World world;
   Diagnostics diags;
-  Machine machine;
+  Interpreter machine;
+  Games games;
 
   // ---- loading ----
 
@@ -153,30 +157,6 @@ struct Session::Impl {
 
   // ---- compiling ----
 
-  void compile_games() {
-    for (GameEntry& g : world.games) {
-      if (g.rules || !g.decl) continue;
-      const GameDecl& d = *g.decl;
-      switch (d.form) {
-        case GameDecl::Form::Rules:
-          g.rules = recognize_nim(d);
-          if (!g.rules) {
-            g.rules = std::make_shared<RuleGame>(d, machine);
-            g.shapes = read_shapes(d);
-          }
-          break;
-        case GameDecl::Form::Octal: try { g.rules = std::make_shared<TakeAndBreakRuleset>(g.name, d.code);
-          } catch (const Error& e) {
-            diags.error(d.code_where, e.what(), e.hint);
-          }
-          break;
-        case GameDecl::Form::Graph: compile_graph(g); break;
-        case GameDecl::Form::Subtraction:
-        case GameDecl::Form::Alias: break;  // evaluated on first use: their expressions may name lets
-      }
-    }
-  }
-
   // grundy check: a game of the file whose small states lead to a loop is reported, with
   // the cycle, at its name, as the first query of it would report it; a value rule that
   // disagrees with the mex of the options on a small state, at the rule. Games with
@@ -227,34 +207,6 @@ struct Session::Impl {
     forget_memos();
     diags.flush();
     return found;
-  }
-
-  void compile_graph(GameEntry& g) {
-    const GameDecl& d = *g.decl;
-    std::vector<GraphRuleset::Node> nodes;
-    for (const Value& l : g.labels) nodes.push_back({l, {}});
-    auto index = [&](const Value& l) {
-      return static_cast<std::size_t>(std::find(g.labels.begin(), g.labels.end(), l) - g.labels.begin());
-    };
-    for (const GraphEdge& e : d.edges) {
-      auto& succ = nodes[index(e.from)].successors;
-      for (const Value& t : e.to) {
-        if (std::find(succ.begin(), succ.end(), index(t)) == succ.end()) succ.push_back(index(t));
-      }
-    }
-    auto rules = std::make_shared<GraphRuleset>(g.name, std::move(nodes));
-    std::vector<Value> cycle = rules->find_cycle();
-    if (!cycle.empty()) {
-      std::string path;
-      for (std::size_t i = 0; i < cycle.size(); ++i) {
-        if (i) path += " -> ";
-        rules->append_state(path, cycle[i]);
-      }
-      diags.error(d.where, "the graph of " + g.name + " has a cycle: " + path,
-                  "a game must end, so its graph must be acyclic");
-      return;
-    }
-    g.rules = std::move(rules);
   }
 
   // ---- running ----
@@ -419,7 +371,8 @@ struct Session::Impl {
       for (Program* p : batch) declare(world, *p);
       redefined = take_old_places(before);
       for (Program* p : batch) resolve(world, *p, diags);
-      compile_games();
+      for (Program* p : batch) lower_shortcuts(*p, world);
+      games.compile(diags);
     } catch (const std::exception& e) {
       // A safety net: the front end reports problems as diagnostics and throws nothing else.
       diags.error(Where{file, 0}, std::string("internal error: ") + e.what(),
@@ -619,6 +572,7 @@ struct Session::Impl {
                   "expected one expression here", "e.g. Nim(3) + Nim(5)");
     }
     if (diags.count() == 0) resolve(world, p, diags);
+    if (diags.count() == 0) lower_shortcuts(p, world);
     diags.flush();
     failure = kExitCompile;
     if (diags.count() > 0) return std::nullopt;
@@ -642,23 +596,14 @@ struct Session::Impl {
 
   // Runs a query builtin on a value, as if `query(x)` had been written where play started.
   Value query(Builtin which, const Value& x) {
-    Expr call;
-    call.kind = ExprKind::Call;
-    call.where = query_where;
-    auto callee = std::make_unique<Expr>();
-    callee->kind = ExprKind::Name;
-    callee->where = query_where;
-    callee->text = std::string(kBuiltins[static_cast<int>(which)].name);
-    callee->binding = Binding{Binding::To::Builtin, static_cast<int>(which), {}};
-    auto arg = std::make_unique<Expr>();
-    arg->kind = ExprKind::Name;
-    arg->where = query_where;
-    arg->binding = Binding{Binding::To::Constant, -1, x};
-    call.args.push_back(std::move(callee));
-    call.args.push_back(std::move(arg));
-    Frame frame;
     machine.begin_statement();
-    return machine.eval(call, frame);
+    BuiltinCall c{machine, which, nullptr, nullptr, {x}, query_where, query_where};
+    try {
+      return kBuiltins[static_cast<int>(which)].fn(c);
+    } catch (Error& err) {
+      if (!err.where.known()) err.where = query_where;
+      throw;
+    }
   }
 
   // The text of the statement at `w`, with the comment lines just above it.

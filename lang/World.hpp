@@ -77,6 +77,14 @@ struct GlobalEntry {
   bool assigned = false;
 };
 
+// Makes the instances of the games a program declares (lang/Games.cpp): their rulesets on
+// first use, and each instance's plan.
+class GameMaker {
+ public:
+  virtual ~GameMaker() = default;
+  virtual const GameInstance* instance(GameEntry& g, std::vector<Value> params, Where where) = 0;
+};
+
 struct World {
   Sources sources;
   std::deque<Program> programs;
@@ -86,6 +94,7 @@ struct World {
   absl::flat_hash_map<std::string, Binding> names;
   std::vector<std::string> loaded;  // canonical paths and "stdlib:NAME" already imported
   GameRegistry registry;
+  GameMaker* maker = nullptr;  // set by the driver
   Limits limits;
   // Nesting of function calls; deeper is an error naming --max-depth.
   int max_depth = 10000;

@@ -215,21 +215,21 @@ std::uint64_t Evaluator::grundy(const Position& root) {
   return root.game->memo.at(root.state);
 }
 
-std::uint64_t Evaluator::grundy(const Option& parts) {
+std::uint64_t Evaluator::grundy(const Sum& sum) {
   std::uint64_t x = 0;
-  for (const Position& p : parts) x ^= grundy(p);
+  for (const Position& p : sum) x ^= grundy(p);
   return x;
 }
 
-bool Evaluator::wins(const Option& parts) {
-  if (parts.size() != 1 || parts[0].game->rules().is_nim()) return grundy(parts) != 0;
-  const Position& p = parts[0];
+bool Evaluator::wins(const Sum& sum) {
+  if (sum.size() != 1 || sum[0].game->rules().is_nim()) return grundy(sum) != 0;
+  const Position& p = sum[0];
   Coords c{};
   const int arity = p.game->rules().state_arity();
   if (arity <= kMaxBoxArity && coords_of(p.state, arity, c)) {
     if (auto w = table_wins(*p.game, c.data(), arity)) return *w;
   }
-  return grundy(parts) != 0;
+  return grundy(sum) != 0;
 }
 
 namespace {
@@ -271,17 +271,17 @@ std::vector<Option> Evaluator::options(const Position& p) {
   return out;
 }
 
-std::vector<Option> sum_options(Evaluator& ev, const Option& sum) {
-  std::vector<Option> out;
+std::vector<Sum> sum_options(Evaluator& ev, const Sum& sum) {
+  std::vector<Sum> out;
   MultisetFilter filter;
   std::uint64_t bytes = 0;  // each option of n parts, and its key in the filter: 2n positions
   for (std::size_t i = 0; i < sum.size(); ++i) {
     for (Option& o : ev.options(sum[i])) {
-      Option next(sum.begin(), sum.begin() + static_cast<std::ptrdiff_t>(i));
-      next.insert(next.end(), o.begin(), o.end());
-      next.insert(next.end(), sum.begin() + static_cast<std::ptrdiff_t>(i) + 1, sum.end());
-      if (!filter.first_time(next)) continue;
-      bytes += 2 * (sizeof(Option) + next.size() * sizeof(Position)) + 32;
+      Sum next(std::vector<Position>(sum.begin(), sum.begin() + static_cast<std::ptrdiff_t>(i)));
+      next.parts.insert(next.parts.end(), o.begin(), o.end());
+      next.parts.insert(next.parts.end(), sum.begin() + static_cast<std::ptrdiff_t>(i) + 1, sum.end());
+      if (!filter.first_time(next.parts)) continue;
+      bytes += 2 * (sizeof(Sum) + next.size() * sizeof(Position)) + 32;
       for (const Position& part : o) bytes += part.state.bytes();  // the moved part's new states
       check_memory(ev.limits(), ev.held_bytes() + bytes, "the list of options");
       out.push_back(std::move(next));

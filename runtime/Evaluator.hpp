@@ -92,10 +92,10 @@ class Evaluator {
   // at most its number of options), so memos keep 32; only Nim heaps and sums go past.
   std::uint64_t grundy(const Position& p);
   // XOR of the parts' values: the Sprague-Grundy theorem.
-  std::uint64_t grundy(const Option& parts);
-  // grundy(parts) != 0. For one position of a game whose moves lead to single positions,
-  // a search that stops at the first losing option, as a hand-written win() does.
-  bool wins(const Option& parts);
+  std::uint64_t grundy(const Sum& sum);
+  // grundy(sum) != 0. For one position of a game whose moves lead to single positions, a
+  // search that stops at the first losing option, as a hand-written win() does.
+  bool wins(const Sum& sum);
   // Every option of p, in rule order, duplicates (equal as multisets) removed.
   std::vector<Option> options(const Position& p);
 
@@ -160,8 +160,8 @@ class Evaluator {
   const Limits& limits_;
 };
 
-// Options of a sum: each component's options, the moved component replaced in place by
-// the parts of its option. Deduplicated as multisets.
-std::vector<Option> sum_options(Evaluator& ev, const Option& sum);
+// The sums one move leads to: each component's options, the moved component replaced in
+// place by the parts of its option. Deduplicated as multisets.
+std::vector<Sum> sum_options(Evaluator& ev, const Sum& sum);
 
 }  // namespace grundy

@@ -17,12 +17,17 @@ class EverySolver {
   EverySolver(Evaluator& ev, const Limits& limits) : ev_(ev), limits_(limits), space_(ev) {}
 
   // The remoteness of one component: a position, or a normal sum taken as one game.
-  std::uint32_t steps(const Option& component);
+  std::uint32_t steps(const Sum& component);
   // True when the player to move wins every (C1 + C2 + ...).
-  bool wins(const std::vector<Option>& components);
+  bool wins(const std::vector<Sum>& components);
   // The move a player makes in one component by Jia's strategy: from an N-position to the
   // P-option that lasts longest, from a P-position to the option that ends soonest.
-  Option strategy_move(const Option& component);
+  Sum strategy_move(const Sum& component);
+  // The options of every (C1 + C2 + ...): one move in each component that has one (a
+  // normal sum being one component), as every-sums, each once; with `winning_only`, the one
+  // the strategy above makes. Past --max-steps (the combinations), --max-rows or
+  // --max-memory, an error naming the limit.
+  std::vector<Value> options(const std::vector<Sum>& components, bool winning_only);
   void clear();
 
  private:

@@ -37,9 +37,28 @@ struct Position {
   }
 };
 
-// One option of a position: the sum of its parts (one part for a move, any number for a
-// split; none for `split []`).
+// One option of a position: the parts one move leaves (one part for a move, any number for
+// a split; none for `split []`).
 using Option = std::vector<Position>;
+
+// A disjunctive sum of positions, as a player faces it and the queries take it: the player to
+// move picks one part and moves in it. A position alone is a sum of one part, and the empty
+// sum (written 0) has none.
+struct Sum {
+  std::vector<Position> parts;
+  Sum() = default;
+  explicit Sum(std::vector<Position> ps) : parts(std::move(ps)) {}
+  std::size_t size() const { return parts.size(); }
+  bool empty() const { return parts.empty(); }
+  const Position& operator[](std::size_t i) const { return parts[i]; }
+  auto begin() const { return parts.begin(); }
+  auto end() const { return parts.end(); }
+  friend bool operator==(const Sum& a, const Sum& b) { return a.parts == b.parts; }
+  template <typename H>
+  friend H AbslHashValue(H h, const Sum& s) {
+    return H::combine(std::move(h), s.parts);
+  }
+};
 
 // Yields the options of one position, one at a time, so that evaluation can stop and
 // resume without holding every option of every position on the path in memory.

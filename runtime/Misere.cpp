@@ -53,7 +53,7 @@ void MisereSolver::clear() {
   space_.clear();
 }
 
-std::uint32_t MisereSolver::misere_grundy(const Option& sum) {
+std::uint32_t MisereSolver::misere_grundy(const Sum& sum) {
   MisereMex rule;
   return search_sum(space_.key(sum), memo_, space_, limits_, "misere", rule);
 }
@@ -126,10 +126,10 @@ bool MisereSolver::sj_applies(const Position& root) {
   return sj_.at(root_key);
 }
 
-bool MisereSolver::wins(const Option& sum, Method* how) {
-  Option live;
+bool MisereSolver::wins(const Sum& sum, Method* how) {
+  Sum live;
   for (const Position& p : sum) {
-    if (!space_.terminal(p)) live.push_back(p);
+    if (!space_.terminal(p)) live.parts.push_back(p);
   }
   auto report = [&](Method m) {
     if (how) *how = m;
@@ -169,7 +169,7 @@ bool MisereSolver::wins(const Option& sum, Method* how) {
   return search_sum(key, outcomes_, space_, limits_, "misere", rule) != 0;
 }
 
-std::string MisereSolver::genus(const Option& sum) {
+std::string MisereSolver::genus(const Sum& sum) {
   static const std::shared_ptr<const Ruleset> kStar = std::make_shared<NimRuleset>("Nim");
   const GameInstance* star = games_.instance(kStar, Value::tuple({}));
   const std::uint64_t g0 = ev_.grundy(sum);
@@ -187,10 +187,10 @@ std::string MisereSolver::genus(const Option& sum) {
     g.insert(g.end(), tail.begin(), tail.end());
   } else {
     g.push_back(misere_grundy(sum));
-    Option with = sum;
+    Sum with = sum;
     constexpr std::size_t kMax = 24;
     for (std::size_t k = 2; k <= kMax; ++k) {
-      with.push_back(Position{star, Value::integer(2)});
+      with.parts.push_back(Position{star, Value::integer(2)});
       g.push_back(misere_grundy(with));
       if (k >= 5 && g[k] == g[k - 2] && g[k - 1] == g[k - 3] && g[k - 2] == g[k - 4]) break;
     }

@@ -24,13 +24,13 @@ class MisereSolver {
       : ev_(ev), games_(games), limits_(limits), space_(ev) {}
 
   // True when the player to move wins the sum under misère play.
-  bool wins(const Option& sum, Method* how = nullptr);
+  bool wins(const Sum& sum, Method* how = nullptr);
   // The misère nim-value of the sum as one game, by exact search (0 iff a P-position;
   // a sum with no moves has value 1).
-  std::uint32_t misere_grundy(const Option& sum);
+  std::uint32_t misere_grundy(const Sum& sum);
   // Conway's genus g^{g0 g1 ...}: g is the nim-value, gk the misère nim-value of the sum
   // plus k copies of *2, printed until the exponents alternate for ever ("0^120", "2^20").
-  std::string genus(const Option& sum);
+  std::string genus(const Sum& sum);
   // True when the SJ theorem's condition holds for every follower of p (see above).
   bool sj_applies(const Position& p);
   void clear();

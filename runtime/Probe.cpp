@@ -122,7 +122,7 @@ std::string probe_formula(Evaluator& ev, const GameInstance& g, int arity, std::
       Option o;
       while (cursor->next(o)) {
         if (++options_seen > max_options) return {};
-        values.push_back(ev.grundy(o));
+        values.push_back(ev.grundy(Sum(o)));
       }
     } catch (const Error& e) {
       if (e.kind != ErrorKind::Runtime) throw;  // a limit ends the probe, as in probe_loop

@@ -46,7 +46,7 @@ SumSpace::Component& SumSpace::expand(std::uint32_t id) {
   return components_[id];
 }
 
-SumKey SumSpace::key(const Option& sum) {
+SumKey SumSpace::key(const Sum& sum) {
   SumKey k;
   k.reserve(sum.size());
   for (const Position& p : sum) {
@@ -56,10 +56,10 @@ SumKey SumSpace::key(const Option& sum) {
   return k;
 }
 
-Option SumSpace::parts(const SumKey& key) const {
-  Option o;
-  o.reserve(key.size());
-  for (std::uint32_t id : key) o.push_back(components_[id].position);
+Sum SumSpace::parts(const SumKey& key) const {
+  Sum o;
+  o.parts.reserve(key.size());
+  for (std::uint32_t id : key) o.parts.push_back(components_[id].position);
   return o;
 }
 

@@ -19,8 +19,8 @@ class SumSpace {
  public:
   explicit SumSpace(Evaluator& ev) : ev_(ev) {}
   bool terminal(const Position& p);
-  SumKey key(const Option& sum);
-  Option parts(const SumKey& key) const;
+  SumKey key(const Sum& sum);
+  Sum parts(const SumKey& key) const;
   // Steps through the sums reachable in one move: (component, option) is the cursor, and
   // the next option's key is written to `out`. A sum reached by two moves comes twice:
   // mex, min and max do not mind, and dropping duplicates costs more.

@@ -25,9 +25,9 @@ struct Fixture {
   const GameInstance* inst(std::shared_ptr<const Ruleset> r) { return games.instance(r, Value::tuple({})); }
 };
 
-Option heaps(const GameInstance* g, const std::vector<int>& ns) {
-  Option o;
-  for (int n : ns) o.push_back(Position{g, Value::integer(n)});
+Sum heaps(const GameInstance* g, const std::vector<int>& ns) {
+  Sum o;
+  for (int n : ns) o.parts.push_back(Position{g, Value::integer(n)});
   return o;
 }
 
@@ -283,7 +283,7 @@ TEST_CASE("every: Jia's steps rule against a brute force of every-play", "[every
         for (int y = 0; y <= 9; ++y) {
           for (int z = 0; z <= 6; z += 3) {
             std::vector<std::pair<int, int>> s{{a, x}, {b, y}, {0, z}};
-            std::vector<Option> comps{heaps(games[static_cast<std::size_t>(a)], {x}),
+            std::vector<Sum> comps{heaps(games[static_cast<std::size_t>(a)], {x}),
                                       heaps(games[static_cast<std::size_t>(b)], {y}), heaps(games[0], {z})};
             INFO("components " << a << ":" << x << " " << b << ":" << y << " 0:" << z);
             CHECK(f.every.wins(comps) == brute.wins(s));
@@ -296,7 +296,7 @@ TEST_CASE("every: Jia's steps rule against a brute force of every-play", "[every
   CHECK(checked == 10 * 100 * 3);
   // One component: every play is ordinary play, so steps is odd exactly at N-positions.
   for (int n = 0; n <= 30; ++n) {
-    const Option one = heaps(games[2], {n});
+    const Sum one = heaps(games[2], {n});
     CHECK((f.every.steps(one) % 2 == 1) == (f.ev.grundy(one) != 0));
   }
 }

@@ -95,9 +95,11 @@ std::shared_ptr<const Ruleset> chain() {
   });
 }
 
-std::vector<std::string> texts(const std::vector<Option>& options) {
+// Options (of a position) or sums (one move from a sum), as they print.
+template <typename Parts>
+std::vector<std::string> texts(const std::vector<Parts>& options) {
   std::vector<std::string> out;
-  for (const Option& o : options) {
+  for (const Parts& o : options) {
     std::vector<Value> parts;
     for (const Position& p : o) parts.push_back(Value::position(p.game, p.state));
     out.push_back(to_string(Value::sum(parts)));
@@ -227,9 +229,9 @@ TEST_CASE("a hand-written subtraction game evaluates", "[runtime][evaluator]") {
   }
   CHECK(games.states == 301);
   // Sprague-Grundy: a sum is the xor of its parts.
-  const Option sum = {Position{g, I(4)}, Position{g, I(5)}, Position{g, I(7)}};
+  const grundy::Sum sum({Position{g, I(4)}, Position{g, I(5)}, Position{g, I(7)}});
   CHECK(ev.grundy(sum) == (1u ^ 2u ^ 1u));
-  CHECK(ev.grundy(Option{}) == 0);
+  CHECK(ev.grundy(grundy::Sum{}) == 0);
 }
 
 TEST_CASE("options come in rule order, without multiset duplicates", "[runtime][evaluator]") {
@@ -267,11 +269,11 @@ TEST_CASE("options of a sum keep the moved component in place", "[runtime][evalu
   const Limits limits;  // the evaluator keeps a reference
   Evaluator ev(games, limits);
   const GameInstance* g = plain(games, sub12());
-  const Option sum = {Position{g, I(2)}, Position{g, I(1)}};
+  const grundy::Sum sum({Position{g, I(2)}, Position{g, I(1)}});
   CHECK(texts(grundy::sum_options(ev, sum)) ==
         std::vector<std::string>{"Sub12(1) + Sub12(1)", "Sub12(0) + Sub12(1)", "Sub12(2) + Sub12(0)"});
   // Equal multisets reached from different components are listed once.
-  const Option twins = {Position{g, I(1)}, Position{g, I(1)}};
+  const grundy::Sum twins({Position{g, I(1)}, Position{g, I(1)}});
   CHECK(texts(grundy::sum_options(ev, twins)) == std::vector<std::string>{"Sub12(0) + Sub12(1)"});
 }
 

@@ -1,23 +1,26 @@
-// Evaluation of resolved expressions: arithmetic (checked), collections, positions, function
-// calls and the queries. Rules use it to compute their options (RuleGame.cpp); statements use
-// it to compute what they print (Session.cpp).
+// The interpreter: evaluates resolved expressions (arithmetic, checked; collections;
+// positions; function calls; comprehensions) and calls the builtins of lang/BuiltinTable.hpp.
+// Rules use it to list their options (lang/RuleGame.cpp); statements to compute what they
+// print (lang/Driver.cpp). The queries it passes to the runtime: Evaluator (normal play),
+// MisereSolver and EverySolver.
+//
+// Its parts: Interpreter.cpp (evaluation, calls, limits), Operators.cpp (operators, indexing,
+// collections), Shortcuts.cpp (the loops that tabulate nim-values, lowered once).
 #pragma once
 
 #include <functional>
 #include <optional>
-
-#include <absl/container/flat_hash_set.h>
 #include <vector>
 
-#include "lang/Builtins.hpp"
+#include <absl/container/flat_hash_set.h>
+
+#include "lang/BuiltinTable.hpp"
 #include "lang/World.hpp"
 #include "runtime/Evaluator.hpp"
 #include "runtime/Every.hpp"
 #include "runtime/Misere.hpp"
 
 namespace grundy::lang {
-
-using Frame = std::vector<Value>;
 
 // Steps through one collection; a range is never materialized.
 class Iteration {
@@ -33,9 +36,9 @@ class Iteration {
   std::size_t idx_ = 0;
 };
 
-class Machine {
+class Interpreter {
  public:
-  explicit Machine(World& world)
+  explicit Interpreter(World& world)
       : w_(world),
         ev_(world.registry, world.limits),
         misere_(ev_, world.registry, world.limits),
@@ -44,50 +47,62 @@ class Machine {
   Value eval(const Expr& e, Frame& frame);
   bool condition(const Expr& e, Frame& frame, const char* what);
   void bind(const Clause& c, const Value& v, Frame& frame);
+  // Runs `body` for every binding of the clauses from i on (`for` and `if`, nested in order).
+  void each(const std::vector<Clause>& cs, std::size_t i, Frame& frame, const std::function<void()>& body);
 
-  // The rules of a game, compiled on first use (shorthands whose set or instance is an
-  // expression are evaluated then).
-  const std::shared_ptr<const Ruleset>& rules_of(GameEntry& g, Where where);
-  const GameInstance* instance(GameEntry& g, std::vector<Value> params, Where where);
+  // The instance of a game with these parameters (lang/Games.cpp makes it, and its plan).
+  const GameInstance* instance(GameEntry& g, std::vector<Value> params, Where where) {
+    return w_.maker->instance(g, std::move(params), where);
+  }
   // Adds to `out` the positions that a move's value stands for: a position, the parts of a
   // sum, or a state of `self`.
   void to_parts(const Value& v, const GameInstance& self, Option& out, Where where);
+  // G(args...) once G and its arguments are evaluated: the position, checked.
+  Value position_of(const GameInstance* g, std::vector<Value> args, const Expr& call);
+  // The sum a query takes: a position, a sum (of any modifier), or 0; `query` names the
+  // query in errors, which say when it has no meaning under the sum's modifier.
+  Sum sum_of(const Value& v, Where where, Builtin query);
+  // The elements of any collection: a list's own, or a range's listed into `out` (one step
+  // each, within the memory limit).
+  const std::vector<Value>& items_in(const Value& v, Where where, const char* what, std::vector<Value>& out);
+  std::vector<Value> items_of(const Value& v, Where where, const char* what);
 
   // Marks a position whose rules are computing an option, for as long as they do. A rule
   // that asks a query about that same position (`move n - 1 if wins(misere G(n))` in G)
   // would compute its options again inside, for ever: that is an error naming the position.
   class Expanding {
    public:
-    Expanding(Machine& m, const GameInstance& game, const Value& state);
+    Expanding(Interpreter& m, const GameInstance& game, const Value& state);
     ~Expanding();
     Expanding(const Expanding&) = delete;
     Expanding& operator=(const Expanding&) = delete;
 
    private:
-    Machine& m_;
+    Interpreter& m_;
     std::pair<const GameInstance*, Value> key_;
   };
   // Counts a value as held (Limits::held) for as long as it lives: the arguments of a call
   // in progress. Checks --max-memory when they are large.
   class Holding {
    public:
-    Holding(Machine& m, const Value& v, Where where);
+    Holding(Interpreter& m, const Value& v, Where where);
     ~Holding();
     Holding(const Holding&) = delete;
     Holding& operator=(const Holding&) = delete;
 
    private:
-    Machine& m_;
+    Interpreter& m_;
     Value v_;
   };
 
+  World& world() { return w_; }
   Evaluator& evaluator() { return ev_; }
   MisereSolver& misere() { return misere_; }
   EverySolver& every() { return every_; }
   void check_interrupt() const;
 
   // Iterations of `for` clauses (rules and comprehensions) and range elements listed in the
-  // current top-level statement; past --max-steps an error. Session calls begin_statement.
+  // current top-level statement; past --max-steps an error. The driver calls begin_statement.
   void begin_statement();
   void count_steps(std::uint64_t n, Where where) {
     w_.limits.steps += n;
@@ -113,57 +128,37 @@ class Machine {
     if (bytes > w_.limits.max_memory || held > w_.limits.max_memory - bytes) size_exceeded(n, chars, where);
   }
 
+  // ---- the shortcuts of lang/Shortcuts.cpp ----
+  // grundy(G(x, ...)) read from G's table when it has the value; nothing otherwise.
+  std::optional<std::uint64_t> known_grundy(const Expr& call, Frame& frame);
+  // grundy, wins or outcome of G(x, ...): the answer from G's table, theorem or outcome
+  // search when one gives it, without building the position (a loop over a grid asks it
+  // 10^5 times), else the query of the position; nothing when `e` has no such shortcut.
+  std::optional<Value> query_of_call(Builtin b, const Expr& e, Frame& frame);
+  // sum or len of a comprehension, folded as its elements come. Empty when the elements
+  // turn out not to be integers (a sum of positions): then they are all in `listed`.
+  std::optional<Value> fold(const Expr& e, Builtin b, Frame& frame, std::vector<Value>& listed);
+  // The table a comprehension's loop asks grundy(G(n)) of, filled to the loop's end first.
+  void prefetch(const Expr& comprehension, Frame& frame);
+
  private:
+  friend class Expanding;
+  friend class Holding;
   [[noreturn]] void steps_exceeded(Where where) const;
   [[noreturn]] void size_exceeded(std::uint64_t n, bool chars, Where where) const;
   Value call(const Expr& e, Frame& frame);
-  Value builtin(const Expr& e, int which, Frame& frame);
-  // sum or len of a comprehension, folded as its elements come: the list is never built.
-  // Empty when the call is not of that form, and when the elements turn out not to be
-  // integers (a sum of positions): then they are all in `listed`, which is not empty.
-  std::optional<Value> folded(const Expr& e, Builtin b, Frame& frame, std::vector<Value>& listed);
-  // The fold of `grundy(G(n)) for n in lo..hi`, G a game of one integer: its table is
-  // filled to hi first (as the loop would fill it, a heap at a time) and then read in a
-  // tight loop. Empty when the fold is not of that form.
-  std::optional<Value> folded_heaps(const std::vector<Clause>& clauses, const Expr& element, Builtin b,
-                                    Frame& frame, Where at);
-  // The game G of `grundy(G(...))`, G without parameters and not an alias: nothing for any
-  // other expression.
-  const GameEntry* grundy_query(const Expr& e) const;
-  // The same for `grundy(G(v))` where v is the local in `slot`.
-  const GameEntry* heap_query(const Expr& e, int slot) const;
-  // grundy(G(hi)) asked ahead of a loop over `range` whose every step asks grundy(G(n))
-  // (`query`, n in `slot`): G's table is filled to hi at once. Nothing for an empty range
-  // or one that starts below 0.
-  void ask_last(const Value& range, int slot, const Expr& query, Frame& frame);
-  // A loop `for n in lo..hi` that asks grundy(G(n)) at every step (in the element, or in
-  // the first `if`) has G's table filled to hi before it starts: asked heap by heap, the
-  // compiled rules fill it a heap per query, each with a search of its own (3x the time).
-  void prefetch_heaps(const std::vector<Clause>& clauses, const Expr& element, Frame& frame);
-  // G(args...) once G and its arguments are evaluated: the position, checked.
-  Value position_of(const GameInstance* g, std::vector<Value> args, const Expr& call);
-  // grundy, wins or outcome of G(x, y, ...) for a game G without parameters: the answer
-  // from G's table, outcome theorem or outcome search when one gives it, without building
-  // the position (a loop over a grid asks it 10^5 times); nothing when `arg` is not such a
-  // call.
-  std::optional<Value> query_of_call(Builtin b, const Expr& arg, Frame& frame);
-  // The same for `grundy(G(x))` whose value is in G's table already: the loop of a
-  // tabulation, `[grundy(G(n)) for n in 0..N]`, at the cost of a table read.
-  std::optional<std::uint32_t> known_grundy(const Expr& call, Frame& frame);
+  Value call_def(const Expr& e, DefEntry& d, Frame& frame);
+  Value call_builtin(const Expr& e, int which, Frame& frame);
+  // every X: the components are the summands as written.
+  Value every_sum(const Expr& operand, Frame& frame);
+  // Operators.cpp
   Value index(const Expr& e, Frame& frame);
   Value binary(const Expr& e, Frame& frame);
   Value collection(const Expr& e, Frame& frame);
   void reserve_for(const std::vector<Clause>& cs, std::vector<Value>& items, Frame& frame);
-  Value table(const Expr& e, Frame& frame);
-  void each(const std::vector<Clause>& cs, std::size_t i, Frame& frame, const std::function<void()>& body);
-  Option option_of(const Value& v, Where where, const char* query);
-  Value option_value(const Option& o, Modifier mod = Modifier::Normal) const;
-  Value modified_query(Builtin which, const Value& x, Where where);
-  std::vector<Value> every_options(const Value& x, bool winning_only, Where where);
-  Value every_sum(const Expr& operand, Frame& frame);
-  // The options of a position or sum (winning ones only, if asked), streamed so that a large
-  // sum never holds all its options at once.
-  std::vector<Value> list_options(const Option& o, Modifier mod, bool winning_only);
+  // Shortcuts.cpp
+  std::optional<Value> fold_heaps(const Expr& e, const GameEntry& entry, Builtin b, Frame& frame);
+  void ask_last(const Value& range, int slot, const Expr& query, Frame& frame);
 
   World& w_;
   absl::flat_hash_set<std::pair<const GameInstance*, Value>> expanding_;

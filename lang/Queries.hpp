@@ -1,0 +1,15 @@
+// The query builtins, for the table of lang/Builtins.cpp (defined in lang/Queries.cpp).
+#pragma once
+
+#include "lang/BuiltinTable.hpp"
+
+namespace grundy::lang {
+
+Value query_grundy(BuiltinCall& c);
+Value query_play(BuiltinCall& c);  // outcome, wins, options, winning
+Value query_steps(BuiltinCall& c);
+Value query_genus(BuiltinCall& c);
+Value query_period(BuiltinCall& c);
+Value query_table(BuiltinCall& c);
+
+}  // namespace grundy::lang
