@@ -8,7 +8,7 @@
 #include "lang/Analysis.hpp"
 #include "lang/BuiltinTable.hpp"
 #include "lang/Interpreter.hpp"
-#include "runtime/Tuples.hpp"
+#include "runtime/BoxTable.hpp"
 
 namespace grundy::lang {
 

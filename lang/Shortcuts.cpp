@@ -2,7 +2,7 @@
 
 #include "lang/Faults.hpp"
 #include "lang/Interpreter.hpp"
-#include "runtime/Tuples.hpp"
+#include "runtime/BoxTable.hpp"
 
 namespace grundy::lang {
 

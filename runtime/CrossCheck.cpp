@@ -6,11 +6,11 @@
 
 #include <array>
 
+#include "runtime/BoxTable.hpp"
 #include "runtime/Dense.hpp"
 #include "runtime/Error.hpp"
 #include "runtime/Game.hpp"
 #include "runtime/Kernels.hpp"
-#include "runtime/Tuples.hpp"
 
 namespace grundy {
 
@@ -213,7 +213,7 @@ void cross_check_run(const GameInstance& game, std::int64_t a, std::int64_t b, s
   }
 }
 
-void cross_check_cell(const GameInstance& game, const TupleMemo& box, const std::int64_t* c, std::uint32_t v,
+void cross_check_cell(const GameInstance& game, const BoxTable& box, const std::int64_t* c, std::uint32_t v,
                       const std::function<std::uint64_t(const Position&)>& value_of) {
   constexpr std::uint64_t kMaxOptions = std::uint64_t{1} << 16;
   const int arity = box.arity();

@@ -24,7 +24,7 @@ namespace grundy {
 
 class DenseTable;
 class GameInstance;
-class TupleMemo;
+class BoxTable;
 struct HeapSpec;
 struct Position;
 
@@ -67,7 +67,7 @@ void cross_check_run(const GameInstance& game, std::int64_t a, std::int64_t b, s
 // Checks the value `v` of the state `c` of `game` in its box against the mex of the options
 // the rules as written list (up to 2^16 of them): a part in the box by its cell there, others
 // by `value_of` (the evaluator).
-void cross_check_cell(const GameInstance& game, const TupleMemo& box, const std::int64_t* c, std::uint32_t v,
+void cross_check_cell(const GameInstance& game, const BoxTable& box, const std::int64_t* c, std::uint32_t v,
                       const std::function<std::uint64_t(const Position&)>& value_of);
 
 }  // namespace grundy

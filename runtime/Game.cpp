@@ -112,4 +112,18 @@ void GameRegistry::clear_memos() {
 
 std::string to_string(const Position& p) { return to_string(Value::position(p.game, p.state)); }
 
+int compare_instances(const GameInstance* a, const GameInstance* b) {
+  if (const int c = a->rules().name().compare(b->rules().name())) return c < 0 ? -1 : 1;
+  return compare(a->params(), b->params());
+}
+
+void append_instance(std::string& out, const GameInstance* g) { out += g->display_name(); }
+
+void append_position(std::string& out, const GameInstance* g, const Value& state) {
+  out += g->display_name();
+  out += '(';
+  g->rules().append_state(out, state);
+  out += ')';
+}
+
 }  // namespace grundy

@@ -2,7 +2,7 @@
 // a tuple of integers and whose options are states of the same game. The compiler
 // (lang/Compile.cpp) writes the program, as clox's compiler writes a chunk; the executor here
 // runs it, as the VM runs the chunk: the evaluator drives it into dense tables
-// (runtime/Tuples.hpp) without building a Value, a Position or an Option per option, and
+// (runtime/BoxTable.hpp) without building a Value, a Position or an Option per option, and
 // without walking the syntax tree.
 //
 // A program is an expression graph (nodes), flattened per rule into straight lists of
@@ -37,7 +37,7 @@ class OptionSink {
 
 class IntProgram {
  public:
-  // The most integers in a state: the boxes of runtime/Tuples.hpp have up to four dimensions.
+  // The most integers in a state: the boxes of runtime/BoxTable.hpp have up to four dimensions.
   static constexpr int kMaxArity = 4;
   enum class Op : std::uint8_t {
     Const,

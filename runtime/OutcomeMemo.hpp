@@ -12,7 +12,7 @@
 #include <optional>
 #include <vector>
 
-#include "runtime/Tuples.hpp"
+#include "runtime/BoxTable.hpp"
 
 namespace grundy {
 

@@ -34,8 +34,4 @@ struct OutcomeTheorem {
   int heap = 0;        // MultipleSubtraction: the coordinate that is the heap, 0 or 1
 };
 
-// The rule that decides states by the theorem (runtime/Wythoff.hpp,
-// runtime/DynamicSubtraction.hpp).
-std::unique_ptr<OutcomeRule> outcome_rule(const OutcomeTheorem& theorem);
-
 }  // namespace grundy

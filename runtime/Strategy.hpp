@@ -11,12 +11,12 @@
 #include <string>
 #include <variant>
 
+#include "runtime/BoxTable.hpp"
 #include "runtime/CrossCheck.hpp"
 #include "runtime/Dense.hpp"
 #include "runtime/Kernels.hpp"
 #include "runtime/OutcomeMemo.hpp"
 #include "runtime/OutcomeRule.hpp"
-#include "runtime/Tuples.hpp"
 
 namespace grundy {
 
@@ -56,7 +56,7 @@ struct DensePath {
 // on (the rules take over from there).
 struct BoxPath {
   std::shared_ptr<const IntProgram> program;
-  std::unique_ptr<TupleMemo> box;
+  std::unique_ptr<BoxTable> box;
   std::unique_ptr<OutcomeMemo> outcomes;
   bool stopped = false;
   bool outcomes_stopped = false;

@@ -4,10 +4,13 @@
 #include <algorithm>
 
 #include "runtime/CrossCheck.hpp"
+#include "runtime/DynamicSubtraction.hpp"
 #include "runtime/Evaluator.hpp"
 #include "runtime/Mex.hpp"
 #include "runtime/Nim.hpp"
+#include "runtime/OutcomeSearch.hpp"
 #include "runtime/Progress.hpp"
+#include "runtime/Wythoff.hpp"
 
 namespace grundy {
 
@@ -33,6 +36,12 @@ constexpr std::int64_t kFarAhead = 1 << 16;
 // The smallest table for which proven periods are looked for, and the first step of growth
 // towards a far heap.
 constexpr std::size_t kFirstCheck = 256;
+
+// The rule that decides states by a theorem the plan names.
+std::unique_ptr<OutcomeRule> outcome_rule(const OutcomeTheorem& theorem) {
+  if (theorem.kind == OutcomeTheorem::Kind::Wythoff) return std::make_unique<WythoffRule>();
+  return std::make_unique<DynamicSubtraction>(theorem.k, theorem.heap);
+}
 
 // Extends a table whose proven period is (n0, p) to `count` values.
 void extend_by_period(DenseTable& t, std::int64_t p, std::size_t count) {
@@ -99,7 +108,7 @@ void Evaluator::setup(const GameInstance& g, Strategy& s) {
   if (plan.program && plan.program->arity == arity && arity <= kMaxBoxArity) {
     BoxPath b;
     b.program = plan.program;
-    b.box = std::make_unique<TupleMemo>(arity);
+    b.box = std::make_unique<BoxTable>(arity);
     s.path = std::move(b);
     return search("compiled rules, values in a dense table over a box of states, filled top-down or swept");
   }

@@ -4,7 +4,6 @@
 #include <functional>
 
 #include "runtime/Error.hpp"
-#include "runtime/Game.hpp"
 
 namespace grundy {
 
@@ -222,13 +221,9 @@ int compare(const Value& a, const Value& b) {
       if (int c = cmp3(a.range_lo(), b.range_lo())) return c;
       return cmp3(a.range_hi(), b.range_hi());
     case Kind::Position: {
-      const GameInstance* ga = a.game();
-      const GameInstance* gb = b.game();
-      if (ga != gb) {
-        // Order by name first so that canonical multisets print predictably.
-        if (int c = cmp3(ga->rules().name(), gb->rules().name())) return c;
-        if (int c = compare(ga->params(), gb->params())) return c;
-        return cmp3(static_cast<const void*>(ga), static_cast<const void*>(gb));
+      if (a.game() != b.game()) {
+        if (int c = compare_instances(a.game(), b.game())) return c;
+        return cmp3(static_cast<const void*>(a.game()), static_cast<const void*>(b.game()));
       }
       return compare(a.state(), b.state());
     }
@@ -237,8 +232,7 @@ int compare(const Value& a, const Value& b) {
       return cmp_items(a.parts(), b.parts());
     case Kind::Game:
       if (a.game() == b.game()) return 0;
-      if (int c = cmp3(a.game()->rules().name(), b.game()->rules().name())) return c;
-      return compare(a.game()->params(), b.game()->params());
+      return compare_instances(a.game(), b.game());
   }
   return 0;
 }
@@ -311,13 +305,8 @@ void append_value(std::string& out, const Value& v) {
       out += "..";
       out += std::to_string(v.range_hi());
       break;
-    case Kind::Position:
-      out += v.game()->display_name();
-      out += '(';
-      v.game()->rules().append_state(out, v.state());
-      out += ')';
-      break;
-    case Kind::Game: out += v.game()->display_name(); break;
+    case Kind::Position: append_position(out, v.game(), v.state()); break;
+    case Kind::Game: append_instance(out, v.game()); break;
     case Kind::Sum: {
       // Parentheses around a modified sum; `every ((A + B))` is one component that is a sum.
       const bool one_sum =

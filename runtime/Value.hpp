@@ -116,4 +116,12 @@ const char* kind_name(Kind k);
 std::string to_string(const Value& v);
 void append_value(std::string& out, const Value& v);
 
+// What values of positions and games need of a game instance, defined with the games
+// (runtime/Game.cpp): the order of two instances (by name, then parameters, so that
+// canonical multisets print predictably; 0 for two instances equal in both), and how an
+// instance and a position print: Bash[3], Bash[3](10).
+int compare_instances(const GameInstance* a, const GameInstance* b);
+void append_instance(std::string& out, const GameInstance* g);
+void append_position(std::string& out, const GameInstance* g, const Value& state);
+
 }  // namespace grundy

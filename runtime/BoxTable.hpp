@@ -37,9 +37,9 @@ inline bool coords_of(const Value& state, int arity, Coords& c) {
   return true;
 }
 
-class TupleMemo {
+class BoxTable {
  public:
-  explicit TupleMemo(int arity) : arity_(arity) {}
+  explicit BoxTable(int arity) : arity_(arity) {}
   int arity() const { return arity_; }
   std::uint64_t cells() const { return cells_; }
   int width() const { return width_; }
@@ -131,15 +131,34 @@ struct BoxHooks {
 // top-down search turns out to reach a good part of the box anyway; it stops for good the
 // first time an option is neither before its state nor known (the rules are not such that
 // options come first in that order).
-std::optional<std::uint32_t> box_value(TupleMemo& memo, const IntProgram& rules, const std::int64_t* c,
+std::optional<std::uint32_t> box_value(BoxTable& memo, const IntProgram& rules, const std::int64_t* c,
                                        const BoxHooks& hooks, std::string& why);
 
-// Whether the player to move wins at `c`, for rules whose options are single states: N as
-// soon as one option is P, searched depth first in rule order like a hand-written win()
-// (so most options are never looked at). Values already in `values` are used too. Nothing
-// when the compiled rules cannot decide (see box_value).
-class OutcomeMemo;
-std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, const IntProgram& rules,
-                                const std::int64_t* c, const BoxHooks& hooks, std::string& why);
+// States computed, told to hooks.computed a batch at a time (a call per state was a tenth
+// of the outcome search) and whenever the search polls or ends, however it ends.
+// States computed, told to hooks.computed a batch at a time (a call per state was a tenth
+// of the outcome search) and whenever the search polls or ends, however it ends.
+class Tally {
+ public:
+  explicit Tally(const BoxHooks& hooks) : hooks_(hooks) {}
+  ~Tally() { flush(); }
+  Tally(const Tally&) = delete;
+  Tally& operator=(const Tally&) = delete;
+  void add() {
+    if ((++done_ & 0x3FF) == 0) flush();
+  }
+  void flush() {
+    if (hooks_.computed && done_ > told_) hooks_.computed(done_ - told_);
+    told_ = done_;
+  }
+  std::uint64_t done() const { return done_; }
+
+ private:
+  const BoxHooks& hooks_;
+  std::uint64_t done_ = 0, told_ = 0;
+};
+
+// A state as a message names it: (3, 5).
+std::string coords_text(const Coords& c, int arity);
 
 }  // namespace grundy

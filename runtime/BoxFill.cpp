@@ -1,7 +1,7 @@
-#include "runtime/Tuples.hpp"
-
-#include "runtime/OutcomeMemo.hpp"
-
+// Filling a box of states (runtime/BoxTable.hpp, box_value): the sink that reads a state's
+// options from the table (a run of options as one strided loop, the mex scanned in SIMD), the
+// top-down search, and the sweep in lexicographic order. One job, kept in one file so that the
+// sink's loops inline into the fill.
 #include <algorithm>
 
 #if defined(__x86_64__)
@@ -12,117 +12,9 @@
 
 #include <absl/container/flat_hash_set.h>
 
+#include "runtime/BoxTable.hpp"
+
 namespace grundy {
-
-// ---- the table ----
-
-std::string TupleMemo::describe() const {
-  std::string s;
-  for (int i = 0; i < arity_; ++i) {
-    if (i) s += " x ";
-    s += std::to_string(dims_[static_cast<std::size_t>(i)]);
-  }
-  return s + " cells of " + std::to_string(width_) + " byte" + (width_ > 1 ? "s" : "");
-}
-
-namespace {
-template <typename To, typename From>
-std::vector<To> widen_copy(std::vector<From>& from, To unknown) {
-  const From old = static_cast<From>(~From{0});
-  std::vector<To> to(from.size());
-  for (std::size_t i = 0; i < from.size(); ++i) to[i] = from[i] == old ? unknown : from[i];
-  std::vector<From>().swap(from);
-  return to;
-}
-}  // namespace
-
-void TupleMemo::widen(std::uint32_t v) {
-  if (width_ == 1) {
-    if (v < 0xFFFFu) {
-      b2_ = widen_copy<std::uint16_t>(b1_, 0xFFFF);
-      width_ = 2;
-      return;
-    }
-    b4_ = widen_copy<std::uint32_t>(b1_, 0xFFFFFFFFu);
-    width_ = 4;
-    return;
-  }
-  b4_ = widen_copy<std::uint32_t>(b2_, 0xFFFFFFFFu);
-  width_ = 4;
-}
-
-void TupleMemo::set(std::int64_t i, std::uint32_t v) {
-  if (v >= unknown()) widen(v);
-  const auto u = static_cast<std::size_t>(i);
-  if (width_ == 1) b1_[u] = static_cast<std::uint8_t>(v);
-  else if (width_ == 2) b2_[u] = static_cast<std::uint16_t>(v);
-  else b4_[u] = v;
-}
-
-bool TupleMemo::grow(const std::int64_t* c, std::uint64_t max_cells) {
-  std::array<std::int64_t, kMaxBoxArity> dims = dims_;
-  std::uint64_t cells = 1;
-  for (int i = 0; i < arity_; ++i) {
-    auto& d = dims[static_cast<std::size_t>(i)];
-    if (c[i] < 0) return false;
-    if (static_cast<std::uint64_t>(c[i]) >= max_cells) return false;  // and c[i] + 1 cannot overflow
-    if (c[i] >= d) {
-      const std::int64_t twice = d > (INT64_MAX / 2) ? INT64_MAX : 2 * d;
-      d = std::max({c[i] + 1, twice, std::int64_t{arity_ == 1 ? 64 : 8}});
-    }
-    if (static_cast<std::uint64_t>(d) > max_cells) return false;
-    cells *= static_cast<std::uint64_t>(d);
-    if (cells > max_cells) return false;
-  }
-  // Rows of the last coordinate lie `pitch` cells apart. The box grows by doubling, so a
-  // row of dims cells is most often a power of two long, and a run down a column (Wythoff's
-  // `move (a - k, b)`) then meets the same few sets of the L1 cache at every step: it took
-  // twice as long as in a box of 301 x 301. A pitch that is an odd multiple of 16 cells
-  // spreads the column over the cache.
-  const std::int64_t row = dims[static_cast<std::size_t>(arity_ - 1)];
-  std::int64_t pitch = row;
-  if (arity_ > 1 && row >= 64) {
-    pitch = (row + 15) / 16 * 16;
-    if (pitch % 32 == 0) pitch += 16;
-  }
-  std::array<std::int64_t, kMaxBoxArity> strides{};
-  std::int64_t s = 1;
-  for (int i = arity_; i-- > 0;) {
-    strides[static_cast<std::size_t>(i)] = s;
-    s *= i + 1 == arity_ ? pitch : dims[static_cast<std::size_t>(i)];
-  }
-  const auto storage = static_cast<std::uint64_t>(s);
-  auto move_to = [&](auto& old) {
-    using T = typename std::decay_t<decltype(old)>::value_type;
-    std::vector<T> fresh(storage, static_cast<T>(~T{0}));
-    if (cells_ > 0) {
-      // Copy the old box row by row (the last coordinate is contiguous in both).
-      const auto old_row = dims_[static_cast<std::size_t>(arity_ - 1)];
-      Coords at{};
-      for (std::uint64_t k = 0; k < cells_; k += static_cast<std::uint64_t>(old_row)) {
-        std::int64_t from = 0, to = 0;
-        for (int i = 0; i + 1 < arity_; ++i) {
-          from += at[static_cast<std::size_t>(i)] * strides_[static_cast<std::size_t>(i)];
-          to += at[static_cast<std::size_t>(i)] * strides[static_cast<std::size_t>(i)];
-        }
-        std::copy(old.begin() + from, old.begin() + from + old_row, fresh.begin() + to);
-        for (int i = arity_ - 1; i-- > 0;) {
-          auto& a = at[static_cast<std::size_t>(i)];
-          if (++a < dims_[static_cast<std::size_t>(i)]) break;
-          a = 0;
-        }
-      }
-    }
-    old.swap(fresh);
-  };
-  if (width_ == 1) move_to(b1_);
-  else if (width_ == 2) move_to(b2_);
-  else move_to(b4_);
-  dims_ = dims;
-  strides_ = strides;
-  cells_ = cells;
-  return true;
-}
 
 // ---- the sink: options read from the table ----
 
@@ -202,7 +94,7 @@ constexpr std::size_t kMaxChildren = std::size_t{1} << 20;  // options of one st
 class BoxSink : public OptionSink {
  public:
   // The marks outlive one search (a fresh array per query would cost more than the query).
-  BoxSink(TupleMemo& m, const BoxHooks& hooks)
+  BoxSink(BoxTable& m, const BoxHooks& hooks)
       : m_(m), hooks_(hooks), stamp_(scratch().stamp), gen_(scratch().gen) {
     if (stamp_.size() < kStampSlots + 8) stamp_.assign(kStampSlots + 8, 0);
   }
@@ -470,7 +362,7 @@ class BoxSink : public OptionSink {
     return s;
   }
 
-  TupleMemo& m_;
+  BoxTable& m_;
   const BoxHooks& hooks_;
   std::vector<std::uint32_t>& stamp_;
   std::uint32_t& gen_;
@@ -487,41 +379,10 @@ class BoxSink : public OptionSink {
   std::array<std::uint64_t, kMaxBoxArity> sweep_strides_{};
 };
 
-std::string show(const Coords& c, int arity) {
-  std::string s = "(";
-  for (int i = 0; i < arity; ++i) {
-    if (i) s += ", ";
-    s += std::to_string(c[static_cast<std::size_t>(i)]);
-  }
-  return s + ")";
-}
-
 enum class Fill : std::uint8_t { Done, OverBudget, Failed };
 
 // Stores the value the sink has found for the cell at `at`.
-// States computed, told to hooks.computed a batch at a time (a call per state was a tenth
-// of the outcome search) and whenever the search polls or ends, however it ends.
-class Tally {
- public:
-  explicit Tally(const BoxHooks& hooks) : hooks_(hooks) {}
-  ~Tally() { flush(); }
-  Tally(const Tally&) = delete;
-  Tally& operator=(const Tally&) = delete;
-  void add() {
-    if ((++done_ & 0x3FF) == 0) flush();
-  }
-  void flush() {
-    if (hooks_.computed && done_ > told_) hooks_.computed(done_ - told_);
-    told_ = done_;
-  }
-  std::uint64_t done() const { return done_; }
-
- private:
-  const BoxHooks& hooks_;
-  std::uint64_t done_ = 0, told_ = 0;
-};
-
-void settle(TupleMemo& memo, BoxSink& sink, const std::int64_t* at, const BoxHooks& hooks) {
+void settle(BoxTable& memo, BoxSink& sink, const std::int64_t* at, const BoxHooks& hooks) {
   if (hooks.reserve) hooks.reserve(1);
   memo.set(memo.index(at), sink.mex());
   if (hooks.computed) hooks.computed(1);
@@ -529,8 +390,8 @@ void settle(TupleMemo& memo, BoxSink& sink, const std::int64_t* at, const BoxHoo
 
 // Top-down from `root`: a state's options not known yet are stacked and computed first.
 // Stops (OverBudget) once it has computed `budget` states; what it computed stays.
-Fill search(TupleMemo& memo, const IntProgram& rules, BoxSink& sink, const Coords& root,
-            const BoxHooks& hooks, std::uint64_t budget, std::string& why) {
+Fill search(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const Coords& root, const BoxHooks& hooks,
+            std::uint64_t budget, std::string& why) {
   const int ar = memo.arity();
   sink.search();
   struct Entry {
@@ -555,10 +416,11 @@ Fill search(TupleMemo& memo, const IntProgram& rules, BoxSink& sink, const Coord
     if (!ok) {
       if (sink.grow_wanted() && memo.grow(sink.grow_to().data(), hooks.max_cells)) continue;
       why = sink.grow_wanted()
-                ? "the option " + show(sink.grow_to(), ar) + " of " + show(at, ar) +
+                ? "the option " + coords_text(sink.grow_to(), ar) + " of " + coords_text(at, ar) +
                       " does not fit a table of at most " + std::to_string(hooks.max_cells) + " cells"
-            : sink.crowded() ? "the options of " + show(at, ar) + " not known yet fill the search stack"
-                             : "the compiled rules stop at " + show(at, ar);
+            : sink.crowded()
+                ? "the options of " + coords_text(at, ar) + " not known yet fill the search stack"
+                : "the compiled rules stop at " + coords_text(at, ar);
       return Fill::Failed;
     }
     if (!sink.any_unknown()) {
@@ -574,7 +436,7 @@ Fill search(TupleMemo& memo, const IntProgram& rules, BoxSink& sink, const Coord
     }
     for (const Coords& child : sink.children()) {
       if (grey.count(child)) {
-        why = "a loop through " + show(child, ar);
+        why = "a loop through " + coords_text(child, ar);
         return Fill::Failed;
       }
       stack.push_back({child, false});
@@ -621,7 +483,7 @@ void advance(Coords& x, const Coords& extent, int ar) {
 // The sweep's extent and first cell not known to be filled, once `c` joins the extent.
 // Where the extent grows in a coordinate after the first, cells before the old mark join
 // it that nobody filled: the mark goes back to the first of them.
-std::pair<Coords, Coords> sweep_plan(const TupleMemo::Sweep& sw, const Coords& c, int ar) {
+std::pair<Coords, Coords> sweep_plan(const BoxTable::Sweep& sw, const Coords& c, int ar) {
   if (!sw.any) return {c, Coords{}};
   Coords extent = sw.extent, mark = sw.mark;
   for (int j = 0; j < ar; ++j) {
@@ -642,10 +504,10 @@ std::pair<Coords, Coords> sweep_plan(const TupleMemo::Sweep& sw, const Coords& c
 // query needs the cells up to `need`. Done once `need` is filled, or Failed when a cell up to
 // it has options that are neither before it nor known (the sweep is then off for good) or
 // the compiled rules stop there. Cells filled stay filled either way.
-Fill sweep_to(TupleMemo& memo, const IntProgram& rules, BoxSink& sink, const Coords& need,
+Fill sweep_to(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const Coords& need,
               const Coords& target, const BoxHooks& hooks) {
   const int ar = memo.arity();
-  TupleMemo::Sweep& sw = memo.sweep();
+  BoxTable::Sweep& sw = memo.sweep();
   auto [extent, x] = sweep_plan(sw, target, ar);
   std::uint64_t rank = rank_in(x, extent, ar);
   const std::uint64_t needed = rank_in(need, extent, ar);
@@ -683,13 +545,13 @@ constexpr std::uint64_t kSmallSweep = 1 << 12;
 
 }  // namespace
 
-std::optional<std::uint32_t> box_value(TupleMemo& memo, const IntProgram& rules, const std::int64_t* c,
+std::optional<std::uint32_t> box_value(BoxTable& memo, const IntProgram& rules, const std::int64_t* c,
                                        const BoxHooks& hooks, std::string& why) {
   const int ar = memo.arity();
   Coords root{};
   std::copy(c, c + ar, root.begin());
   if (!memo.inside(c) && !memo.grow(c, hooks.max_cells)) {
-    why = "the state " + show(root, ar) + " does not fit a table of at most " +
+    why = "the state " + coords_text(root, ar) + " does not fit a table of at most " +
           std::to_string(hooks.max_cells) + " cells";
     return std::nullopt;
   }
@@ -729,317 +591,6 @@ std::optional<std::uint32_t> box_value(TupleMemo& memo, const IntProgram& rules,
   }
   if (search(memo, rules, sink, root, hooks, budget, why) == Fill::Failed) return std::nullopt;
   return memo.known(c);
-}
-
-// ---- outcomes, with the first losing option cutting the search short ----
-
-namespace {
-
-class OutcomeSink : public OptionSink {
- public:
-  enum class Found : std::uint8_t { Nothing, Losing, Unknown };
-
-  OutcomeSink(OutcomeMemo& outcomes, const TupleMemo& values, const BoxHooks& hooks)
-      : o_(outcomes), v_(values), any_values_(values.cells() > 0), hooks_(hooks) {}
-
-  void pulse() override {
-    if (hooks_.poll) hooks_.poll();
-  }
-
-  // Looks at the options from number `skip` on (the earlier ones are known to be N).
-  void start(std::int64_t skip) {
-    skip_ = skip;
-    seen_ = 0;
-    found_ = Found::Nothing;
-    grow_ = false;
-    searching_ = false;
-    in_run_ = false;
-  }
-
-  bool option(const std::int64_t* coords, int parts) override {
-    if (seen_++ < skip_) return true;
-    if (parts == 0) return stop(Found::Losing, coords);  // split []: the empty sum, a P-position
-    return look(coords);
-  }
-
-  bool run(const std::int64_t* first, const std::int64_t* slope, int parts, std::int64_t count) override {
-    if (count <= 0) return true;
-    if (seen_ + count <= skip_) {
-      seen_ += count;
-      return true;
-    }
-    const int ar = o_.arity();
-    const std::int64_t start = seen_;
-    std::int64_t k = std::max<std::int64_t>(0, skip_ - seen_);
-    if (parts == 0) {  // split []: the empty sum, a P-position
-      seen_ += k + 1;
-      return stop(Found::Losing, first);
-    }
-    // Stepped rather than multiplied, in unsigned arithmetic: the step after the last
-    // option may leave the 64-bit range (and is not used).
-    std::int64_t c[kMaxBoxArity];
-    for (int i = 0; i < ar; ++i) c[i] = first[i] + k * slope[i];
-    for (; k < count; ++k) {
-      if (!look(c)) {
-        seen_ = start + k + 1;
-        if (found_ == Found::Unknown) {
-          run_ = Run{{}, {}, k, count, start};
-          std::copy(first, first + ar, run_.first.begin());
-          std::copy(slope, slope + ar, run_.slope.begin());
-          in_run_ = true;
-        }
-        return false;
-      }
-      for (int i = 0; i < ar; ++i) {
-        c[i] = static_cast<std::int64_t>(static_cast<std::uint64_t>(c[i]) +
-                                         static_cast<std::uint64_t>(slope[i]));
-      }
-    }
-    seen_ = start + count;
-    return true;
-  }
-
-  // Where in a run of options the unknown option found lies, so that the search can go on
-  // through the run from there without listing the state's options again (which costs
-  // more than looking at a few options: Fibonacci nim's states have a losing option
-  // among their first five).
-  struct Run {
-    Coords first, slope;
-    std::int64_t k = 0, count = 0;
-    std::int64_t start = 0;  // the number of the run's first option among the state's options
-  };
-  bool in_run() const { return in_run_; }
-  const Run& run_found() const { return run_; }
-
-  // For the search's resumption of a run: the option p's outcome when known.
-  Found judge(const std::int64_t* p) {
-    found_ = Found::Nothing;
-    in_run_ = false;
-    grow_ = false;
-    searching_ = false;
-    if (look(p)) return Found::Nothing;
-    return found_;
-  }
-
-  Found found() const { return found_; }
-  std::int64_t position() const { return seen_ - 1; }  // of the option found
-  const Coords& child() const { return child_; }
-  bool child_searching() const { return searching_; }  // the unknown child is an ancestor
-  bool grow_wanted() const { return grow_; }
-
- private:
-  bool look(const std::int64_t* p) {
-    switch (o_.probe(p)) {
-      case OutcomeMemo::kWins: return true;
-      case OutcomeMemo::kLoses: return stop(Found::Losing, p);
-      case OutcomeMemo::kOutside:
-        grow_ = true;
-        std::copy(p, p + o_.arity(), child_.begin());
-        return false;
-      case OutcomeMemo::kSearching:  // an ancestor: the search sees the loop
-        searching_ = true;
-        return stop(Found::Unknown, p);
-      default: break;
-    }
-    if (any_values_) {
-      if (auto g = v_.known(p)) {
-        if (*g == 0) return stop(Found::Losing, p);
-        return true;
-      }
-    }
-    return stop(Found::Unknown, p);
-  }
-  // child_'s coordinates past the arity stay 0.
-  bool stop(Found f, const std::int64_t* p) {
-    found_ = f;
-    for (int i = 0; i < o_.arity(); ++i) child_[static_cast<std::size_t>(i)] = p[i];
-    return false;
-  }
-
-  OutcomeMemo& o_;
-  const TupleMemo& v_;
-  const bool any_values_;
-  const BoxHooks& hooks_;
-  std::int64_t skip_ = 0;
-  std::int64_t seen_ = 0;
-  Found found_ = Found::Nothing;
-  bool grow_ = false;
-  bool searching_ = false;
-  Coords child_{};
-  bool in_run_ = false;
-  Run run_;
-};
-
-}  // namespace
-
-std::optional<bool> box_outcome(OutcomeMemo& outcomes, const TupleMemo& values, const IntProgram& rules,
-                                const std::int64_t* c, const BoxHooks& hooks, std::string& why) {
-  const int ar = outcomes.arity();
-  Coords root{};
-  std::copy(c, c + ar, root.begin());
-  if (auto g = values.known(c)) return *g != 0;
-  // The table's memory is its tiles written, and a directory of a pointer per tile the box
-  // spans, kept to an eighth of it.
-  const std::uint64_t max_tiles = hooks.max_outcome_bytes / OutcomeMemo::tile_bytes();
-  const std::uint64_t max_directory = hooks.max_outcome_bytes / 64;
-  auto grow = [&](const std::int64_t* p) { return outcomes.grow(p, max_directory); };
-  auto no_room = [&](const std::string& state) {
-    why = "the state " + state + " lies outside a table whose directory may hold " +
-          std::to_string(max_directory) + " tiles (--max-memory)";
-  };
-  if (!outcomes.inside(c) && !grow(c)) {
-    no_room(show(root, ar));
-    return std::nullopt;
-  }
-  auto known = [&](const std::int64_t* p) -> std::optional<bool> {
-    if (auto w = outcomes.get(p)) return w;
-    if (auto g = values.known(p)) return *g != 0;
-    return std::nullopt;
-  };
-  Tally tally(hooks);
-  auto record = [&](const Coords& at, bool wins) {
-    // `room` is what --max-states leaves: past it, the limit's own error.
-    if (tally.done() >= hooks.room && hooks.reserve) {
-      tally.flush();
-      hooks.reserve(1);
-    }
-    outcomes.set(at.data(), wins);
-    tally.add();
-  };
-  struct Entry {
-    Coords c;
-    std::int64_t skip;  // options before this one are known to be N
-    bool expanded;
-    bool in_run = false;  // the option being decided lies in `run`: go on from there
-    OutcomeSink::Run run{};
-  };
-  std::vector<Entry> stack{{root, 0, false}};
-  // The expanded states on the stack (the ancestors of the top) carry a mark in the memo
-  // itself, where a loop meets them again; however the search ends (an answer, giving up,
-  // an exception from a hook), no mark stays behind.
-  std::uint64_t grey = 0;
-  struct Unmark {
-    OutcomeMemo& memo;
-    const std::vector<Entry>& stack;
-    ~Unmark() {
-      for (const Entry& e : stack) {
-        if (e.expanded) memo.unmark_searching(e.c.data());
-      }
-    }
-  } unmark{outcomes, stack};
-  OutcomeSink sink(outcomes, values, hooks);
-  std::uint64_t ticks = 0;
-  auto poll = [&] {
-    tally.flush();
-    if (hooks.poll) hooks.poll();
-  };
-  // The top entry is decided (wins: the player to move there wins): it is recorded and
-  // popped, and its parent, whose pending option it was, goes on after it, or wins too when
-  // it loses, and so on up, as the returns of a recursive win() would.
-  auto settle = [&](bool wins) {
-    for (;;) {
-      Entry& e = stack.back();
-      record(e.c, wins);  // replaces the mark
-      if (e.expanded) --grey;
-      stack.pop_back();
-      if (stack.empty()) return;
-      Entry& parent = stack.back();
-      if (!wins) {
-        wins = true;
-        continue;
-      }
-      if (parent.in_run) ++parent.run.k;
-      else ++parent.skip;
-      return;
-    }
-  };
-  auto cannot_grow = [&](const Coords& at) {
-    no_room(show(sink.child(), ar) + ", an option of " + show(at, ar) + ",");
-  };
-  // The option sink.child() of the top entry is not known yet: decide it first (true), or
-  // give up (false).
-  auto descend = [&] {
-    Entry& e = stack.back();
-    if (!e.expanded) {
-      e.expanded = true;
-      outcomes.mark_searching(e.c.data());
-      ++grey;
-    }
-    const Coords& child = sink.child();
-    if (sink.child_searching()) {
-      why = "a loop through " + show(child, ar);
-      return false;
-    }
-    if (grey + tally.done() >= hooks.room) {
-      why = "more states than --max-states allows";
-      return false;
-    }
-    // A game that goes on without end (its states grow) meets this first.
-    if ((stack.size() + 1) * sizeof(Entry) > hooks.max_stack_bytes) {
-      why = "the search stack holds " + std::to_string(stack.size()) + " states";
-      return false;
-    }
-    stack.push_back({child, 0, false});
-    return true;
-  };
-  if (auto w = known(c)) return *w;
-  while (!stack.empty()) {
-    if ((++ticks & 0xFFF) == 0) poll();
-    if (outcomes.tiles_used() > max_tiles) {  // each step writes at most one cell
-      why = "the outcome table passes its share of --max-memory (" + std::to_string(outcomes.tiles_used()) +
-            " tiles)";
-      return std::nullopt;
-    }
-    Entry& e = stack.back();
-    if (e.in_run) {
-      OutcomeSink::Run& r = e.run;
-      OutcomeSink::Found f = OutcomeSink::Found::Nothing;
-      std::int64_t p[kMaxBoxArity];
-      for (; r.k < r.count; ++r.k) {
-        if ((++ticks & 0xFFF) == 0) poll();
-        for (int i = 0; i < ar; ++i)
-          p[i] = r.first[static_cast<std::size_t>(i)] + r.k * r.slope[static_cast<std::size_t>(i)];
-        f = sink.judge(p);
-        if (f != OutcomeSink::Found::Nothing || sink.grow_wanted()) break;
-      }
-      if (sink.grow_wanted()) {
-        if (grow(sink.child().data())) continue;
-        cannot_grow(e.c);
-        return std::nullopt;
-      }
-      if (f == OutcomeSink::Found::Losing) {
-        settle(true);
-        continue;
-      }
-      if (f == OutcomeSink::Found::Unknown) {
-        e.skip = r.start + r.k;
-        if (!descend()) return std::nullopt;
-        continue;
-      }
-      // Every option of the run is N: the options after it are listed from there.
-      e.in_run = false;
-      e.skip = r.start + r.count;
-    }
-    sink.start(e.skip);
-    const bool all = rules.options(e.c.data(), sink);
-    if (!all && sink.found() == OutcomeSink::Found::Nothing) {
-      if (sink.grow_wanted() && grow(sink.child().data())) continue;
-      if (sink.grow_wanted()) cannot_grow(e.c);
-      else why = "the compiled rules stop at " + show(e.c, ar);
-      return std::nullopt;
-    }
-    if (sink.found() != OutcomeSink::Found::Unknown) {
-      settle(sink.found() == OutcomeSink::Found::Losing);
-      continue;
-    }
-    // The first option not known yet: decide it, then come back to the options after it.
-    e.skip = sink.position();
-    e.in_run = sink.in_run();
-    if (e.in_run) e.run = sink.run_found();
-    if (!descend()) return std::nullopt;
-  }
-  if (auto w = known(c)) return *w;
-  return std::nullopt;
 }
 
 }  // namespace grundy

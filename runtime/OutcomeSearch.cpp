@@ -1,0 +1,320 @@
+// The search for outcomes over a box of states that stops at the first losing option
+// (runtime/OutcomeSearch.hpp).
+#include "runtime/OutcomeSearch.hpp"
+
+#include <algorithm>
+
+namespace grundy {
+
+// ---- outcomes, with the first losing option cutting the search short ----
+
+namespace {
+
+class OutcomeSink : public OptionSink {
+ public:
+  enum class Found : std::uint8_t { Nothing, Losing, Unknown };
+
+  OutcomeSink(OutcomeMemo& outcomes, const BoxTable& values, const BoxHooks& hooks)
+      : o_(outcomes), v_(values), any_values_(values.cells() > 0), hooks_(hooks) {}
+
+  void pulse() override {
+    if (hooks_.poll) hooks_.poll();
+  }
+
+  // Looks at the options from number `skip` on (the earlier ones are known to be N).
+  void start(std::int64_t skip) {
+    skip_ = skip;
+    seen_ = 0;
+    found_ = Found::Nothing;
+    grow_ = false;
+    searching_ = false;
+    in_run_ = false;
+  }
+
+  bool option(const std::int64_t* coords, int parts) override {
+    if (seen_++ < skip_) return true;
+    if (parts == 0) return stop(Found::Losing, coords);  // split []: the empty sum, a P-position
+    return look(coords);
+  }
+
+  bool run(const std::int64_t* first, const std::int64_t* slope, int parts, std::int64_t count) override {
+    if (count <= 0) return true;
+    if (seen_ + count <= skip_) {
+      seen_ += count;
+      return true;
+    }
+    const int ar = o_.arity();
+    const std::int64_t start = seen_;
+    std::int64_t k = std::max<std::int64_t>(0, skip_ - seen_);
+    if (parts == 0) {  // split []: the empty sum, a P-position
+      seen_ += k + 1;
+      return stop(Found::Losing, first);
+    }
+    // Stepped rather than multiplied, in unsigned arithmetic: the step after the last
+    // option may leave the 64-bit range (and is not used).
+    std::int64_t c[kMaxBoxArity];
+    for (int i = 0; i < ar; ++i) c[i] = first[i] + k * slope[i];
+    for (; k < count; ++k) {
+      if (!look(c)) {
+        seen_ = start + k + 1;
+        if (found_ == Found::Unknown) {
+          run_ = Run{{}, {}, k, count, start};
+          std::copy(first, first + ar, run_.first.begin());
+          std::copy(slope, slope + ar, run_.slope.begin());
+          in_run_ = true;
+        }
+        return false;
+      }
+      for (int i = 0; i < ar; ++i) {
+        c[i] = static_cast<std::int64_t>(static_cast<std::uint64_t>(c[i]) +
+                                         static_cast<std::uint64_t>(slope[i]));
+      }
+    }
+    seen_ = start + count;
+    return true;
+  }
+
+  // Where in a run of options the unknown option found lies, so that the search can go on
+  // through the run from there without listing the state's options again (which costs
+  // more than looking at a few options: Fibonacci nim's states have a losing option
+  // among their first five).
+  struct Run {
+    Coords first, slope;
+    std::int64_t k = 0, count = 0;
+    std::int64_t start = 0;  // the number of the run's first option among the state's options
+  };
+  bool in_run() const { return in_run_; }
+  const Run& run_found() const { return run_; }
+
+  // For the search's resumption of a run: the option p's outcome when known.
+  Found judge(const std::int64_t* p) {
+    found_ = Found::Nothing;
+    in_run_ = false;
+    grow_ = false;
+    searching_ = false;
+    if (look(p)) return Found::Nothing;
+    return found_;
+  }
+
+  Found found() const { return found_; }
+  std::int64_t position() const { return seen_ - 1; }  // of the option found
+  const Coords& child() const { return child_; }
+  bool child_searching() const { return searching_; }  // the unknown child is an ancestor
+  bool grow_wanted() const { return grow_; }
+
+ private:
+  bool look(const std::int64_t* p) {
+    switch (o_.probe(p)) {
+      case OutcomeMemo::kWins: return true;
+      case OutcomeMemo::kLoses: return stop(Found::Losing, p);
+      case OutcomeMemo::kOutside:
+        grow_ = true;
+        std::copy(p, p + o_.arity(), child_.begin());
+        return false;
+      case OutcomeMemo::kSearching:  // an ancestor: the search sees the loop
+        searching_ = true;
+        return stop(Found::Unknown, p);
+      default: break;
+    }
+    if (any_values_) {
+      if (auto g = v_.known(p)) {
+        if (*g == 0) return stop(Found::Losing, p);
+        return true;
+      }
+    }
+    return stop(Found::Unknown, p);
+  }
+  // child_'s coordinates past the arity stay 0.
+  bool stop(Found f, const std::int64_t* p) {
+    found_ = f;
+    for (int i = 0; i < o_.arity(); ++i) child_[static_cast<std::size_t>(i)] = p[i];
+    return false;
+  }
+
+  OutcomeMemo& o_;
+  const BoxTable& v_;
+  const bool any_values_;
+  const BoxHooks& hooks_;
+  std::int64_t skip_ = 0;
+  std::int64_t seen_ = 0;
+  Found found_ = Found::Nothing;
+  bool grow_ = false;
+  bool searching_ = false;
+  Coords child_{};
+  bool in_run_ = false;
+  Run run_;
+};
+
+}  // namespace
+
+std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, const IntProgram& rules,
+                                const std::int64_t* c, const BoxHooks& hooks, std::string& why) {
+  const int ar = outcomes.arity();
+  Coords root{};
+  std::copy(c, c + ar, root.begin());
+  if (auto g = values.known(c)) return *g != 0;
+  // The table's memory is its tiles written, and a directory of a pointer per tile the box
+  // spans, kept to an eighth of it.
+  const std::uint64_t max_tiles = hooks.max_outcome_bytes / OutcomeMemo::tile_bytes();
+  const std::uint64_t max_directory = hooks.max_outcome_bytes / 64;
+  auto grow = [&](const std::int64_t* p) { return outcomes.grow(p, max_directory); };
+  auto no_room = [&](const std::string& state) {
+    why = "the state " + state + " lies outside a table whose directory may hold " +
+          std::to_string(max_directory) + " tiles (--max-memory)";
+  };
+  if (!outcomes.inside(c) && !grow(c)) {
+    no_room(coords_text(root, ar));
+    return std::nullopt;
+  }
+  auto known = [&](const std::int64_t* p) -> std::optional<bool> {
+    if (auto w = outcomes.get(p)) return w;
+    if (auto g = values.known(p)) return *g != 0;
+    return std::nullopt;
+  };
+  Tally tally(hooks);
+  auto record = [&](const Coords& at, bool wins) {
+    // `room` is what --max-states leaves: past it, the limit's own error.
+    if (tally.done() >= hooks.room && hooks.reserve) {
+      tally.flush();
+      hooks.reserve(1);
+    }
+    outcomes.set(at.data(), wins);
+    tally.add();
+  };
+  struct Entry {
+    Coords c;
+    std::int64_t skip;  // options before this one are known to be N
+    bool expanded;
+    bool in_run = false;  // the option being decided lies in `run`: go on from there
+    OutcomeSink::Run run{};
+  };
+  std::vector<Entry> stack{{root, 0, false}};
+  // The expanded states on the stack (the ancestors of the top) carry a mark in the memo
+  // itself, where a loop meets them again; however the search ends (an answer, giving up,
+  // an exception from a hook), no mark stays behind.
+  std::uint64_t grey = 0;
+  struct Unmark {
+    OutcomeMemo& memo;
+    const std::vector<Entry>& stack;
+    ~Unmark() {
+      for (const Entry& e : stack) {
+        if (e.expanded) memo.unmark_searching(e.c.data());
+      }
+    }
+  } unmark{outcomes, stack};
+  OutcomeSink sink(outcomes, values, hooks);
+  std::uint64_t ticks = 0;
+  auto poll = [&] {
+    tally.flush();
+    if (hooks.poll) hooks.poll();
+  };
+  // The top entry is decided (wins: the player to move there wins): it is recorded and
+  // popped, and its parent, whose pending option it was, goes on after it, or wins too when
+  // it loses, and so on up, as the returns of a recursive win() would.
+  auto settle = [&](bool wins) {
+    for (;;) {
+      Entry& e = stack.back();
+      record(e.c, wins);  // replaces the mark
+      if (e.expanded) --grey;
+      stack.pop_back();
+      if (stack.empty()) return;
+      Entry& parent = stack.back();
+      if (!wins) {
+        wins = true;
+        continue;
+      }
+      if (parent.in_run) ++parent.run.k;
+      else ++parent.skip;
+      return;
+    }
+  };
+  auto cannot_grow = [&](const Coords& at) {
+    no_room(coords_text(sink.child(), ar) + ", an option of " + coords_text(at, ar) + ",");
+  };
+  // The option sink.child() of the top entry is not known yet: decide it first (true), or
+  // give up (false).
+  auto descend = [&] {
+    Entry& e = stack.back();
+    if (!e.expanded) {
+      e.expanded = true;
+      outcomes.mark_searching(e.c.data());
+      ++grey;
+    }
+    const Coords& child = sink.child();
+    if (sink.child_searching()) {
+      why = "a loop through " + coords_text(child, ar);
+      return false;
+    }
+    if (grey + tally.done() >= hooks.room) {
+      why = "more states than --max-states allows";
+      return false;
+    }
+    // A game that goes on without end (its states grow) meets this first.
+    if ((stack.size() + 1) * sizeof(Entry) > hooks.max_stack_bytes) {
+      why = "the search stack holds " + std::to_string(stack.size()) + " states";
+      return false;
+    }
+    stack.push_back({child, 0, false});
+    return true;
+  };
+  if (auto w = known(c)) return *w;
+  while (!stack.empty()) {
+    if ((++ticks & 0xFFF) == 0) poll();
+    if (outcomes.tiles_used() > max_tiles) {  // each step writes at most one cell
+      why = "the outcome table passes its share of --max-memory (" + std::to_string(outcomes.tiles_used()) +
+            " tiles)";
+      return std::nullopt;
+    }
+    Entry& e = stack.back();
+    if (e.in_run) {
+      OutcomeSink::Run& r = e.run;
+      OutcomeSink::Found f = OutcomeSink::Found::Nothing;
+      std::int64_t p[kMaxBoxArity];
+      for (; r.k < r.count; ++r.k) {
+        if ((++ticks & 0xFFF) == 0) poll();
+        for (int i = 0; i < ar; ++i)
+          p[i] = r.first[static_cast<std::size_t>(i)] + r.k * r.slope[static_cast<std::size_t>(i)];
+        f = sink.judge(p);
+        if (f != OutcomeSink::Found::Nothing || sink.grow_wanted()) break;
+      }
+      if (sink.grow_wanted()) {
+        if (grow(sink.child().data())) continue;
+        cannot_grow(e.c);
+        return std::nullopt;
+      }
+      if (f == OutcomeSink::Found::Losing) {
+        settle(true);
+        continue;
+      }
+      if (f == OutcomeSink::Found::Unknown) {
+        e.skip = r.start + r.k;
+        if (!descend()) return std::nullopt;
+        continue;
+      }
+      // Every option of the run is N: the options after it are listed from there.
+      e.in_run = false;
+      e.skip = r.start + r.count;
+    }
+    sink.start(e.skip);
+    const bool all = rules.options(e.c.data(), sink);
+    if (!all && sink.found() == OutcomeSink::Found::Nothing) {
+      if (sink.grow_wanted() && grow(sink.child().data())) continue;
+      if (sink.grow_wanted()) cannot_grow(e.c);
+      else why = "the compiled rules stop at " + coords_text(e.c, ar);
+      return std::nullopt;
+    }
+    if (sink.found() != OutcomeSink::Found::Unknown) {
+      settle(sink.found() == OutcomeSink::Found::Losing);
+      continue;
+    }
+    // The first option not known yet: decide it, then come back to the options after it.
+    e.skip = sink.position();
+    e.in_run = sink.in_run();
+    if (e.in_run) e.run = sink.run_found();
+    if (!descend()) return std::nullopt;
+  }
+  if (auto w = known(c)) return *w;
+  return std::nullopt;
+}
+
+}  // namespace grundy
