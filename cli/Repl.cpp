@@ -9,10 +9,10 @@
 #include <fmt/format.h>
 
 #include "cli/Play.hpp"
-#include "lang/Builtins.hpp"
+#include "lang/BuiltinTable.hpp"
 #include "lang/Session.hpp"
-#include "lang/Spelling.hpp"
 #include "lang/Statements.hpp"
+#include "lang/Suggest.hpp"
 #include "runtime/Show.hpp"
 #include "stdlib/Stdlib.hpp"
 
@@ -57,16 +57,7 @@ std::string trim(std::string_view s) {
 
 // The candidate nearest to `word`, if it is near enough to be a typo.
 std::string nearest(std::string_view word, const std::vector<std::string>& candidates) {
-  std::string best;
-  std::size_t best_d = std::max<std::size_t>(1, std::min<std::size_t>(3, word.size() / 2));
-  for (const std::string& c : candidates) {
-    const std::size_t d = lang::edit_distance(word, c);
-    if (d <= best_d && c != word) {
-      best_d = d;
-      best = c;
-    }
-  }
-  return best;
+  return lang::nearest(word, std::vector<std::string_view>(candidates.begin(), candidates.end()));
 }
 
 // A statement as one history line: joined lines and comments become single spaces (newlines

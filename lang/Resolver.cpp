@@ -4,7 +4,7 @@
 #include <cctype>
 
 #include "lang/BuiltinTable.hpp"
-#include "lang/Spelling.hpp"
+#include "lang/Suggest.hpp"
 #include "stdlib/Stdlib.hpp"
 
 namespace grundy::lang {
@@ -85,24 +85,21 @@ class Resolver {
   // a local, and then the first in alphabetical order: the global names are in a hash map,
   // whose order differs from run to run, and the hint must not.
   std::string suggestion(const std::string& name) const {
-    std::string best;
-    std::size_t best_d = name.size() <= 5 ? 1 : 2;
-    int best_rank = -1;
-    auto consider = [&](std::string_view cand, int rank) {
-      const std::size_t dist = edit_distance(name, cand);
-      if (dist > best_d || cand == name) return;
-      if (dist == best_d && !best.empty() && (rank < best_rank || (rank == best_rank && cand >= best)))
-        return;
-      best_d = dist;
-      best_rank = rank;
-      best = std::string(cand);
-    };
+    std::vector<std::string_view> locals, globals, builtins;
     for (const auto& scope : scopes_) {
-      for (const auto& [n, slot] : scope) consider(n, 0);
+      for (const auto& [n, slot] : scope) locals.push_back(n);
     }
-    for (const auto& [n, b] : w_.names) consider(n, 1);
-    for (const BuiltinInfo& b : kBuiltins) consider(b.name, 2);
-    return best.empty() ? std::string() : "did you mean '" + best + "'?";
+    for (const auto& [n, b] : w_.names) globals.push_back(n);
+    for (const BuiltinInfo& b : kBuiltins) builtins.push_back(b.name);
+    // On a tie a builtin wins over a global, a global over a local, and then the first in
+    // alphabetical order: the global names are in a hash map, whose order differs from run
+    // to run, and the hint must not.
+    std::vector<std::string_view> candidates;
+    for (auto* group : {&builtins, &globals, &locals}) {
+      std::sort(group->begin(), group->end());
+      candidates.insert(candidates.end(), group->begin(), group->end());
+    }
+    return did_you_mean(name, candidates);
   }
 
   // A game of the standard library used without its import.

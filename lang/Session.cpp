@@ -21,8 +21,8 @@
 #include "lang/Resolver.hpp"
 #include "lang/RuleGame.hpp"
 #include "lang/Shortcuts.hpp"
-#include "lang/Spelling.hpp"
 #include "lang/Statements.hpp"
+#include "lang/Suggest.hpp"
 #include "runtime/Cycle.hpp"
 #include "runtime/Probe.hpp"
 #include "runtime/Shorthands.hpp"
@@ -33,14 +33,6 @@ namespace grundy {
 
 using namespace lang;
 namespace fs = std::filesystem;
-
-namespace {
-// At most two letters changed, added or removed (Levenshtein distance <= 2).
-bool near_miss(std::string_view a, std::string_view b) {
-  if (a.size() > b.size() + 2 || b.size() > a.size() + 2) return false;
-  return edit_distance(a, b) <= 2;
-}
-}  // namespace
 
 struct Session::Impl {
   Impl(std::ostream& o, std::ostream& e, SessionOptions opts)
@@ -126,13 +118,15 @@ struct Session::Impl {
       } else {
         const std::string_view* module = stdlib::find_module(s.name);
         if (!module) {
-          std::string names, close;
+          std::string names;
+          std::vector<std::string_view> modules;
           for (std::string_view m : stdlib::module_names()) {
             names += (names.empty() ? "" : ", ") + std::string(m);
-            if (close.empty() && near_miss(s.name, m)) close = std::string(m);
+            modules.push_back(m);
           }
+          const std::string close = did_you_mean(s.name, modules);
           diags.error(s.where, "unknown module '" + s.name + "'",
-                      !close.empty() ? "did you mean '" + close + "'?"
+                      !close.empty() ? close
                                      : "the standard modules are " + names + "; for a file write import \"" +
                                            s.name + ".game\"");
           continue;
