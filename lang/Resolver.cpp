@@ -540,58 +540,7 @@ class Resolver {
   std::vector<int> own_lets_;  // globals this program's lets bind
 };
 
-int state_arity_of(const GameDecl& g) {
-  if (g.form != GameDecl::Form::Rules) return g.form == GameDecl::Form::Alias ? -1 : 1;
-  for (const GameItem& it : g.items) {
-    if (it.kind == GameItem::Kind::State) return it.tuple_pattern ? static_cast<int>(it.names.size()) : 1;
-  }
-  return 1;
-}
-
 }  // namespace
-
-void declare(World& w, Program& program) {
-  for (Stmt& s : program.stmts) {
-    if (s.defined_twice) continue;
-    if (s.kind == Stmt::Kind::Game) {
-      GameDecl& g = *s.game;
-      GameEntry e;
-      e.name = g.name;
-      e.decl = &g;
-      e.param_count = static_cast<int>(g.params.size());
-      e.state_arity = state_arity_of(g);
-      for (const GraphEdge& edge : g.edges) {
-        auto add = [&](const Value& l) {
-          if (std::find(e.labels.begin(), e.labels.end(), l) == e.labels.end()) e.labels.push_back(l);
-        };
-        add(edge.from);
-        for (const Value& t : edge.to) add(t);
-      }
-      w.games.push_back(std::move(e));
-      w.names[g.name] = Binding{Binding::To::Game, static_cast<int>(w.games.size() - 1), {}};
-    } else if (s.kind == Stmt::Kind::Def) {
-      w.defs.push_back(DefEntry{s.def.get(), {}});
-      w.names[s.def->name] = Binding{Binding::To::Def, static_cast<int>(w.defs.size() - 1), {}};
-    } else if (s.kind == Stmt::Kind::Let) {
-      auto it = w.names.find(s.name);
-      if (it != w.names.end() && it->second.to == Binding::To::Global) continue;
-      w.globals.push_back(GlobalEntry{s.name, s.where, {}, false});
-      w.names[s.name] = Binding{Binding::To::Global, static_cast<int>(w.globals.size() - 1), {}};
-    }
-  }
-  // Aliases take the shape of the game they name: game B3 = Bash[3].
-  for (Stmt& s : program.stmts) {
-    if (s.kind != Stmt::Kind::Game || s.game->form != GameDecl::Form::Alias) continue;
-    const Expr& e = *s.game->expr;
-    const Expr* base = e.kind == ExprKind::Index ? e.args[0].get() : &e;
-    if (base->kind != ExprKind::Name) continue;
-    auto it = w.names.find(base->text);
-    auto self = w.names.find(s.game->name);
-    if (it == w.names.end() || it->second.to != Binding::To::Game || self == w.names.end()) continue;
-    w.games[static_cast<std::size_t>(self->second.index)].state_arity =
-        w.games[static_cast<std::size_t>(it->second.index)].state_arity;
-  }
-}
 
 void resolve(World& w, Program& program, Diagnostics& diags) { Resolver(w, program, diags).run(); }
 

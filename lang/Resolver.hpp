@@ -3,10 +3,17 @@
 // Diagnostics; uses of a name whose definition failed to parse are not reported again.
 #pragma once
 
+#include <vector>
+
 #include "lang/Diagnostics.hpp"
 #include "lang/World.hpp"
 
 namespace grundy::lang {
+
+// One batch may not define a name twice, as one file may not (a later batch may: the REPL's
+// redefinition). A second definition is reported and marked defined_twice, and its name is
+// one of the program's broken names.
+void check_duplicates(const std::vector<Program*>& batch, Diagnostics& diags);
 
 // Adds the games, functions and top-level lets of `program` to the world's global names. A
 // later definition takes over a name (the REPL's redefinition); a statement marked

@@ -1,0 +1,40 @@
+// Loading a program and its imports (lang/Loader.cpp): files relative to the importing file,
+// and the standard modules built into the binary (stdlib/).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lang/Diagnostics.hpp"
+#include "lang/World.hpp"
+
+namespace grundy::lang {
+
+class Loader {
+ public:
+  Loader(World& world, Diagnostics& diags) : w_(world), diags_(diags) {}
+  // A new batch, run from the file `key` (its canonical path; empty for text that is not a
+  // file) that diagnostics call `name`: an import of it is a cycle.
+  void start(const std::string& key, const std::string& name);
+  // Parses the source `file` from byte `from` into a program the world keeps.
+  Program& parse(int file, std::uint32_t from = 0);
+  // The imports of `p` not loaded yet, parsed and added to `batch`, depth first.
+  void load_imports(Program& p, std::vector<Program*>& batch);
+
+ private:
+  // An import of a file that is being loaded: a.game -> b.game -> a.game.
+  bool import_cycle(const Stmt& s, const std::string& key);
+  bool already_loaded(const std::string& key) const;
+
+  World& w_;
+  Diagnostics& diags_;
+  // The files being loaded, the file run first, then each import inside the one before.
+  struct Loading {
+    std::string key;   // as World::loaded keeps it
+    std::string name;  // as diagnostics name the file
+  };
+  std::vector<Loading> importing_;
+};
+
+}  // namespace grundy::lang
