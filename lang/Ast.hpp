@@ -1,5 +1,6 @@
 // The syntax tree. Every node carries the Where of the token that names it; the resolver
-// fills in the `Binding`s so that evaluation never looks a name up by string.
+// fills in the `Binding`s so that evaluation never looks a name up by string, and the
+// lowering the `Shortcut`s. Plain syntax: values (runtime/Value.hpp) are made from it later.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +11,6 @@
 #include <vector>
 
 #include "runtime/Error.hpp"
-#include "runtime/Value.hpp"
 
 namespace grundy::lang {
 
@@ -30,8 +30,7 @@ struct Binding {
     Constant  // N, P
   };
   To to = To::Unresolved;
-  int index = -1;  // slot, global, game, def or builtin number
-  Value constant;  // Label and Constant
+  int index = -1;  // slot, global, game, def or builtin number; Label, Constant: the constant's
 };
 
 struct Clause {
@@ -158,10 +157,18 @@ struct GameItem {
   std::vector<Clause> clauses;
 };
 
+// A node of a graph game as written: a number or a name.
+struct Label {
+  bool number = false;
+  std::int64_t ival = 0;  // number
+  std::string name;       // otherwise
+  friend bool operator==(const Label&, const Label&) = default;
+};
+
 struct GraphEdge {
   Where where;
-  Value from;
-  std::vector<Value> to;
+  Label from;
+  std::vector<Label> to;
   std::vector<Where> to_wheres;
 };
 

@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "lang/Ast.hpp"
+#include "runtime/Game.hpp"
 #include "runtime/IntProgram.hpp"
 
 namespace grundy::lang {

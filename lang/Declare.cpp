@@ -34,19 +34,19 @@ void declare(World& w, Program& program) {
         auto add = [&](const Value& l) {
           if (std::find(e.labels.begin(), e.labels.end(), l) == e.labels.end()) e.labels.push_back(l);
         };
-        add(edge.from);
-        for (const Value& t : edge.to) add(t);
+        add(label_value(edge.from));
+        for (const Label& t : edge.to) add(label_value(t));
       }
       w.games.push_back(std::move(e));
-      w.names[g.name] = Binding{Binding::To::Game, static_cast<int>(w.games.size() - 1), {}};
+      w.names[g.name] = Binding{Binding::To::Game, static_cast<int>(w.games.size() - 1)};
     } else if (s.kind == Stmt::Kind::Def) {
       w.defs.push_back(DefEntry{s.def.get(), {}});
-      w.names[s.def->name] = Binding{Binding::To::Def, static_cast<int>(w.defs.size() - 1), {}};
+      w.names[s.def->name] = Binding{Binding::To::Def, static_cast<int>(w.defs.size() - 1)};
     } else if (s.kind == Stmt::Kind::Let) {
       auto it = w.names.find(s.name);
       if (it != w.names.end() && it->second.to == Binding::To::Global) continue;
       w.globals.push_back(GlobalEntry{s.name, s.where, {}, false});
-      w.names[s.name] = Binding{Binding::To::Global, static_cast<int>(w.globals.size() - 1), {}};
+      w.names[s.name] = Binding{Binding::To::Global, static_cast<int>(w.globals.size() - 1)};
     }
   }
   // Aliases take the shape of the game they name: game B3 = Bash[3].

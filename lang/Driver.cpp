@@ -306,8 +306,8 @@ Value Driver::query(Builtin which, const Value& x) {
   BuiltinCall c{interp, which, nullptr, nullptr, {x}, query_where, query_where};
   try {
     return kBuiltins[static_cast<int>(which)].fn(c);
-  } catch (Error& err) {
-    if (!err.where.known()) err.where = query_where;
+  } catch (Error& e) {
+    if (!e.where.known()) e.where = query_where;
     throw;
   }
 }

@@ -43,9 +43,10 @@ void Games::compile_graph(GameEntry& g, Diagnostics& diags) {
     return static_cast<std::size_t>(std::find(g.labels.begin(), g.labels.end(), l) - g.labels.begin());
   };
   for (const GraphEdge& e : d.edges) {
-    auto& succ = nodes[index(e.from)].successors;
-    for (const Value& t : e.to) {
-      if (std::find(succ.begin(), succ.end(), index(t)) == succ.end()) succ.push_back(index(t));
+    auto& succ = nodes[index(label_value(e.from))].successors;
+    for (const Label& t : e.to) {
+      const std::size_t to = index(label_value(t));
+      if (std::find(succ.begin(), succ.end(), to) == succ.end()) succ.push_back(to);
     }
   }
   auto rules = std::make_shared<GraphRuleset>(g.name, std::move(nodes));

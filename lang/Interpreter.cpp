@@ -268,7 +268,7 @@ Value Interpreter::eval(const Expr& e, Frame& frame) {
         case Binding::To::Game:
           return Value::game(instance(w_.games[static_cast<std::size_t>(e.binding.index)], {}, e.where));
         case Binding::To::Label:
-        case Binding::To::Constant: return e.binding.constant;
+        case Binding::To::Constant: return w_.constants[static_cast<std::size_t>(e.binding.index)];
         default: fail_at(e.where, "'" + e.text + "' cannot be used as a value");
       }
     case ExprKind::Unary: {

@@ -131,10 +131,10 @@ class Builder {
     return g;
   }
 
-  Value label(const Node& n) {
+  Label label(const Node& n) {
     std::string s = trimmed(n);
-    if (!s.empty() && s[0] >= '0' && s[0] <= '9') return Value::integer(integer(n, s));
-    return Value::string(s);
+    if (!s.empty() && s[0] >= '0' && s[0] <= '9') return Label{true, integer(n, s), {}};
+    return Label{false, 0, s};
   }
 
   GraphEdge edge(const Node& n) {

@@ -21,6 +21,7 @@
 #include <optional>
 
 #include "lang/Ast.hpp"
+#include "runtime/Game.hpp"
 #include "runtime/Kernels.hpp"
 
 namespace grundy::lang {

@@ -121,6 +121,13 @@ class Resolver {
   }
 
   // ---- names ----
+  // The index of `v` among the world's constants, added when new.
+  int constant(const Value& v) const {
+    auto it = std::find(w_.constants.begin(), w_.constants.end(), v);
+    if (it == w_.constants.end()) it = w_.constants.insert(it, v);
+    return static_cast<int>(it - w_.constants.begin());
+  }
+
   bool lookup(const std::string& name, Binding& out) const {
     for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s) {
       for (auto it = s->rbegin(); it != s->rend(); ++it) {
@@ -145,7 +152,7 @@ class Resolver {
     }
     if (name == "N" || name == "P") {
       out.to = Binding::To::Constant;
-      out.constant = Value::outcome(name[0]);
+      out.index = constant(Value::outcome(name[0]));
       return true;
     }
     return false;
@@ -167,7 +174,7 @@ class Resolver {
       for (const Value& label : graph->labels) {
         if (label.is(Kind::Str) && label.as_str() == e.text) {
           e.binding.to = Binding::To::Label;
-          e.binding.constant = label;
+          e.binding.index = constant(label);
           return;
         }
       }

@@ -19,6 +19,9 @@ namespace grundy::lang {
 
 struct RuleShapes;  // lang/Lower.hpp
 
+// A graph node as a value: an int or a string.
+inline Value label_value(const Label& l) { return l.number ? Value::integer(l.ival) : Value::string(l.name); }
+
 struct GameEntry {
   std::string name;
   const GameDecl* decl = nullptr;
@@ -28,7 +31,7 @@ struct GameEntry {
   const GameInstance* plain = nullptr;       // the instance without parameters, once asked for
   int param_count = 0;
   int state_arity = 1;        // -1: known only at run time (an alias of a value)
-  std::vector<Value> labels;  // graph games: node labels
+  std::vector<Value> labels;  // graph games: node labels, as values
   bool resolving = false;     // an alias being evaluated (a cycle of aliases)
 };
 
@@ -92,6 +95,7 @@ struct World {
   std::deque<DefEntry> defs;
   std::deque<GlobalEntry> globals;
   absl::flat_hash_map<std::string, Binding> names;
+  std::vector<Value> constants;     // the values of Label and Constant bindings: N, P, graph nodes
   std::vector<std::string> loaded;  // canonical paths and "stdlib:NAME" already imported
   GameRegistry registry;
   GameMaker* maker = nullptr;  // set by the driver
