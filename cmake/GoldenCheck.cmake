@@ -6,8 +6,9 @@
 #   include(GoldenCheck.cmake)
 #   golden_check(<label> <base> <out suffix> <err suffix> "${out}" "${err}" "${code}")
 #
-# <base>.<out suffix> must exist; <base>.<err suffix> absent means stderr must be empty;
-# <base>.exit absent means exit code 0.
+# Each expectation may be left out for its usual case: <base>.<out suffix> absent means
+# stdout must be empty, <base>.<err suffix> absent that stderr must be empty, <base>.exit
+# absent exit code 0.
 
 # The lines of `text` from `from` to `to` (1-based, inclusive), each prefixed with its number,
 # with `mark` before line `marked`. Works on the raw string, not on a CMake list, so ';',
@@ -98,7 +99,11 @@ function(golden_check label base out_suffix err_suffix actual_out actual_err act
   endif()
 
   if(UPDATE OR "$ENV{GRUNDY_UPDATE_GOLDEN}" MATCHES "^(1|ON|on|YES|yes|TRUE|true)$")
-    file(WRITE "${base}.${out_suffix}" "${actual_out}")
+    if(actual_out STREQUAL "")
+      file(REMOVE "${base}.${out_suffix}")
+    else()
+      file(WRITE "${base}.${out_suffix}" "${actual_out}")
+    endif()
     if(actual_err STREQUAL "")
       file(REMOVE "${base}.${err_suffix}")
     else()
@@ -113,11 +118,12 @@ function(golden_check label base out_suffix err_suffix actual_out actual_err act
     return()
   endif()
 
-  if(NOT EXISTS "${base}.${out_suffix}")
-    message(FATAL_ERROR "golden ${label}: missing ${name}.${out_suffix} beside it "
-                        "(GRUNDY_UPDATE_GOLDEN=1 writes it from the current output)")
+  set(expected_out "")
+  set(out_source "(no ${name}.${out_suffix}: stdout must be empty)")
+  if(EXISTS "${base}.${out_suffix}")
+    file(READ "${base}.${out_suffix}" expected_out)
+    set(out_source "${name}.${out_suffix}")
   endif()
-  file(READ "${base}.${out_suffix}" expected_out)
   set(expected_err "")
   set(err_source "(no ${name}.${err_suffix}: stderr must be empty)")
   if(EXISTS "${base}.${err_suffix}")
@@ -136,7 +142,7 @@ function(golden_check label base out_suffix err_suffix actual_out actual_err act
   endif()
 
   set(report "")
-  golden_compare("stdout" "${expected_out}" "${actual_out}" "${name}.${out_suffix}")
+  golden_compare("stdout" "${expected_out}" "${actual_out}" "${out_source}")
   golden_compare("stderr" "${expected_err}" "${actual_err}" "${err_source}")
   if(NOT actual_exit EQUAL expected_exit)
     string(APPEND report "exit code differs: expected ${expected_exit} (${exit_source}), actual ${actual_exit}\n")

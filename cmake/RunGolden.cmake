@@ -4,7 +4,7 @@
 #
 # Runs `grundy run NAME.game` with the working directory set to the file's folder, then
 # compares
-#   stdout     with NAME.expected (must exist; compared byte for byte),
+#   stdout     with NAME.expected (compared byte for byte; when absent, stdout must be empty),
 #   stderr     with NAME.stderr   (when absent, stderr must be empty),
 #   exit code  with NAME.exit     (an integer; when absent, 0).
 # When NAME.flags exists, its words are options given before `run` (e.g. --max-states 100),
@@ -14,8 +14,9 @@
 # that differs) and fails.
 #
 # Regenerating expectations: with GRUNDY_UPDATE_GOLDEN=1 in the environment (or
-# -DUPDATE=ON) the script writes NAME.expected from stdout, NAME.stderr from stderr (removed
-# when empty) and NAME.exit from the exit code (removed when 0) instead of comparing, e.g.
+# -DUPDATE=ON) the script writes NAME.expected from stdout and NAME.stderr from stderr (each
+# removed when empty) and NAME.exit from the exit code (removed when 0) instead of
+# comparing, e.g.
 #   GRUNDY_UPDATE_GOLDEN=1 ctest --test-dir build -R golden
 # Review the diff before committing.
 cmake_minimum_required(VERSION 3.20)

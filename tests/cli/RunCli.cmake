@@ -4,11 +4,11 @@
 #
 # NAME.args holds the arguments, one per line, given to grundy as they are (no shell: a
 # line `[1 2]` is one argument). The run is in the case's folder with an empty standard
-# input; stdout is compared with NAME.out, stderr with NAME.err (absent: empty) and the exit
-# code with NAME.exit (absent: 0), as RunGolden.cmake does.
+# input; stdout is compared with NAME.out, stderr with NAME.err and the exit code with
+# NAME.exit (each absent: empty, empty, 0), as RunGolden.cmake does.
 # Optional:
-#   NAME.stdout   a path that standard output goes to instead (e.g. /dev/full); NAME.out
-#                 then holds nothing.
+#   NAME.stdout   a path that standard output goes to instead (e.g. /dev/full); there is
+#                 no NAME.out then.
 #   NAME.timeout  seconds after which the run is stopped, for a program that runs on: what
 #                 it printed before is compared, and the exit code is written 124 (as the
 #                 `timeout` command has it).

@@ -4,8 +4,8 @@
 #
 # NAME.in goes to `grundy repl` on standard input; the text of NAME.cmd is passed whole as
 # `grundy repl -c TEXT` (standard input is then empty). Runs in the case's folder, then
-# compares stdout with NAME.out, stderr with NAME.err (absent: must be empty) and the exit
-# code with NAME.exit (absent: 0). With GRUNDY_UPDATE_GOLDEN=1 in the environment it writes
+# compares stdout with NAME.out, stderr with NAME.err and the exit code with NAME.exit
+# (each absent: empty, empty, 0). With GRUNDY_UPDATE_GOLDEN=1 in the environment it writes
 # them instead; review the diff before committing.
 cmake_minimum_required(VERSION 3.20)
 include("${CMAKE_CURRENT_LIST_DIR}/../../cmake/GoldenCheck.cmake")

@@ -1,6 +1,8 @@
-// The exit-code and diagnostics contract of grundy::Session (DECISIONS-draft.md):
-// 0 ok, 1 failed assert, 65 compile error, 70 runtime error; clang-style messages
-// "file:line:col: error: ...", the source line, a caret, then an optional hint.
+// The exit-code and diagnostics contract of grundy::Session: 0 ok, 1 failed assert, 65
+// compile error, 70 runtime error; clang-style messages "file:line:col: error: ...", the
+// source line, a caret, then an optional hint. The exact text of a diagnostic is asserted by
+// the goldens (tests/cases, tests/diagnostics); these check what a golden cannot say at once
+// (many variants of a kind of error, several batches in one session, the output stream).
 #include <sstream>
 #include <streambuf>
 #include <string>
@@ -62,15 +64,6 @@ const char* const kChain = "game Chain { state n  move n - 1 if n > 0 }\n";
 
 }  // namespace
 
-TEST_CASE("a syntax error exits 65 with a located diagnostic", "[errors]") {
-  const RunResult r = expect_error("let x = 1\nlet y = * 2\n", kExitCompile, "test.game:2:9: error: ");
-  const auto lines = lines_of(r.err);
-  REQUIRE(lines.size() >= 3);
-  CHECK(lines[1] == "let y = * 2");
-  CHECK(lines[2] == "        ^");
-  CHECK(r.out.empty());
-}
-
 TEST_CASE("a missing construct is reported just after the last token", "[errors]") {
   // `grundy(Nim(3)` lacks its `)`: the caret goes right after `)` of Nim(3).
   const RunResult r = run_source("import nim\ngrundy(Nim(3)\n");
@@ -87,18 +80,6 @@ TEST_CASE("compile errors run nothing", "[errors]") {
   CHECK(starts_with(r.err, "test.game:3:"));
 }
 
-TEST_CASE("an unknown game exits 65 with a hint", "[errors]") {
-  const RunResult r = run_source("game Kayles = octal \"0.77\"\ngrundy(Kayle(3))\n");
-  INFO(r);
-  CHECK(r.code == kExitCompile);
-  CHECK(r.out.empty());
-  CHECK(r.err ==
-        "test.game:2:8: error: unknown game 'Kayle'\n"
-        "grundy(Kayle(3))\n"
-        "       ^\n"
-        "hint: did you mean 'Kayles'?\n");
-}
-
 TEST_CASE("an unknown game without a near name", "[errors]") {
   expect_error("grundy(Zzyzx(3))\n", kExitCompile, "test.game:1:8: error: unknown game 'Zzyzx'");
 }
@@ -113,7 +94,6 @@ TEST_CASE("wrong state shapes exit 65", "[errors]") {
       "}\n";
   expect_error(wythoff + "grundy(Wythoff(3))\n", kExitCompile, "test.game:7:");
   expect_error(wythoff + "grundy(Wythoff(1, 2, 3))\n", kExitCompile, "test.game:7:");
-  expect_error("import wythoff\ngrundy(Wythoff(3))\n", kExitCompile, "test.game:2:");
   expect_error("game K = octal \"0.77\"\ngrundy(K(1, 2))\n", kExitCompile, "test.game:2:");
 }
 
@@ -201,13 +181,6 @@ TEST_CASE("normal-play queries refuse misere and every", "[errors][misere]") {
   expect_any_error("import nim\ngrundy(misere Nim(3))\n");
   expect_any_error("import nim\ngrundy(every (Nim(1) + Nim(2)))\n");
   expect_any_error("import nim\nsteps(misere Nim(1))\n");
-}
-
-TEST_CASE("a loop in the rules exits 70 and names the cycle", "[errors][loop]") {
-  const RunResult r = expect_error(kLoop, kExitRuntime, "test.game:2:");
-  // Depth-first in rule order: Loop(0) -> Loop(1) -> Loop(2) -> Loop(3) -> Loop(2).
-  CHECK(contains(message_text(r.err), "Loop(2) -> Loop(3) -> Loop(2)"));
-  CHECK(r.out.empty());
 }
 
 TEST_CASE("a chain a million positions deep answers", "[errors][deep]") {

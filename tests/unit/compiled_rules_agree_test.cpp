@@ -54,7 +54,7 @@ void agree(const std::string& state, const std::string& rules, const std::string
 
 }  // namespace
 
-TEST_CASE("compiled tuple rules agree with the rules as written", "[perf][compile]") {
+TEST_CASE("compiled tuple rules agree with the rules as written", "[fast][compile]") {
   const std::string grid =
       "[grundy(G(a, b)) for a in 0..14 for b in 0..14]\n[wins(G(a, b)) for a in 0..14 for b in 0..14]\n";
   agree("(a, b)",
@@ -85,7 +85,7 @@ TEST_CASE("compiled tuple rules agree with the rules as written", "[perf][compil
         "[grundy(G(n)) for n in 0..300]\n[wins(G(n)) for n in 0..300]\ngrundy(G(10^12))\n");
 }
 
-TEST_CASE("compiled rules meet the errors of the rules only where the query goes", "[perf][compile]") {
+TEST_CASE("compiled rules meet the errors of the rules only where the query goes", "[fast][compile]") {
   // A move to a negative state is a state like any other for rules; the box hands over.
   const auto neg = run_source(
       "game G { state (a, b)  move (a - 1, b) if a > -2  move (a, b - 1) if b > 0 }\n"
@@ -112,7 +112,7 @@ TEST_CASE("compiled rules meet the errors of the rules only where the query goes
 
 TEST_CASE(
     "a run of options overflowing at its far end, or inside its arithmetic there, is the rules' overflow",
-    "[perf][compile]") {
+    "[fast][compile]") {
   // The compiled code runs once per run, at its start; the far end's values follow from the
   // slopes. Each query agrees with the rules as written (wrapped in id(), not compiled).
   const std::string ends[] = {"b + k * 4611686018427387904",
@@ -134,7 +134,7 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("Fibonacci nim and Wythoff against brute force", "[perf][compile][known]") {
+TEST_CASE("Fibonacci nim and Wythoff against brute force", "[fast][compile][known]") {
   // Fibonacci nim written `k + k`, which is not read as the game whose outcomes a theorem
   // gives (runtime/DynamicSubtraction.hpp): the outcome search does the work.
   const auto r = run_source(
@@ -160,7 +160,7 @@ TEST_CASE("Fibonacci nim and Wythoff against brute force", "[perf][compile][know
 }
 
 TEST_CASE("the bottom-up sweep of a box gives the values of the search, in any order of queries",
-          "[perf][compile][sweep]") {
+          "[fast][compile][sweep]") {
   const std::string wythoff =
       "move (a - k, ID(b)) for k in 1..a  move (a, b - k) for k in 1..b  "
       "move (a - k, b - k) for k in 1..min(a, b)";
@@ -199,7 +199,7 @@ TEST_CASE("the bottom-up sweep of a box gives the values of the search, in any o
 }
 
 TEST_CASE("a sweep that meets an option after its state, or an error, leaves the query to the search",
-          "[perf][compile][sweep]") {
+          "[fast][compile][sweep]") {
   // (a, 0) moves to (a + 1, 0): after it in the sweep's order, and not known.
   agree("(a, b)",
         "move (a, b - 1) if b > 0  move (ID(a) + 1, 0) if a < 30 and b == 0  move (a - 1, b) if a > 0 and b "
@@ -226,7 +226,7 @@ TEST_CASE("a sweep that meets an option after its state, or an error, leaves the
   CHECK(s.code == 0);
 }
 
-TEST_CASE("an interrupt is seen inside one state's millions of compiled options", "[perf][compile][limits]") {
+TEST_CASE("an interrupt is seen inside one state's millions of compiled options", "[fast][compile][limits]") {
   // G(4000) alone has 16M options and its followers about 2 * 10^10 together; an interrupt
   // raised while the compiled rules run must stop them within moments, not after thousands
   // of states (the checks between states come every few thousand states). The second
@@ -252,7 +252,7 @@ TEST_CASE("an interrupt is seen inside one state's millions of compiled options"
 }
 
 TEST_CASE("polls come inside one state's compiled options however its steps fall",
-          "[perf][compile][limits]") {
+          "[fast][compile][limits]") {
   // The root has 8M options, each one step of the outer loop and one of the inner run: the
   // polls (which see Ctrl-C and draw progress) must come every 2^16 steps inside the state,
   // a few hundred times, and not only between states.
@@ -273,7 +273,7 @@ TEST_CASE("polls come inside one state's compiled options however its steps fall
   CHECK(counter.updates >= 200);
 }
 
-TEST_CASE("a query straight to the table answers as the position built first does", "[perf][compile]") {
+TEST_CASE("a query straight to the table answers as the position built first does", "[fast][compile]") {
   // grundy_of_call skips building the position; a position bound by `let` takes the
   // general way (Evaluator::grundy of a Position). Values and errors must not differ.
   const std::string games =
@@ -300,7 +300,7 @@ TEST_CASE("a query straight to the table answers as the position built first doe
   }
 }
 
-TEST_CASE("an outcome search stopped by Ctrl-C leaves no mark behind", "[perf][compile][limits]") {
+TEST_CASE("an outcome search stopped by Ctrl-C leaves no mark behind", "[fast][compile][limits]") {
   // The states the search has expanded carry a mark in its memo, where a loop would meet
   // them; stopped midway, the search must take every mark back, or the next query (at the
   // REPL, after Ctrl-C) would see a loop that is not there and give up the outcome search.
@@ -326,7 +326,7 @@ TEST_CASE("an outcome search stopped by Ctrl-C leaves no mark behind", "[perf][c
 }
 
 TEST_CASE("the outcome search, going on through a run where it left off, agrees with the values",
-          "[perf][compile]") {
+          "[fast][compile]") {
   // wins() in a session of its own (its outcome search, which resumes a run of options after
   // deciding the one it stopped at) against grundy() != 0 in another (the box of values).
   for (const std::string game :
@@ -344,7 +344,7 @@ TEST_CASE("the outcome search, going on through a run where it left off, agrees 
   }
 }
 
-TEST_CASE("the outcome search's table takes memory only where it is written", "[perf][compile][limits]") {
+TEST_CASE("the outcome search's table takes memory only where it is written", "[fast][compile][limits]") {
   // Fibonacci nim to 20,000 spans a box of 20,001 x 40,002 states, 200 MB at two bits a
   // state; the search touches a few hundred thousand of them. In 64 MB it must still answer
   // (the Zeckendorf losing positions), without giving up the outcome search. `k + k`: the
@@ -362,7 +362,7 @@ TEST_CASE("the outcome search's table takes memory only where it is written", "[
 }
 
 TEST_CASE("an outcome search down a game without end stops at its share of the memory",
-          "[perf][compile][limits]") {
+          "[fast][compile][limits]") {
   // (a, b) -> (a, b + 1) for ever: the search's stack of states grows by one a step. It must
   // stop at a quarter of --max-memory and say so, and the query end in a plain error.
   SessionOptions options;

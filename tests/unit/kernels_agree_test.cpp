@@ -91,7 +91,7 @@ std::vector<std::string> some_codes() {
 
 }  // namespace
 
-TEST_CASE("take-and-break kernels give the general search's values", "[perf][kernels]") {
+TEST_CASE("take-and-break kernels give the general search's values", "[fast][kernels]") {
   for (const std::string& code : some_codes()) {
     INFO("code " << code);
     auto rules = std::make_shared<const grundy::TakeAndBreakRuleset>("G", code);
@@ -103,7 +103,7 @@ TEST_CASE("take-and-break kernels give the general search's values", "[perf][ker
   }
 }
 
-TEST_CASE("subtraction kernels give the general search's values", "[perf][kernels]") {
+TEST_CASE("subtraction kernels give the general search's values", "[fast][kernels]") {
   std::mt19937 rng(7);
   std::vector<std::vector<int>> sets = {{1}, {2}, {1, 2}, {1, 3, 4}, {2, 5}, {3, 7, 8}, {1, 2, 4, 8, 16}};
   for (int i = 0; i < 30; ++i) {
@@ -123,7 +123,7 @@ TEST_CASE("subtraction kernels give the general search's values", "[perf][kernel
 }
 
 TEST_CASE("the sparse-space algorithm gives the plain loop's values under any mask",
-          "[perf][kernels][sparse]") {
+          "[fast][kernels][sparse]") {
   HeapSpec grundys;
   grundys.digits = {HeapSpec::kTwo | HeapSpec::kUnequal};
   std::vector<std::pair<std::string, HeapSpec>> specs = {
@@ -169,7 +169,7 @@ TEST_CASE("the sparse-space algorithm gives the plain loop's values under any ma
   }
 }
 
-TEST_CASE("tables widen past 255 and 65535 without changing values", "[perf][dense]") {
+TEST_CASE("tables widen past 255 and 65535 without changing values", "[fast][dense]") {
   // Lasker's Nim: value n or n +- 1, so the table needs 2 and then 4 bytes.
   HeapSpec lasker;
   lasker.digits = {HeapSpec::kTwo};
@@ -188,7 +188,7 @@ TEST_CASE("tables widen past 255 and 65535 without changing values", "[perf][den
 }
 
 TEST_CASE("the sparse space crosses values 255/256 and 65535/65536 under any mask",
-          "[perf][kernels][sparse][dense]") {
+          "[fast][kernels][sparse][dense]") {
   // A value of 256 or more has no witness among the splits of a table of bytes (two bytes
   // XOR below 256): it must be reported missing, never confused with its low byte (Grundy's
   // game printed 258 for 256 at heap 7,250,049 so). These codes reach 256 within a few
@@ -228,7 +228,7 @@ TEST_CASE("the sparse space crosses values 255/256 and 65535/65536 under any mas
   }
 }
 
-TEST_CASE("published values: Kayles, Dawson's Kayles, Grundy's game", "[perf][kernels][known]") {
+TEST_CASE("published values: Kayles, Dawson's Kayles, Grundy's game", "[fast][kernels][known]") {
   // OEIS A002186 (Kayles), A002187 (Dawson's Kayles, as 0.07 from heap 1), A002188.
   const Values kayles = {0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8,
                          5, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 3, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2,
@@ -290,7 +290,7 @@ std::optional<std::pair<std::int64_t, std::int64_t>> naive_proven(const Values& 
 }
 }  // namespace
 
-TEST_CASE("periods found in one pass agree with a scan from the end for each period", "[perf][period]") {
+TEST_CASE("periods found in one pass agree with a scan from the end for each period", "[fast][period]") {
   std::mt19937 rng(7);
   HeapSpec sub;  // subtraction {1, 4}: proof bound n0 + 4
   sub.digits = {0, HeapSpec::kNone | HeapSpec::kOne, 0, 0, HeapSpec::kNone | HeapSpec::kOne};
@@ -327,7 +327,7 @@ TEST_CASE("periods found in one pass agree with a scan from the end for each per
 }
 
 TEST_CASE("a kernel reports the splits it looks at, and stops when its poll throws",
-          "[perf][kernels][limits]") {
+          "[fast][kernels][limits]") {
   // 0.ff: removing 1 or 2 tokens may leave up to three heaps; heap n has about n^2 / 12
   // splits into three.
   const HeapSpec ff = spec_of("0.ff");
@@ -396,7 +396,7 @@ class AlmostSubtraction : public Ruleset {
 };
 }  // namespace
 
-TEST_CASE("a code that the rules leave at some heap is used below it", "[perf][kernels]") {
+TEST_CASE("a code that the rules leave at some heap is used below it", "[fast][kernels]") {
   auto rules = std::make_shared<AlmostSubtraction>();
   const auto general = [&] {
     GameRegistry games;
@@ -426,7 +426,7 @@ TEST_CASE("a code that the rules leave at some heap is used below it", "[perf][k
 }
 
 TEST_CASE("the wide witness scan finds exactly the XORs of the splits in its range",
-          "[perf][kernels][sparse]") {
+          "[fast][kernels][sparse]") {
   // Against the definition, on random tables and sets: every value of the set that some
   // split (a, r - a), lo <= a <= hi, makes is removed, and nothing else. Ranges shorter and
   // longer than a 32-split block, and ends near r / 2 and near the table's start.

@@ -39,7 +39,7 @@ void same_values(const std::string& body, const std::string& general_body, int m
 
 }  // namespace
 
-TEST_CASE("hand-written rules are recognised as kernels with the same values", "[perf][recognize]") {
+TEST_CASE("hand-written rules are recognised as kernels with the same values", "[fast][recognize]") {
   same_values("split [a, n - t - a] for t in 1..2 for a in 0..n-t",
               "split [a, n - t - a + z] for t in 1..2 for a in 0..n-t", 120, "0.77");
   same_values("split [a, n - 2 - a] for a in 0..n-2", "split [a, n - 2 - a + z] for a in 0..n-2", 120,
@@ -80,7 +80,7 @@ TEST_CASE("hand-written rules are recognised as kernels with the same values", "
               "move n - 2 + z if n > 2  split [a, n - 2 - a] for a in 1..n-3", 150, "0.06");
 }
 
-TEST_CASE("recognised parameters are evaluated per instance", "[perf][recognize]") {
+TEST_CASE("recognised parameters are evaluated per instance", "[fast][recognize]") {
   const auto r = run_explained(
       "game SNim(S) { state n  move n - s for s in S if s <= n }\n"
       "game Bash(m) { state n  move n - k for k in 1..min(m, n) }\n"
@@ -98,7 +98,7 @@ TEST_CASE("recognised parameters are evaluated per instance", "[perf][recognize]
   CHECK(contains(r.explain, "Bash[3]: native kernel for subtraction {1, 2, 3}"));
 }
 
-TEST_CASE("rules that are not a heap game stay with the general evaluation", "[perf][recognize]") {
+TEST_CASE("rules that are not a heap game stay with the general evaluation", "[fast][recognize]") {
   const auto r = run_explained(
       "game Mock { state k  split []  split [a] for a in 1..k-1  split [a, b] for a in 1..k-1 for b in "
       "a+1..k-1 }\n"
@@ -115,7 +115,7 @@ TEST_CASE("rules that are not a heap game stay with the general evaluation", "[p
   CHECK(contains(r.explain, "Mock: compiled rules"));
 }
 
-TEST_CASE("a recognised game keeps the errors of its rules", "[perf][recognize]") {
+TEST_CASE("a recognised game keeps the errors of its rules", "[fast][recognize]") {
   // A removal of 0 is a loop, found by the search as before.
   const auto loop = run_source("game L { state n  move n - s for s in {0, 1} if s <= n }\ngrundy(L(5))\n");
   CHECK(loop.code == grundy::kExitRuntime);
@@ -126,7 +126,7 @@ TEST_CASE("a recognised game keeps the errors of its rules", "[perf][recognize]"
   CHECK(contains(self.err, "the rules loop"));
 }
 
-TEST_CASE("dense tables hand over to the search where the pattern breaks", "[perf][dense]") {
+TEST_CASE("dense tables hand over to the search where the pattern breaks", "[fast][dense]") {
   // Heap 3 divides by zero, but no even heap needs it: the query must still answer, as the
   // memoized search alone would. Written with a function, the rules are evaluated by their
   // cursor into a table filled bottom-up; written inline, they are compiled.
@@ -149,7 +149,7 @@ TEST_CASE("dense tables hand over to the search where the pattern breaks", "[per
   CHECK(contains(loop.err, "Loop(2) -> Loop(3) -> Loop(2)"));
 }
 
-TEST_CASE("period: proven for codes and recognised rules, observed otherwise", "[perf][period]") {
+TEST_CASE("period: proven for codes and recognised rules, observed otherwise", "[fast][period]") {
   const auto lines = run_lines(
       "import octal\n"
       "game Kay { state n  split [a, n - t - a] for t in 1..2 for a in 0..n-t }\n"
@@ -172,7 +172,7 @@ TEST_CASE("period: proven for codes and recognised rules, observed otherwise", "
   CHECK(contains(none.err, "5000"));
 }
 
-TEST_CASE("period: subtraction sets with a large element are proven by the kernel", "[perf][period]") {
+TEST_CASE("period: subtraction sets with a large element are proven by the kernel", "[fast][period]") {
   // Their values are floor(n / 100000) mod 2 and (for {1, 3, 70000}) n mod 2 below 70000:
   // a short prefix of them shows a period of 1 or 2 that does not hold.
   const auto lines = run_lines(
@@ -195,7 +195,7 @@ TEST_CASE("period: subtraction sets with a large element are proven by the kerne
   CHECK(!two);
 }
 
-TEST_CASE("period: an observed period holds on every value up to the limit", "[perf][period]") {
+TEST_CASE("period: an observed period holds on every value up to the limit", "[fast][period]") {
   // One extra move at heap 300 (500) breaks the period of the rest; a period seen on the
   // first 256 values does not hold up to 4096.
   const auto lines = run_lines(
@@ -217,7 +217,7 @@ TEST_CASE("period: an observed period holds on every value up to the limit", "[p
   CHECK(more[1] == "(1003, 3, observed)");
 }
 
-TEST_CASE("period: a graph game's states are nodes, not heaps", "[perf][period]") {
+TEST_CASE("period: a graph game's states are nodes, not heaps", "[fast][period]") {
   for (const char* graph : {"game C = graph { 0 -> 1; 1 -> 2; 2 -> 3 }\n", "game C = graph { a -> b }\n"}) {
     const auto r = run_source(std::string(graph) + "period(C)\n");
     INFO(r);
@@ -227,7 +227,7 @@ TEST_CASE("period: a graph game's states are nodes, not heaps", "[perf][period]"
   }
 }
 
-TEST_CASE("proven periods of random codes hold far beyond the proof", "[perf][period]") {
+TEST_CASE("proven periods of random codes hold far beyond the proof", "[fast][period]") {
   // Every period reported proven must hold on values computed independently.
   const std::vector<std::string> codes = {"0.07", "0.77",  "0.137", "0.51", "0.333", "0.7777",
                                           "0.04", "0.056", "0.35",  "4.7",  "0.8",   "0.15",
@@ -249,7 +249,7 @@ TEST_CASE("proven periods of random codes hold far beyond the proof", "[perf][pe
   }
 }
 
-TEST_CASE("huge heaps answer from a proven period at once", "[perf][period]") {
+TEST_CASE("huge heaps answer from a proven period at once", "[fast][period]") {
   const auto start = std::chrono::steady_clock::now();
   const auto lines = run_lines(
       "import octal\n"
@@ -268,7 +268,7 @@ TEST_CASE("huge heaps answer from a proven period at once", "[perf][period]") {
   CHECK(lines[3] == std::to_string(kayles(9223372036854775807LL)));
 }
 
-TEST_CASE("a tabulation reads known values straight from the table, and only those", "[perf][table]") {
+TEST_CASE("a tabulation reads known values straight from the table, and only those", "[fast][table]") {
   // Values the loop finds in the table, values it must compute first (past the table, a
   // proven period, a negative heap), through a function, and after the game is redefined:
   // all as the general query gives them.
@@ -305,7 +305,7 @@ TEST_CASE("a tabulation reads known values straight from the table, and only tho
 }
 
 TEST_CASE("a subtraction game of a run {a..b} is valued (n mod (a + b)) / a without a table",
-          "[perf][period]") {
+          "[fast][period]") {
   for (const auto& [a, b] :
        std::vector<std::pair<int, int>>{{1, 1}, {1, 3}, {2, 5}, {3, 6}, {4, 4}, {5, 9}}) {
     std::vector<int> set;
@@ -327,7 +327,7 @@ TEST_CASE("a subtraction game of a run {a..b} is valued (n mod (a + b)) / a with
                                         "(0, 1000000001, proven)", "false"});
 }
 
-TEST_CASE("long tabulations of native kernels fit the default limits", "[perf][kernels][limits]") {
+TEST_CASE("long tabulations of native kernels fit the default limits", "[fast][kernels][limits]") {
   // The kernels' work counts against --max-steps, one step per 64 options: Grundy's game to
   // 2 * 10^5 looks at some 4 * 10^8 splits and must not need a flag. The value and the sum
   // of the table are those of the plain O(n^2) loop (computed once, outside the tests).
@@ -337,7 +337,7 @@ TEST_CASE("long tabulations of native kernels fit the default limits", "[perf][k
 }
 
 TEST_CASE("sum of grundy(G(n)) over a range reads the table in blocks, with the values of the loop",
-          "[perf][dense]") {
+          "[fast][dense]") {
   // The block read must give what a sum heap by heap gives: here against the brute-force
   // values of a subtraction game (whose period is proven early, so most heaps are read by
   // the period, across its wrap) and against the same sum with an `if`, which takes the
@@ -364,7 +364,7 @@ TEST_CASE("sum of grundy(G(n)) over a range reads the table in blocks, with the 
 }
 
 TEST_CASE("a loop that asks grundy(G(n)) at every step fills the table first, and only then",
-          "[perf][dense]") {
+          "[fast][dense]") {
   const std::string h = "game H { state n  move n / 2 if n > 0  move n - 3 if n >= 3 }\n";
   // The same count with the query in the first `if` (filled first) and behind `if true`
   // (heap by heap), in a list, a len and a table.
