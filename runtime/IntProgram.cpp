@@ -289,7 +289,8 @@ bool IntProgram::options(const std::int64_t* state, OptionSink& sink) const {
   return true;
 }
 
-bool IntProgram::coords_of(const Item& it, std::int64_t* r, std::int64_t* out) const {
+[[gnu::always_inline]] inline bool IntProgram::coords_of(const Item& it, std::int64_t* r,
+                                                         std::int64_t* out) const {
   if (!exec(it.prog, r)) return false;
   for (std::size_t q = 0; q < it.coords_at.size(); ++q) out[q] = r[it.coords_at[q]];
   return true;
@@ -315,8 +316,9 @@ bool spend(std::int64_t& budget, std::int64_t n, OptionSink& sink) {
 // takes its largest and smallest values at the two ends, and its value at hi (the one at lo
 // plus its slope times the span) fits in 64 bits exactly when evaluating at hi would not
 // overflow; the options between cannot overflow then either.
-bool IntProgram::affine_run(const Item& it, const Clause& c, std::int64_t lo, std::int64_t hi,
-                            std::int64_t* r, OptionSink& sink, std::int64_t& budget) const {
+[[gnu::always_inline]] inline bool IntProgram::affine_run(const Item& it, const Clause& c, std::int64_t lo,
+                                                          std::int64_t hi, std::int64_t* r, OptionSink& sink,
+                                                          std::int64_t& budget) const {
   std::int64_t span = 0;
   if (__builtin_sub_overflow(hi, lo, &span) || span == INT64_MAX) return false;
   r[c.slot] = lo;
