@@ -121,17 +121,12 @@ std::uint32_t mex_of(const std::vector<bool>& seen) {
 
 std::uint64_t plain_heap_cost(const HeapSpec& spec, std::int64_t n) {
   std::uint64_t cost = 1;
-  const auto K = static_cast<std::int64_t>(spec.K());
-  for (std::int64_t k = 0; k <= n; ++k) {
-    std::uint8_t d = 0;
-    if (k < K) d = spec.digits[static_cast<std::size_t>(k)];
-    else if (k <= spec.tail_end) d = spec.tail;
-    else break;
+  for_each_digit(spec, n, [&](std::int64_t k, std::uint8_t d) {
     const auto r = static_cast<std::uint64_t>(n - k);
     cost += 2;
     if (d & HeapSpec::kTwo) cost += r / 2;
     if (d & HeapSpec::kThree) cost += r * r / 12 + r;
-  }
+  });
   return cost;
 }
 

@@ -62,18 +62,27 @@ inline std::uint64_t run_value(std::int64_t a, std::int64_t b, std::int64_t n) {
   return static_cast<std::uint64_t>(n) % m / static_cast<std::uint64_t>(a);
 }
 
-// Calls f(a, b, c) for each option of heap n under `spec`, by the definition of the code:
-// the heaps the option leaves, 0 standing for none (so (0, 0, 0) leaves nothing). Unsorted,
-// and an option that two digits both allow comes twice.
+// Calls f(k, d) for k = 0, 1, ..., n with d the digit of removing k tokens under `spec`,
+// stopping past the code (a tail's end).
 template <typename F>
-void for_each_spec_option(const HeapSpec& spec, std::int64_t n, F&& f) {
+void for_each_digit(const HeapSpec& spec, std::int64_t n, F&& f) {
   const auto K = static_cast<std::int64_t>(spec.K());
   for (std::int64_t k = 0; k <= n; ++k) {
     std::uint8_t d = 0;
     if (k < K) d = spec.digits[static_cast<std::size_t>(k)];
     else if (k <= spec.tail_end) d = spec.tail;
     else break;
-    if (!d) continue;
+    f(k, d);
+  }
+}
+
+// Calls f(a, b, c) for each option of heap n under `spec`, by the definition of the code:
+// the heaps the option leaves, 0 standing for none (so (0, 0, 0) leaves nothing). Unsorted,
+// and an option that two digits both allow comes twice.
+template <typename F>
+void for_each_spec_option(const HeapSpec& spec, std::int64_t n, F&& f) {
+  for_each_digit(spec, n, [&](std::int64_t k, std::uint8_t d) {
+    if (!d) return;
     const std::int64_t r = n - k;
     if ((d & HeapSpec::kNone) && r == 0 && k >= 1) f(std::int64_t{0}, std::int64_t{0}, std::int64_t{0});
     if ((d & HeapSpec::kOne) && r >= 1 && k >= 1) f(r, std::int64_t{0}, std::int64_t{0});
@@ -88,7 +97,7 @@ void for_each_spec_option(const HeapSpec& spec, std::int64_t n, F&& f) {
         for (std::int64_t b = a; a + 2 * b <= r; ++b) f(a, b, r - a - b);
       }
     }
-  }
+  });
 }
 
 }  // namespace grundy

@@ -13,6 +13,7 @@
 #include "runtime/Evaluator.hpp"
 #include "runtime/Kernels.hpp"
 #include "runtime/Shorthands.hpp"
+#include "tests/unit/almost_subtraction.hpp"
 #include "tests/unit/brute_force.hpp"
 #include "tests/unit/support.hpp"
 
@@ -92,45 +93,16 @@ TEST_CASE(
   CHECK_FALSE(check(g, gg, copy_with(t, t.size() - 1, t.get(t.size() - 1) + 1), 30000).empty());
 }
 
-namespace {
-// Rules that say they are subtraction {1, 3} but give heap 100 one more move, to heap 0: past
-// the heaps a recognised code is verified on (the code's length + 40), as a recogniser's
-// fault would be.
-class FarFromTheCode : public grundy::Ruleset {
- public:
-  const std::string& name() const override { return name_; }
-  std::unique_ptr<grundy::OptionCursor> options(const GameInstance& g, const Value& state) const override {
-    std::vector<grundy::Option> out;
-    const std::int64_t n = state.as_int();
-    for (std::int64_t s : {1, 3}) {
-      if (s <= n) out.push_back({grundy::Position{&g, Value::integer(n - s)}});
-    }
-    if (n == 100) out.push_back({grundy::Position{&g, Value::integer(0)}});
-    return std::make_unique<grundy::ListCursor>(std::move(out));
-  }
-  // The plan of a recogniser's fault: the code, with no difference seen on the small heaps.
-  static grundy::Plan plan() {
-    HeapSpec spec;
-    spec.digits = {0, HeapSpec::kNone | HeapSpec::kOne, 0, HeapSpec::kNone | HeapSpec::kOne};
-    grundy::Plan p;
-    p.code = spec;
-    return p;
-  }
-
- private:
-  std::string name_ = "Far";
-};
-}  // namespace
-
 TEST_CASE("under --cross-check, rules that leave their recognised code stop the query", "[cross-check]") {
-  auto rules = std::make_shared<FarFromTheCode>();
+  // Heap 100 has one more move: past the heaps the lowering checks, as a recogniser's fault.
+  auto rules = std::make_shared<grundy::test::AlmostSubtraction>(100);
   for (bool cross : {false, true}) {
     GameRegistry games;
     grundy::Limits limits;
     limits.cross_check = cross;
     grundy::Evaluator ev(games, limits);
     const GameInstance* g =
-        games.instance(rules, Value::tuple({}), [](const GameInstance&) { return FarFromTheCode::plan(); });
+        games.instance(rules, Value::tuple({}), [&](const GameInstance& inst) { return rules->plan(inst); });
     const grundy::Position p{g, Value::integer(100)};
     if (!cross) {
       CHECK(ev.grundy(p) == 0);  // 100 mod 2, the code's value: the fault the guard is for

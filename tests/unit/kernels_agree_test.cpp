@@ -21,6 +21,7 @@
 #include "runtime/Period.hpp"
 #include "runtime/Shorthands.hpp"
 #include "runtime/Witness.hpp"
+#include "tests/unit/almost_subtraction.hpp"
 #include "tests/unit/brute_force.hpp"
 #include "tests/unit/support.hpp"
 
@@ -363,41 +364,8 @@ TEST_CASE("a kernel reports the splits it looks at, and stops when its poll thro
   check_same(again, plain, "after a stop");
 }
 
-namespace {
-// Rules that say they are subtraction {1, 3} but give heap 30 one more move, to heap 0: a
-// code that the rules leave at some heap. The plan says where, as the language finds it
-// (lang/Lower.cpp, on the heaps up to the code's length + 40).
-class AlmostSubtraction : public Ruleset {
- public:
-  const std::string& name() const override { return name_; }
-  std::unique_ptr<grundy::OptionCursor> options(const GameInstance& g, const Value& state) const override {
-    std::vector<grundy::Option> out;
-    const std::int64_t n = state.as_int();
-    for (std::int64_t s : {1, 3}) {
-      if (s <= n) out.push_back({Position{&g, Value::integer(n - s)}});
-    }
-    if (n == 30) out.push_back({Position{&g, Value::integer(0)}});
-    return std::make_unique<grundy::ListCursor>(std::move(out));
-  }
-  Plan plan(const GameInstance& g) const {
-    HeapSpec spec;
-    spec.digits = {0, HeapSpec::kNone | HeapSpec::kOne, 0, HeapSpec::kNone | HeapSpec::kOne};
-    Plan p;  // not a run of takes, whose formula is checked at once
-    if (auto d = grundy::compare_with_code(spec, g, 0, 44)) {
-      p.code_below = d->heap;
-      p.code_differs = d->why;
-    }
-    p.code = spec;
-    return p;
-  }
-
- private:
-  std::string name_ = "Almost";
-};
-}  // namespace
-
 TEST_CASE("a code that the rules leave at some heap is used below it", "[fast][kernels]") {
-  auto rules = std::make_shared<AlmostSubtraction>();
+  auto rules = std::make_shared<grundy::test::AlmostSubtraction>(30);
   const auto general = [&] {
     GameRegistry games;
     const Limits limits;

@@ -284,7 +284,7 @@ TEST_CASE("every: Jia's steps rule against a brute force of every-play", "[every
           for (int z = 0; z <= 6; z += 3) {
             std::vector<std::pair<int, int>> s{{a, x}, {b, y}, {0, z}};
             std::vector<Sum> comps{heaps(games[static_cast<std::size_t>(a)], {x}),
-                                      heaps(games[static_cast<std::size_t>(b)], {y}), heaps(games[0], {z})};
+                                   heaps(games[static_cast<std::size_t>(b)], {y}), heaps(games[0], {z})};
             INFO("components " << a << ":" << x << " " << b << ":" << y << " 0:" << z);
             CHECK(f.every.wins(comps) == brute.wins(s));
             ++checked;

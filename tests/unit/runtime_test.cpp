@@ -14,8 +14,8 @@
 
 #include "runtime/Error.hpp"
 #include "runtime/Evaluator.hpp"
-#include "runtime/Mex.hpp"
 #include "runtime/Game.hpp"
+#include "runtime/Mex.hpp"
 #include "runtime/OutcomeMemo.hpp"
 #include "runtime/Value.hpp"
 
