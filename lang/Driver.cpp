@@ -59,7 +59,11 @@ bool Driver::check(const Program& p) {
       }
     } catch (const Error& e) {
       if (e.kind == ErrorKind::Interrupted) throw;
-      continue;  // the probe met a limit of its own: nothing seen
+      if (e.loop) {  // a rule that asks about its own position, seen by the probe
+        diags.error(e.where.known() ? e.where : st.game->where, e.what(), e.hint);
+        found = true;
+      }
+      continue;  // else the probe met a limit of its own: nothing seen
     }
     if (!cycle.empty()) {
       diags.error(st.game->where, "the rules loop: " + describe_cycle(cycle),

@@ -148,8 +148,8 @@ void Interpreter::each(const std::vector<Clause>& cs, std::size_t i, Frame& fram
   }
 }
 
-Interpreter::Expanding::Expanding(Interpreter& m, const GameInstance& game, const Value& state)
-    : m_(m), key_(&game, state) {
+Interpreter::Expanding::Expanding(Interpreter& m, const GameInstance& game, const Value& state, What what)
+    : m_(m), key_(&game, state, what) {
   // Rules that ask about another position, whose rules ask about another, ...: as deep as
   // function calls may nest.
   if (m_.expanding_.size() >= static_cast<std::size_t>(m_.w_.max_depth)) {
@@ -159,11 +159,15 @@ Interpreter::Expanding::Expanding(Interpreter& m, const GameInstance& game, cons
                 "raise the limit with --max-depth N, or let the rules ask about fewer positions");
   }
   if (!m_.expanding_.insert(key_).second) {
-    throw Error(ErrorKind::Runtime,
-                "the rules loop: listing the options of " + shown(Position{&game, state}) +
-                    " asks a question about " + shown(Position{&game, state}) + " itself",
-                "a rule may ask about other positions, not about the position it moves from "
-                "or one that leads back to it");
+    const std::string at = shown(Position{&game, state});
+    if (what == What::Value) {
+      fail_loop("the rules loop: the value rule of " + at + " asks for the value of " + at + " itself",
+                "`value` gives a state's nim-value from the state, e.g. value n % 3; to ask the rules, "
+                "leave the value rule out");
+    }
+    fail_loop("the rules loop: listing the options of " + at + " asks a question about " + at + " itself",
+              "a rule may ask about other positions, not about the position it moves from "
+              "or one that leads back to it");
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 #include <absl/container/flat_hash_set.h>
@@ -67,19 +68,21 @@ class Interpreter {
   const std::vector<Value>& items_in(const Value& v, Where where, const char* what, std::vector<Value>& out);
   std::vector<Value> items_of(const Value& v, Where where, const char* what);
 
-  // Marks a position whose rules are computing an option, for as long as they do. A rule
-  // that asks a query about that same position (`move n - 1 if wins(misere G(n))` in G)
-  // would compute its options again inside, for ever: that is an error naming the position.
+  // Marks a position whose rules are computing an option, or whose value rule its value, for
+  // as long as they do. A rule that asks a query about that same position (`move n - 1 if
+  // wins(misere G(n))` in G, `value grundy(G(n))`) would compute it again inside, for ever:
+  // that is an error naming the position, at once. Nested, they count against --max-depth.
   class Expanding {
    public:
-    Expanding(Interpreter& m, const GameInstance& game, const Value& state);
+    enum class What : std::uint8_t { Options, Value };
+    Expanding(Interpreter& m, const GameInstance& game, const Value& state, What what = What::Options);
     ~Expanding();
     Expanding(const Expanding&) = delete;
     Expanding& operator=(const Expanding&) = delete;
 
    private:
     Interpreter& m_;
-    std::pair<const GameInstance*, Value> key_;
+    std::tuple<const GameInstance*, Value, What> key_;
   };
   // Counts a value as held (Limits::held) for as long as it lives: the arguments of a call
   // in progress. Checks --max-memory when they are large.
@@ -161,7 +164,7 @@ class Interpreter {
   void ask_last(const Value& range, int slot, const Expr& query, Frame& frame);
 
   World& w_;
-  absl::flat_hash_set<std::pair<const GameInstance*, Value>> expanding_;
+  absl::flat_hash_set<std::tuple<const GameInstance*, Value, Expanding::What>> expanding_;
   ValueMeter calls_;  // the arguments of the calls in progress (Holding)
   Evaluator ev_;
   MisereSolver misere_;

@@ -39,7 +39,7 @@ auto in_position(const GameInstance& game, const Value& state, F&& f) {
   try {
     return f();
   } catch (const Error& e) {
-    if (e.kind != ErrorKind::Runtime || e.context) throw;
+    if (e.kind != ErrorKind::Runtime || e.context || e.loop) throw;  // a loop names its positions
     Error with(e.kind, "in " + shown(Position{&game, state}) + ": " + e.what(), e.hint, e.where);
     with.context = true;
     throw with;
@@ -160,6 +160,7 @@ RuleGame::RuleGame(const GameDecl& decl, Interpreter& machine) : decl_(decl), ma
 
 std::uint64_t RuleGame::formula(const GameInstance& game, const Value& state) const {
   return in_position(game, state, [&]() -> std::uint64_t {
+    const Interpreter::Expanding valuing(machine_, game, state, Interpreter::Expanding::What::Value);
     Frame frame = frame_for(decl_, game, state);
     // The lets written before the value rule, which it may use.
     for (const GameItem& it : decl_.items) {

@@ -31,7 +31,15 @@ class Error : public std::runtime_error {
   std::string hint;  // what would fix it, printed after the caret
   Where where;
   bool context = false;  // the message already names the position whose rules failed
+  bool loop = false;     // the rules loop (a cycle of positions, a rule asking about its own)
 };
+
+// The rules loop: an error whose message names the cycle.
+[[noreturn]] inline void fail_loop(std::string message, std::string hint) {
+  Error e(ErrorKind::Runtime, std::move(message), std::move(hint));
+  e.loop = true;
+  throw e;
+}
 
 [[noreturn]] inline void fail(std::string message, std::string hint = {}) {
   throw Error(ErrorKind::Runtime, std::move(message), std::move(hint));

@@ -43,8 +43,8 @@ using SearchStack = std::deque<Frame>;
   cycle.push_back(again);
   std::vector<Position> shortest = shortest_cycle(again);
   if (!shortest.empty() && shortest.size() < cycle.size()) cycle = std::move(shortest);
-  throw Error(ErrorKind::Runtime, "the rules loop: " + describe_cycle(cycle),
-              "a game must end: every sequence of moves has to reach a position with no options");
+  fail_loop("the rules loop: " + describe_cycle(cycle),
+            "a game must end: every sequence of moves has to reach a position with no options");
 }
 
 [[noreturn]] void throw_too_many(std::uint64_t states) {
@@ -127,11 +127,10 @@ std::uint64_t Evaluator::grundy(const Position& root) {
     if (it != root.game->memo.end() && it->second != kInProgress) return it->second;
     if (it != root.game->memo.end()) {
       // A query inside the rules asks for a value still being computed further out.
-      throw Error(ErrorKind::Runtime,
-                  "the rules loop: computing " + to_string(root) + " needs the value of " + to_string(root) +
-                      " itself",
-                  "a rule may ask about other positions, not about the position it moves from "
-                  "or one that leads back to it");
+      fail_loop("the rules loop: computing " + to_string(root) + " needs the value of " + to_string(root) +
+                    " itself",
+                "a rule may ask about other positions, not about the position it moves from "
+                "or one that leads back to it");
     }
   }
   if (auto v = fast_value(root)) return *v;

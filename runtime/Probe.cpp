@@ -114,7 +114,7 @@ std::string probe_formula(Evaluator& ev, const GameInstance& g, int arity, std::
     try {
       claimed = g.rules().formula(g, s);
     } catch (const Error& e) {
-      if (e.kind != ErrorKind::Runtime) throw;
+      if (e.kind != ErrorKind::Runtime || e.loop) throw;  // a loop is wrong on any state
       fails = e.what();
     }
     try {

@@ -23,7 +23,8 @@ std::vector<Position> probe_loop(const GameInstance& g, int arity, std::size_t m
 // For a game with a value rule: the first small state where the formula and the mex of its
 // options' values (the options valued by the evaluator, the formula's own for g's states)
 // differ, as "G(5): it gives 3, but the mex of its options' values (0, 1, 3) is 2"; empty
-// when they agree on every small state whose options can be computed.
+// when they agree on every small state whose options can be computed. A value rule that loops
+// (asks for its own value) throws its error.
 std::string probe_formula(Evaluator& ev, const GameInstance& g, int arity, std::size_t max_options = 200000);
 
 }  // namespace grundy
