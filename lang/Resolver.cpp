@@ -1,5 +1,8 @@
 #include "lang/Resolver.hpp"
 
+#include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
+
 #include <algorithm>
 #include <cctype>
 
@@ -49,6 +52,7 @@ class Resolver {
         case Stmt::Kind::Import: break;
       }
     }
+    check_alias_rings();
   }
 
  private:
@@ -423,20 +427,46 @@ class Resolver {
     return w_.games[static_cast<std::size_t>(e->binding.index)].decl;
   }
 
-  // `game A = A`, or A = B and B = A: each names the other for ever.
-  void check_alias_cycle(const GameDecl& g) {
-    std::string path = g.name;
-    const GameDecl* at = &g;
-    for (int steps = 0; steps < 64 && at && at->form == GameDecl::Form::Alias; ++steps) {
-      at = aliased(*at);
-      if (!at) return;
-      path += " = " + at->name;
-      if (at == &g) {
-        d_.error(g.expr->where, "game " + g.name + " is defined by itself: " + path,
-                 "an alias names an instance of another game, e.g. game B3 = Bash[3]");
-        return;
+  // `game A = A`, or A = B and B = A, or a ring of any length: each names the next for ever.
+  // Looked for once the program is resolved, each alias walked once, and reported at the
+  // ring's last alias in the file, the one that closes it.
+  void check_alias_rings() {
+    absl::flat_hash_set<const GameDecl*> done;
+    for (const Stmt& s : prog_.stmts) {
+      if (s.kind != Stmt::Kind::Game || s.game->form != GameDecl::Form::Alias) continue;
+      std::vector<const GameDecl*> path;
+      absl::flat_hash_map<const GameDecl*, std::size_t> on_path;
+      for (const GameDecl* at = s.game.get(); at && at->form == GameDecl::Form::Alias && !done.contains(at);
+           at = aliased(*at)) {
+        if (auto it = on_path.find(at); it != on_path.end()) {
+          report_ring(std::vector<const GameDecl*>(path.begin() + static_cast<std::ptrdiff_t>(it->second),
+                                                   path.end()));
+          break;
+        }
+        on_path.emplace(at, path.size());
+        path.push_back(at);
       }
+      done.insert(path.begin(), path.end());
     }
+  }
+  void report_ring(const std::vector<const GameDecl*>& ring) {
+    const GameDecl* last = ring[0];
+    for (const GameDecl* d : ring) {
+      const bool here = d->where.file == prog_.file, last_here = last->where.file == prog_.file;
+      if ((here && !last_here) || (here == last_here && d->where.offset > last->where.offset)) last = d;
+    }
+    // A long ring shows its first steps and its count; every name would bury the message.
+    constexpr std::size_t kShown = 6;
+    std::string path = last->name;
+    const GameDecl* at = last;
+    for (std::size_t step = 1; step <= ring.size(); ++step) {
+      at = aliased(*at);
+      if (step < kShown || step == ring.size()) path += " = " + at->name;
+      if (step == kShown && ring.size() > kShown) path += " = ...";
+    }
+    if (ring.size() > kShown) path += " (a ring of " + std::to_string(ring.size()) + " aliases)";
+    d_.error(last->expr->where, "game " + last->name + " is defined by itself: " + path,
+             "an alias names an instance of another game, e.g. game B3 = Bash[3]");
   }
 
   // ---- definitions ----
@@ -451,7 +481,6 @@ class Resolver {
       case GameDecl::Form::Alias:
         expr(*g.expr);
         g.frame_size = max_slot_;
-        if (g.form == GameDecl::Form::Alias) check_alias_cycle(g);
         return;
       case GameDecl::Form::Octal:
       case GameDecl::Form::Graph: return;
