@@ -32,6 +32,7 @@ class Error : public std::runtime_error {
   Where where;
   bool context = false;  // the message already names the position whose rules failed
   bool loop = false;     // the rules loop (a cycle of positions, a rule asking about its own)
+  bool too_many_states = false;  // --max-states: the memo and tables hold the limit
 };
 
 // The rules loop: an error whose message names the cycle.

@@ -48,19 +48,21 @@ using SearchStack = std::deque<Frame>;
 }
 
 [[noreturn]] void throw_too_many(std::uint64_t states) {
-  throw Error(ErrorKind::Limit,
-              "too many states: the memo holds " + std::to_string(states) + " positions (the limit)",
-              "raise the limit with --max-states N");
+  Error e(ErrorKind::Limit, "too many states: the memo holds " + std::to_string(states) + " positions (the limit)",
+          "raise the limit with --max-states N");
+  e.too_many_states = true;
+  throw e;
 }
 
 // A table that would have to grow past the cap at once: say how far it was asked to go.
 [[noreturn]] void throw_too_many(std::uint64_t states, std::uint64_t more, std::uint64_t max) {
-  throw Error(ErrorKind::Limit,
-              "too many states: this needs " + std::to_string(more) +
-                  " more positions, and the memo, which holds " + std::to_string(states) + ", may hold " +
-                  std::to_string(max),
-              "raise the limit with --max-states N; a heap this far is answered at once only through a "
-              "proven period (period(G) tells whether one is known)");
+  Error e(ErrorKind::Limit,
+          "too many states: this needs " + std::to_string(more) + " more positions, and the memo, which holds " +
+              std::to_string(states) + ", may hold " + std::to_string(max),
+          "raise the limit with --max-states N; a heap this far is answered at once only through a "
+          "proven period (period(G) tells whether one is known)");
+  e.too_many_states = true;
+  throw e;
 }
 
 // The value of a state when a fast path already has it.
@@ -118,7 +120,34 @@ void Evaluator::poll(const GameInstance& g, std::uint64_t done, std::uint64_t to
 
 // ---- the general search ----
 
+bool Evaluator::give_back_tables(const Error& e) {
+  if (!e.too_many_states) return false;
+  std::vector<std::pair<DensePath*, const std::pair<const GameInstance*, std::size_t>*>> grown;
+  for (const auto& f : filled_) {
+    DensePath* d = strategy(*f.first).as<DensePath>();
+    if (d && d->table.size() > f.second) grown.emplace_back(d, &f);
+  }
+  if (grown.size() < 2) return false;
+  for (const auto& [d, f] : grown) {
+    const auto& [g, before] = *f;
+    const std::size_t added = d->table.size() - before;
+    d->table.truncate(before);
+    games_.states -= std::min<std::uint64_t>(added, games_.states);
+    g->dense_states -= std::min<std::uint64_t>(added, g->dense_states);
+    d->stopped = true;
+    explain(*g, "the dense table stops at state " + std::to_string(before) + ": with the tables of the " +
+                    std::to_string(grown.size()) +
+                    " games this query filled, it would pass --max-states; memoized search from there");
+  }
+  filled_.clear();
+  return true;
+}
+
 std::uint64_t Evaluator::grundy(const Position& root) {
+  return query([&] { return search(root); });
+}
+
+std::uint64_t Evaluator::search(const Position& root) {
   if (root.game->rules().is_nim()) return nim_value(root);
   if (root.game->rules().has_formula()) return root.game->rules().formula(*root.game, root.state);
   check_stack();  // a query inside a rule re-enters here

@@ -156,8 +156,49 @@ class Evaluator {
   void poll(const GameInstance& g, std::uint64_t done, std::uint64_t total);
   void explain(const GameInstance& g, const std::string& line) const;
 
+  // One query from outside (a rule's own queries nest inside one). The dense tables it
+  // fills are noted, so that when --max-states stops it they can give back what it added.
+  struct QueryScope {
+    explicit QueryScope(Evaluator& e) : ev(e), outermost(e.depth_++ == 0) {
+      if (outermost) {
+        ++ev.query_;
+        ev.filled_.clear();
+      }
+    }
+    ~QueryScope() { --ev.depth_; }
+    QueryScope(const QueryScope&) = delete;
+    QueryScope& operator=(const QueryScope&) = delete;
+    Evaluator& ev;
+    const bool outermost;
+  };
+  // Runs f as a query. Games that move into one another (A(n) -> B(n - 1) -> A(n - 2) ...)
+  // fill each one's dense table whole, where the query needs every other state of each: when
+  // --max-states stops an outermost query that filled the tables of several games, those
+  // tables give back what it added and the search, which holds only the positions the query
+  // reaches, answers it again. An answer does not depend on how it was computed.
+  template <typename F>
+  auto query(F&& f) -> decltype(f()) {
+    QueryScope scope(*this);
+    if (!scope.outermost) return f();
+    try {
+      return f();
+    } catch (const Error& e) {
+      if (!give_back_tables(e)) throw;
+    }
+    return f();
+  }
+  // After a --max-states error: empties what the query added to the dense tables it filled
+  // and leaves their games to the search from there; false (nothing done) when the error is
+  // another or the query filled fewer than two.
+  bool give_back_tables(const Error& e);
+  std::uint64_t search(const Position& root);
+  const DenseTable* dense_values_of(const GameInstance& g, std::uint64_t count);
+
   GameRegistry& games_;
   const Limits& limits_;
+  int depth_ = 0;                                // queries in progress, nested
+  std::uint64_t query_ = 0;                      // outermost queries so far
+  std::vector<std::pair<const GameInstance*, std::size_t>> filled_;  // and each table's size before
 };
 
 // The sums one move leads to: each component's options, the moved component replaced in

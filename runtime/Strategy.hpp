@@ -49,6 +49,7 @@ struct KernelPath {
 struct DensePath {
   DenseTable table;
   bool stopped = false;
+  std::uint64_t query = 0;  // the last outermost query that filled it (Evaluator::QueryScope)
 };
 
 // Compiled rules, top-down into a box of states (values), and the search for outcomes that

@@ -166,15 +166,17 @@ std::optional<std::uint64_t> Evaluator::known_table_value(const GameInstance& g,
 }
 
 std::optional<std::uint64_t> Evaluator::table_value(const GameInstance& g, const std::int64_t* c, int n) {
-  // What grundy(Position) looks at first: the general search's values and states in progress.
-  if (g.rules().is_nim() || !g.memo.empty()) return std::nullopt;
-  Strategy& s = strategy(g);
-  if (const auto* b = s.as<BoxPath>()) {
-    if (n != b->box->arity()) return std::nullopt;
-    return box_value(g, s, c);
-  }
-  if (n != 1) return std::nullopt;
-  return heap_value(g, s, c[0]);
+  return query([&]() -> std::optional<std::uint64_t> {
+    // What grundy(Position) looks at first: the general search's values and states in progress.
+    if (g.rules().is_nim() || !g.memo.empty()) return std::nullopt;
+    Strategy& s = strategy(g);
+    if (const auto* b = s.as<BoxPath>()) {
+      if (n != b->box->arity()) return std::nullopt;
+      return box_value(g, s, c);
+    }
+    if (n != 1) return std::nullopt;
+    return heap_value(g, s, c[0]);
+  });
 }
 
 // ---- filling them ----
@@ -282,11 +284,13 @@ std::optional<std::uint32_t> Evaluator::dense_value(const GameInstance& g, Strat
   // of this game (or of other games, whose values come from the evaluator).
   std::string why;
   std::int64_t highest = -1;  // with `probe`: the largest heap of this game among the options
+  bool elsewhere = false;     // with `probe`: an option has a part of another game with rules
   auto value_of = [&](std::int64_t m, bool probe) -> std::optional<std::uint32_t> {
     auto cursor = rules.options(g, Value::integer(m));
     Option o;
     seen.clear();
     highest = -1;
+    elsewhere = false;
     while (cursor->next(o)) {
       std::uint64_t x = 0;
       for (const Position& part : o) {
@@ -302,6 +306,8 @@ std::optional<std::uint32_t> Evaluator::dense_value(const GameInstance& g, Strat
           x ^= nim_value(part);
         } else if (!probe) {
           x ^= grundy(part);
+        } else {
+          elsewhere = elsewhere || !part.game->rules().has_formula();
         }
       }
       seen.add(x);
@@ -309,9 +315,31 @@ std::optional<std::uint32_t> Evaluator::dense_value(const GameInstance& g, Strat
     if (probe) return 0;
     return seen.mex();
   };
+  if (d.query != query_) {
+    d.query = query_;
+    filled_.emplace_back(&g, d.table.size());
+  }
   BusyScope busy(s);
   ProgressScope bar(limits_.progress, [&g] { return g.display_name(); });
   std::int64_t m = size;
+  if (count > 1 || size == 0) {
+    // Moves only into other games (A(n) -> B(n - 1) -> A(n - 2) ...): the query needs one
+    // state in a few of each game, and a table of every state would hold them all. (Where
+    // the options of n cannot be listed, the fill finds out on its way.)
+    bool into_others = false;
+    try {
+      into_others = value_of(n, true) && elsewhere && highest < 0;
+    } catch (const Error& e) {
+      if (e.kind != ErrorKind::Runtime) throw;
+    }
+    if (into_others) {
+      d.stopped = true;
+      explain(g, "the moves of state " + std::to_string(n) +
+                     " lead only into other games, and a table would hold states the query does not "
+                     "reach: memoized search");
+      return std::nullopt;
+    }
+  }
   try {
     if (count > kFarAhead) {
       // Far ahead: fill only when the options of n and its neighbours all reach close to
@@ -348,6 +376,10 @@ std::optional<std::uint32_t> Evaluator::dense_value(const GameInstance& g, Strat
 }
 
 const DenseTable* Evaluator::dense_values(const GameInstance& g, std::uint64_t count) {
+  return query([&] { return dense_values_of(g, count); });
+}
+
+const DenseTable* Evaluator::dense_values_of(const GameInstance& g, std::uint64_t count) {
   Strategy& s = strategy(g);
   auto counted = [&](DenseTable& t, std::size_t before) {
     games_.states += t.size() - before;
@@ -369,7 +401,7 @@ const DenseTable* Evaluator::dense_values(const GameInstance& g, std::uint64_t c
   if (count == 0 || t->size() >= count) return t;
   const KernelPath* k = s.as<KernelPath>();
   if (!k || k->p == 0) {
-    if (s.busy) return nullptr;
+    if (s.busy || (!k && s.as<DensePath>()->stopped)) return nullptr;
     const auto last = static_cast<std::int64_t>(count - 1);
     const bool filled = k ? kernel_value(g, s, last).has_value() : dense_value(g, s, last).has_value();
     if (!filled) return nullptr;
