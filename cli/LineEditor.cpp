@@ -7,12 +7,14 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
+#include <cstring>
 #include <cwchar>
 #include <iostream>
 
@@ -35,7 +37,18 @@ std::size_t terminal_width(FILE* out) {
 }  // namespace
 
 ReadStatus StreamLines::read(const std::string&, std::string& line) {
-  if (!std::getline(in_, line)) return ReadStatus::Eof;
+  errno = 0;
+  if (!std::getline(in_, line)) {
+    if (!in_.bad() && !(file_ && std::ferror(file_))) return ReadStatus::Eof;
+    const int error_number = errno;
+    struct stat st {};
+    if (file_ && fstat(fileno(file_), &st) == 0 && S_ISDIR(st.st_mode)) {
+      failure_ = "it is a directory";
+    } else {
+      failure_ = error_number != 0 ? std::strerror(error_number) : "a read error";
+    }
+    return ReadStatus::Failed;
+  }
   strip_newline(line);
   return ReadStatus::Line;
 }

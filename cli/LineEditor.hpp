@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdio>
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -18,6 +19,7 @@ enum class ReadStatus {
   Line,         // a line was read (without its newline)
   Interrupted,  // Ctrl-C at the prompt: the line typed so far is dropped
   Eof,          // Ctrl-D on an empty line, or the end of the input
+  Failed,       // the input cannot be read (closed, a directory, EIO): LineSource::failure()
 };
 
 class LineSource {
@@ -29,17 +31,24 @@ class LineSource {
   virtual bool interactive() const = 0;
   // Remembers an entry (a whole statement, or a command) in the history.
   virtual void add_history(const std::string& entry) { (void)entry; }
+  // Why the last read returned Failed.
+  virtual std::string failure() const { return {}; }
 };
 
 // Lines from a stream.
 class StreamLines : public LineSource {
  public:
-  explicit StreamLines(std::istream& in) : in_(in) {}
+  // `file`: the C stream under `in` (stdin under std::cin), whose error flag tells a read
+  // error from the end of the input; iostreams report both as the end.
+  explicit StreamLines(std::istream& in, std::FILE* file = nullptr) : in_(in), file_(file) {}
   ReadStatus read(const std::string& prompt, std::string& line) override;
   bool interactive() const override { return false; }
+  std::string failure() const override { return failure_; }
 
  private:
   std::istream& in_;
+  std::FILE* file_;
+  std::string failure_;
 };
 
 // What Tab offers: `words` would replace the last `word_length` characters before the

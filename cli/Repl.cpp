@@ -129,6 +129,8 @@ Repl::Repl(Session& session, LineSource& input, std::ostream& out, std::ostream&
 
 void Repl::failed(int code) {
   if (code != 0 && status_ == 0) status_ = code;
+  // The output is gone (a closed pipe, a full disk), said once: nothing more can be shown.
+  if (code == kExitIo && !out_) stop_ = true;
 }
 
 void Repl::error(const std::string& message, const std::string& hint) {
@@ -191,6 +193,11 @@ int Repl::run() {
       pending.clear();
       out_ << '\n';
       continue;
+    }
+    if (st == ReadStatus::Failed) {
+      error("cannot read standard input: " + input_.failure(), "");
+      status_ = kExitIo;
+      break;
     }
     if (st == ReadStatus::Eof) {
       // Without a terminal an unfinished statement is run, to report what is missing; at

@@ -49,7 +49,8 @@ int run_repl(grundy::Session& session, const std::vector<std::string>& files,
   std::string text;
   for (const std::string& c : commands) text += c + "\n";
   command_text.str(text);
-  grundy::cli::StreamLines lines(commands.empty() ? std::cin : command_text);
+  grundy::cli::StreamLines lines(commands.empty() ? std::cin : command_text,
+                                 commands.empty() ? stdin : nullptr);
   std::unique_ptr<grundy::cli::LineEditor> editor;
   if (terminal) {
     const char* home = std::getenv("HOME");
@@ -224,6 +225,9 @@ Documentation: docs/language.md, docs/repl.md)");
   if (progress == 1 || (progress == -1 && isatty(STDERR_FILENO))) options.limits.progress = &bar;
   options.check_only = check->parsed();
   install_sigint();
+  // A reader that goes away (`grundy ... | head -c1`) makes the next write fail with EPIPE,
+  // reported as an I/O error (exit 74), instead of killing the process with no word.
+  std::signal(SIGPIPE, SIG_IGN);
 
   // What was printed must have reached standard output (not a full disk, /dev/full): else
   // an I/O error. A Session reports its own failed writes; this catches the rest.

@@ -260,7 +260,7 @@ int Driver::run(std::string text, const std::string& name, const std::string& di
   diags.flush();
   if (diags.count() > 0) {
     workspace.roll_back(before);
-    return kExitCompile;
+    return loader.read_failed() ? kExitIo : kExitCompile;
   }
   if (redefined) workspace.forget_memos();
   if (options.check_only) return check(*main) ? kExitCompile : kExitOk;

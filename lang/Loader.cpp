@@ -7,10 +7,9 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "lang/Parser.hpp"
+#include "lang/SourceText.hpp"
 #include "lang/Suggest.hpp"
 #include "stdlib/Stdlib.hpp"
 
@@ -25,6 +24,7 @@ Program& Loader::parse(int file, std::uint32_t from) {
 
 void Loader::start(const std::string& key, const std::string& name) {
   importing_.assign(1, Loading{key, name});
+  read_failed_ = false;
 }
 
 // An import of a file that is being loaded: a.game -> b.game -> a.game.
@@ -56,7 +56,6 @@ void Loader::load_imports(Program& p, std::vector<Program*>& batch) {
       // Only regular files: a FIFO or a device (/dev/zero, /dev/stdin) would block or never
       // end. Why a file cannot be read is said as `grundy run` says it.
       std::string why, hint;
-      std::ifstream in;
       if (fs::is_directory(path, ec)) {
         why = "it is a directory, not a .game file";
       } else if (!fs::exists(path, ec)) {
@@ -64,17 +63,19 @@ void Loader::load_imports(Program& p, std::vector<Program*>& batch) {
         hint = "imports are relative to the importing file: looked for " + path.string();
       } else if (!fs::is_regular_file(path, ec)) {
         why = "not a regular file (a FIFO or a device is not read)";
-      } else {
-        in.open(path, std::ios::binary);
-        if (!in) why = std::strerror(errno);
       }
       if (!why.empty()) {
         diags_.error(s.where, "cannot open '" + s.name + "': " + why, hint);
         continue;
       }
-      std::ostringstream buf;
-      buf << in.rdbuf();
-      text = buf.str();
+      SourceRead r = read_source_file(path.string(), max_source_bytes(w_.limits.max_memory),
+                                     w_.limits.interrupt);
+      if (!r.text) {
+        read_failed_ = true;
+        diags_.error(s.where, "cannot read '" + s.name + "': " + r.why);
+        continue;
+      }
+      text = std::move(*r.text);
       name = path.lexically_normal().string();
       dir = path.parent_path().string();
     } else {

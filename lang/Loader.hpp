@@ -21,6 +21,9 @@ class Loader {
   Program& parse(int file, std::uint32_t from = 0);
   // The imports of `p` not loaded yet, parsed and added to `batch`, depth first.
   void load_imports(Program& p, std::vector<Program*>& batch);
+  // An import could not be read (a read error, not a missing file): the batch fails with an
+  // I/O error (exit 74) rather than a compile error. Cleared by start().
+  bool read_failed() const { return read_failed_; }
 
  private:
   // An import of a file that is being loaded: a.game -> b.game -> a.game.
@@ -29,6 +32,7 @@ class Loader {
 
   World& w_;
   Diagnostics& diags_;
+  bool read_failed_ = false;
   // The files being loaded, the file run first, then each import inside the one before.
   struct Loading {
     std::string key;   // as World::loaded keeps it

@@ -130,8 +130,10 @@ Refined refine(std::string_view stmt, std::size_t at, std::string_view message) 
   while (end < stmt.size() && is_word_char(stmt[end])) ++end;
   const std::string_view word = stmt.substr(at, end - at);
   if (is_stray(stmt[at])) {
+    // A NUL byte is where reading stops (lang/SourceText.hpp): no text holds one.
     r = {"unexpected character '" + show_char(stmt, at) + "'",
-         "names are letters, digits and _; see docs/language.md for the operators",
+         stmt[at] == '\0' ? "a .game file is text, and this one holds a NUL byte: is it a binary file?"
+                           : "names are letters, digits and _; see docs/language.md for the operators",
          true,
          {}};
     return r;

@@ -5,11 +5,13 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "lang/Driver.hpp"
+#include "lang/SourceText.hpp"
 
 namespace grundy {
 
@@ -30,26 +32,35 @@ int Session::run_source(std::string_view text, const std::string& name) {
 }
 
 int Session::run_file(const std::string& path) {
+  const Limits& limits = impl_->options.limits;
+  const std::uint64_t most = max_source_bytes(limits.max_memory);
   if (path == "-") {
-    std::ostringstream buf;
-    buf << std::cin.rdbuf();
-    return impl_->run(buf.str(), "<stdin>", fs::current_path().string());
+    SourceRead r = read_source(STDIN_FILENO, most, limits.interrupt);
+    if (!r.text) {
+      impl_->err << "error: cannot read standard input: " << r.why << '\n';
+      return kExitIo;
+    }
+    return impl_->run(std::move(*r.text), "<stdin>", fs::current_path().string());
   }
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
     impl_->err << "error: '" << path << "' is a directory, not a .game file\n";
     return kExitIo;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
     impl_->err << "error: cannot open '" << path << "': " << std::strerror(errno) << '\n';
     return kExitIo;
   }
-  std::ostringstream buf;
-  buf << in.rdbuf();
+  SourceRead r = read_source(fd, most, limits.interrupt);
+  ::close(fd);
+  if (!r.text) {
+    impl_->err << "error: cannot read '" << path << "': " << r.why << '\n';
+    return kExitIo;
+  }
   fs::path p(path);
   fs::path canon = fs::weakly_canonical(p, ec);
-  return impl_->run(buf.str(), path, p.parent_path().string(), (ec ? p : canon).string());
+  return impl_->run(std::move(*r.text), path, p.parent_path().string(), (ec ? p : canon).string());
 }
 
 // ---- for the REPL and play mode ----
