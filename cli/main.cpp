@@ -151,7 +151,7 @@ Documentation: docs/language.md, docs/repl.md)");
       ->capture_default_str()
       ->check(whole_number(1, kMax64));
   app.add_option("--max-memory", max_memory_mb,
-                 "Approximate memory (MB) for memo tables, searches and collections")
+                 "Peak memory of the process (MB), heap measured; stops with a message at it")
       ->capture_default_str()
       ->check(whole_number(1, std::uint64_t{1} << 40));
   app.failure_message(usage_failure);

@@ -190,6 +190,7 @@ Interpreter::Holding::~Holding() { m_.w_.limits.held -= std::min(m_.calls_.relea
 
 void Interpreter::begin_statement() {
   w_.limits.steps = 0;
+  set_heap_limit(w_.limits.max_memory);
   // What functions have memoized (a REPL command or a redefinition may have dropped it);
   // no call is in progress between statements.
   calls_.clear();
@@ -198,14 +199,17 @@ void Interpreter::begin_statement() {
   w_.limits.held = held;
 }
 
-void Interpreter::size_exceeded(std::uint64_t n, bool chars, Where where) const {
-  const std::uint64_t held = ev_.held_bytes() + w_.limits.held;
+void Interpreter::size_exceeded(std::uint64_t n, std::uint64_t bytes, Where where, bool chars) const {
+  const std::string value = "a value of " + std::to_string(n) + (chars ? " characters" : " elements");
+  const std::string limit = "the limit of " + std::to_string(w_.limits.max_memory >> 20) + " MB";
+  // A value that is small itself: what else the statement holds (a memo, other values) is
+  // what reached the limit.
+  const bool large = bytes >= heap_budget(w_.limits.max_memory) / 16;
   throw Error(ErrorKind::Limit,
-              "out of memory: a value of " + std::to_string(n) + (chars ? " characters" : " elements") +
-                  ((held >> 20) > 0 ? ", with the " + std::to_string(held >> 20) +
-                                          " MB that memos and calls in progress hold,"
-                                    : std::string()) +
-                  " passes the limit of " + std::to_string(w_.limits.max_memory >> 20) + " MB",
+              large ? "out of memory: " + value +
+                          (bytes != UINT64_MAX ? " (" + std::to_string(bytes >> 20) + " MB more)" : std::string()) +
+                          " takes the process past " + limit
+                    : "out of memory: this statement takes the process to " + limit + " (building " + value + ")",
               "raise the limit with --max-memory MB", where);
 }
 
@@ -406,7 +410,7 @@ Value Interpreter::call_builtin(const Expr& e, int which, Frame& frame) {
   } else if (!e.clauses.empty()) {  // a generator argument: the list it makes
     std::vector<Value> items;
     each(e.clauses, 0, frame, [&] {
-      check_size(items.size() + 1, sizeof(Value), e.where);
+      check_growth(items, e.where);
       items.push_back(eval(*e.args[1], frame));
     });
     c.args.push_back(Value::list(std::move(items)));

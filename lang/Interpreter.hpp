@@ -110,6 +110,7 @@ class Interpreter {
   void count_steps(std::uint64_t n, Where where) {
     w_.limits.steps += n;
     if (w_.limits.steps > w_.limits.max_steps) steps_exceeded(where);
+    if (heap_over(w_.limits.max_memory)) w_.limits.memory_exceeded("this statement");
   }
   // A builtin about to list the n + 1 values of `range` (sum(0..n)): one step each, and
   // more than the steps left an error at once that names the builtin (`what`).
@@ -117,18 +118,24 @@ class Interpreter {
   // A `for` about to run over `collection`: a range longer than the steps left is an error
   // at once, rather than after max_steps iterations.
   void check_loop(const Value& collection, Where where);
-  // A collection of n values (or a string of n bytes) about to be built: an error naming
-  // --max-memory when it, with what the memos and the calls in progress hold, would pass
-  // the memory limit.
+  // A collection of n values (or a string of n bytes) about to be built at once: an error
+  // naming --max-memory when it, with what the heap holds, would pass the memory limit.
   void check_size(std::uint64_t n, std::uint64_t bytes_each, Where where) const {
-    std::uint64_t bytes = 0;  // a product, not a quotient: this runs once per element built
-    if (__builtin_mul_overflow(n, bytes_each, &bytes)) size_exceeded(n, bytes_each == 1, where);
-    check_bytes(n, bytes, where, bytes_each == 1);
+    std::uint64_t bytes = 0;
+    const bool chars = bytes_each == 1;
+    if (__builtin_mul_overflow(n, bytes_each, &bytes)) size_exceeded(n, UINT64_MAX, where, chars);
+    if (heap_over(w_.limits.max_memory, bytes)) {
+      size_exceeded(n, bytes, where, chars);
+    }
   }
-  // The same for a collection of n values that takes `bytes` with its elements.
-  void check_bytes(std::uint64_t n, std::uint64_t bytes, Where where, bool chars = false) const {
-    const std::uint64_t held = ev_.held_bytes() + w_.limits.held;
-    if (bytes > w_.limits.max_memory || held > w_.limits.max_memory - bytes) size_exceeded(n, chars, where);
+  // Before items.push_back in a collection built one element at a time: a full vector
+  // allocates twice its size while the old buffer lives, and that must fit too.
+  void check_growth(const std::vector<Value>& items, Where where) const {
+    const std::uint64_t more =
+        items.size() < items.capacity() ? 0 : std::max<std::uint64_t>(items.capacity(), 1) * 2 * sizeof(Value);
+    if (heap_over(w_.limits.max_memory, more)) {
+      size_exceeded(items.size() + 1, more, where);
+    }
   }
 
   // ---- the shortcuts of lang/Shortcuts.cpp ----
@@ -148,7 +155,8 @@ class Interpreter {
   friend class Expanding;
   friend class Holding;
   [[noreturn]] void steps_exceeded(Where where) const;
-  [[noreturn]] void size_exceeded(std::uint64_t n, bool chars, Where where) const;
+  // `bytes`: what building the value was about to allocate.
+  [[noreturn]] void size_exceeded(std::uint64_t n, std::uint64_t bytes, Where where, bool chars = false) const;
   Value call(const Expr& e, Frame& frame);
   Value call_def(const Expr& e, DefEntry& d, Frame& frame);
   Value call_builtin(const Expr& e, int which, Frame& frame);

@@ -18,7 +18,7 @@ namespace grundy::lang {
 namespace fs = std::filesystem;
 
 Program& Loader::parse(int file, std::uint32_t from) {
-  w_.programs.push_back(parse_program(w_.sources, file, diags_, from));
+  w_.programs.push_back(parse_program(w_.sources, file, diags_, from, w_.limits.max_memory));
   return w_.programs.back();
 }
 

@@ -49,7 +49,9 @@ void Interpreter::reserve_for(const std::vector<Clause>& cs, std::vector<Value>&
   if (!lo.is(Kind::Int) || !hi.is(Kind::Int) || hi.as_int() < lo.as_int()) return;
   const auto n = static_cast<std::uint64_t>(hi.as_int()) - static_cast<std::uint64_t>(lo.as_int()) + 1;
   // Capped: a loop that fails early must not have taken gigabytes first.
-  if (n <= w_.limits.max_steps && n <= w_.limits.max_memory / sizeof(Value)) {
+  const std::uint64_t budget = heap_budget(w_.limits.max_memory);
+  const std::uint64_t room = budget - std::min(heap_bytes(), budget);
+  if (n <= w_.limits.max_steps && n <= room / (2 * sizeof(Value))) {
     items.reserve(std::min<std::uint64_t>(n, std::uint64_t{1} << 22));
   }
 }
@@ -62,13 +64,9 @@ Value Interpreter::collection(const Expr& e, Frame& frame) {
   } else {
     reserve_for(e.clauses, items, frame);
     if (e.shortcut.prefetch) prefetch(e, frame);
-    std::uint64_t bytes = 0;
     each(e.clauses, 0, frame, [&] {
-      check_bytes(items.size() + 1, bytes + sizeof(Value), e.where);
+      check_growth(items, e.where);
       items.push_back(eval(*e.args[0], frame));
-      // An element built for this list ([[x] for x in ...]) is held by it alone; one that
-      // is shared lives on anyway, and costs only its slot here.
-      bytes += sizeof(Value) + (items.back().shared() ? 0 : items.back().bytes());
     });
   }
   if (e.kind == ExprKind::Tuple) return Value::tuple(std::move(items));

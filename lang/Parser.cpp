@@ -14,6 +14,8 @@
 #include "lang/Grammar.hpp"
 #include "lang/ParseRepair.hpp"
 #include "lang/Statements.hpp"
+#include "runtime/Error.hpp"
+#include "runtime/Memory.hpp"
 
 namespace grundy::lang {
 
@@ -22,6 +24,11 @@ namespace pt = tao::pegtl::parse_tree;
 using namespace grammar;
 
 namespace {
+
+struct ParseTooLarge {
+  const char* at;  // where in the text the parse was
+  std::uint64_t max_memory;
+};
 
 template <typename Rule>
 using selector = pt::selector<
@@ -37,7 +44,24 @@ using selector = pt::selector<
                            graph_form, graph_entry, alias_form, def_stmt, let_stmt, assert_stmt, import_stmt,
                            expr_stmt>>;
 
-using Node = pt::node;
+// The heap a parse may hold (--max-memory): a statement of megabytes makes millions of
+// parse-tree nodes, so the heap is looked at every 1024 of them.
+struct ParseBudget {
+  std::uint64_t max_memory;
+  std::uint64_t nodes = 0;
+};
+
+struct Node : pt::basic_node<Node> {
+  template <typename Rule, typename ParseInput>
+  void start(const ParseInput& in, ParseBudget& budget) {
+    pt::basic_node<Node>::template start<Rule>(in);
+    if ((++budget.nodes & 0x3FF) == 0 && heap_over(budget.max_memory)) parse_memory_exceeded(budget, in);
+  }
+  template <typename ParseInput>
+  [[noreturn]] static void parse_memory_exceeded(const ParseBudget& budget, const ParseInput& in) {
+    throw ParseTooLarge{in.current(), budget.max_memory};
+  }
+};
 
 std::string trimmed(const Node& n) {
   std::string_view s = n.string_view();
@@ -421,7 +445,8 @@ std::string defined_name(std::string_view text) {
 
 }  // namespace
 
-Program parse_program(const Sources& sources, int file, Diagnostics& diags, std::uint32_t from) {
+Program parse_program(const Sources& sources, int file, Diagnostics& diags, std::uint32_t from,
+                      std::uint64_t max_memory) {
   const SourceFile& f = sources.file(file);
   std::string text = f.text;
   std::fill(text.begin(), text.begin() + std::min<std::size_t>(from, text.size()), ' ');
@@ -432,10 +457,20 @@ Program parse_program(const Sources& sources, int file, Diagnostics& diags, std:
     const char* begin = split.text.data() + span.begin;
     pegtl::memory_input<> in(begin, span.end - span.begin, f.name);
     try {
-      auto root = pt::parse<grammar::statement, selector, pegtl::nothing, grammar_control>(in);
+      ParseBudget budget{max_memory};
+      auto root = pt::parse<grammar::statement, Node, selector, pegtl::nothing, grammar_control>(in, budget);
       if (!root || root->children.empty()) continue;
       Builder b(file, span.begin);
       program.stmts.push_back(b.statement(*root->children.front()));
+      if (heap_over(max_memory)) throw ParseTooLarge{split.text.data() + span.end, max_memory};
+    } catch (const ParseTooLarge& e) {
+      // A limit, not a syntax error: the run stops here (exit 70), as a statement would.
+      Error limit(ErrorKind::Limit,
+                  "out of memory: parsing takes the process to the limit of " +
+                      std::to_string(e.max_memory >> 20) + " MB",
+                  "raise the limit with --max-memory MB, or split the program into smaller files",
+                  Where{file, static_cast<std::uint32_t>(e.at - split.text.data())});
+      throw limit;
     } catch (const pegtl::parse_error& e) {
       const auto& pos = e.positions().front();
       const SyntaxError r = explain_syntax_error(

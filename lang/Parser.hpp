@@ -10,6 +10,9 @@ namespace grundy::lang {
 // Statements that failed to parse are reported to `diags` and left out of the program.
 // The text before byte `from` is not read (the REPL's `play` in front of a position), but
 // stays in the source lines that diagnostics show.
-Program parse_program(const Sources& sources, int file, Diagnostics& diags, std::uint32_t from = 0);
+// A program whose parse would hold more than `max_memory` bytes of heap throws an Error
+// (kind Limit) at the statement it stopped in.
+Program parse_program(const Sources& sources, int file, Diagnostics& diags, std::uint32_t from = 0,
+                      std::uint64_t max_memory = UINT64_MAX);
 
 }  // namespace grundy::lang

@@ -142,14 +142,22 @@ Value query_table(BuiltinCall& call) {
   };
   TableData data;
   data.max_cells = limits.max_rows;
+  data.poll = [&limits] {
+    if (heap_over(limits.max_memory)) limits.memory_exceeded("the table");
+  };
   data.row_label = label_of(*fors[0]);
   if (fors.size() == 2) data.col_label = label_of(*fors[1]);
   ProgressScope bar(limits.progress, "table");  // a bar on a terminal after a second
   if (e.shortcut.prefetch) in.prefetch(e, frame);
   in.each(e.clauses, 0, frame, [&] {
+    if (data.cells.size() == data.cells.capacity()) {  // the next cell doubles the vector
+      const std::uint64_t more = std::max<std::size_t>(data.cells.capacity(), 1) * 2 * sizeof(TableCell);
+      if (heap_over(limits.max_memory, more)) limits.memory_exceeded("the table");
+    }
     Value key2 = fors.size() == 2 ? key_of(*fors[1]) : Value();
     data.cells.push_back({key_of(*fors[0]), key2, in.eval(*e.args[1], frame)});
     if (limits.progress) limits.progress->update(data.cells.size(), 0);
+    data.poll();
     if (data.cells.size() > limits.max_rows) {
       throw Error(ErrorKind::Limit, "the table has more than " + std::to_string(limits.max_rows) + " cells",
                   "raise the limit with --max-rows N", e.where);

@@ -225,7 +225,7 @@ std::optional<Value> Interpreter::fold(const Expr& e, Builtin b, Frame& frame, s
   each(clauses, 0, frame, [&] {
     Value x = eval(element, frame);
     if (fell_back) {
-      check_size(listed.size() + 1, sizeof(Value), e.where);
+      check_growth(listed, e.where);
       listed.push_back(std::move(x));
       return;
     }

@@ -22,7 +22,10 @@ SourceRead read_source(int fd, std::uint64_t max_bytes, const std::atomic<bool>*
 SourceRead read_source_file(const std::string& path, std::uint64_t max_bytes,
                             const std::atomic<bool>* interrupt = nullptr);
 
-// The most source text read, from --max-memory: the parser holds some 150 bytes for each.
-inline std::uint64_t max_source_bytes(std::uint64_t max_memory) { return std::max<std::uint64_t>(max_memory / 16, 1 << 20); }
+// The most source text read, from --max-memory: the text is held twice (as read, and split
+// into statements) beside the parse tree, which the parser holds to the limit itself.
+inline std::uint64_t max_source_bytes(std::uint64_t max_memory) {
+  return std::max<std::uint64_t>(max_memory / 4, 1 << 20);
+}
 
 }  // namespace grundy::lang

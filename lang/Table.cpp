@@ -29,39 +29,38 @@ std::int64_t floor_div(std::int64_t a, std::int64_t b) {
   return q;
 }
 
-std::string join_lines(std::vector<std::string> lines) {
-  std::string out;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    std::string& l = lines[i];
-    while (!l.empty() && l.back() == ' ') l.pop_back();
-    if (i) out += '\n';
-    out += l;
+// The table's text, line by line: trailing blanks dropped, and `poll` after each line (the
+// text of a million cells is the largest value a statement builds at once).
+class Lines {
+ public:
+  explicit Lines(const TableData& t) : t_(t) {}
+  void add(std::string line) {
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    if (!first_) out_ += '\n';
+    first_ = false;
+    out_ += line;
+    if (t_.poll) t_.poll();
   }
-  return out;
-}
+  std::string take() { return std::move(out_); }
+
+ private:
+  const TableData& t_;
+  std::string out_;
+  bool first_ = true;
+};
 
 }  // namespace
 
 std::string render_sequence(const TableData& t) {
   if (t.cells.empty()) return t.row_label + ": (empty)";
-  std::vector<std::string> values;
   std::size_t width = 1;
-  for (const TableCell& c : t.cells) {
-    values.push_back(to_string(c.value));
-    width = std::max(width, values.back().size());
-  }
-  std::vector<std::string> lines;
+  for (const TableCell& c : t.cells) width = std::max(width, to_string(c.value).size());
+  Lines lines(t);
   if (!consecutive_ints(t.cells)) {
     std::size_t kw = t.row_label.size();
-    std::vector<std::string> keys;
-    for (const TableCell& c : t.cells) {
-      keys.push_back(to_string(c.row));
-      kw = std::max(kw, keys.back().size());
-    }
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      lines.push_back(fmt::format("{:>{}}  {}", keys[i], kw, values[i]));
-    }
-    return join_lines(std::move(lines));
+    for (const TableCell& c : t.cells) kw = std::max(kw, to_string(c.row).size());
+    for (const TableCell& c : t.cells) lines.add(fmt::format("{:>{}}  {}", to_string(c.row), kw, to_string(c.value)));
+    return lines.take();
   }
   // Ten columns: the column is the last decimal digit of the index.
   constexpr std::int64_t kCols = 10;
@@ -70,20 +69,19 @@ std::string render_sequence(const TableData& t) {
   const std::int64_t row0 = floor_div(first, kCols) * kCols;
   std::size_t label_w = t.row_label.size();
   for (std::int64_t r = row0; r <= last; r += kCols) label_w = std::max(label_w, std::to_string(r).size());
-  width = std::max<std::size_t>(width, 1);
   std::string header = fmt::format("{:>{}}", t.row_label, label_w);
   for (std::int64_t c = 0; c < kCols; ++c) header += fmt::format(" {:>{}}", c, width);
-  lines.push_back(header);
+  lines.add(std::move(header));
   for (std::int64_t r = row0; r <= last; r += kCols) {
     std::string line = fmt::format("{:>{}}", r, label_w);
     for (std::int64_t c = 0; c < kCols; ++c) {
       const std::int64_t n = r + c;
       if (n < first || n > last) line += fmt::format(" {:>{}}", "", width);
-      else line += fmt::format(" {:>{}}", values[static_cast<std::size_t>(n - first)], width);
+      else line += fmt::format(" {:>{}}", to_string(t.cells[static_cast<std::size_t>(n - first)].value), width);
     }
-    lines.push_back(line);
+    lines.add(std::move(line));
   }
-  return join_lines(std::move(lines));
+  return lines.take();
 }
 
 std::string render_grid(const TableData& t) {
@@ -100,26 +98,32 @@ std::string render_grid(const TableData& t) {
                     " cells",
                 "raise the limit with --max-rows N, or filter less sparsely");
   }
-  std::vector<std::vector<std::string>> grid(rows.size(), std::vector<std::string>(cols.size()));
-  for (const TableCell& c : t.cells) grid[row_at.at(c.row)][col_at.at(c.col)] = to_string(c.value);
+  // Each cell's place in the grid, its text made only as its line is written.
+  constexpr std::size_t kEmpty = SIZE_MAX;
+  std::vector<std::size_t> cell_at(rows.size() * cols.size(), kEmpty);
+  std::size_t width = 1;
+  for (std::size_t i = 0; i < t.cells.size(); ++i) {
+    const TableCell& c = t.cells[i];
+    cell_at[row_at.at(c.row) * cols.size() + col_at.at(c.col)] = i;
+    width = std::max(width, to_string(c.value).size());
+  }
   const std::string corner = t.row_label + "\\" + t.col_label;
   std::size_t label_w = corner.size();
   for (const Value& r : rows) label_w = std::max(label_w, to_string(r).size());
-  std::size_t width = 1;
   for (const Value& c : cols) width = std::max(width, to_string(c).size());
-  for (const auto& row : grid) {
-    for (const auto& cell : row) width = std::max(width, cell.size());
-  }
-  std::vector<std::string> lines;
+  Lines lines(t);
   std::string header = fmt::format("{:>{}}", corner, label_w);
   for (const Value& c : cols) header += fmt::format(" {:>{}}", to_string(c), width);
-  lines.push_back(header);
+  lines.add(std::move(header));
   for (std::size_t r = 0; r < rows.size(); ++r) {
     std::string line = fmt::format("{:>{}}", to_string(rows[r]), label_w);
-    for (const auto& cell : grid[r]) line += fmt::format(" {:>{}}", cell, width);
-    lines.push_back(line);
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+      const std::size_t i = cell_at[r * cols.size() + c];
+      line += fmt::format(" {:>{}}", i == kEmpty ? std::string() : to_string(t.cells[i].value), width);
+    }
+    lines.add(std::move(line));
   }
-  return join_lines(std::move(lines));
+  return lines.take();
 }
 
 }  // namespace grundy::lang

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,8 @@ struct TableData {
   // A grid prints rows x columns cells, more than `cells` when it is sparse; past this many
   // render_grid throws an Error naming --max-rows.
   std::uint64_t max_cells = UINT64_MAX;
+  // Called after each line of text is added (to hold the text to --max-memory).
+  std::function<void()> poll;
 };
 
 // Consecutive integer indices print ten to a line, each line labelled by its first index's

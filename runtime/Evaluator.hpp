@@ -12,6 +12,7 @@
 
 #include "runtime/Error.hpp"
 #include "runtime/Game.hpp"
+#include "runtime/Memory.hpp"
 #include "runtime/Period.hpp"
 #include "runtime/Strategy.hpp"
 
@@ -32,10 +33,12 @@ struct Limits {
   // Steps taken so far by the current statement; the session resets it before each one.
   // Mutable: the evaluators hold the limits const and still count.
   mutable std::uint64_t steps = 0;
-  // Counts n steps: a `for` iteration, or an option looked at by a search.
+  // Counts n steps: a `for` iteration, or an option looked at by a search. Each step is
+  // also where the heap is held to --max-memory.
   void charge(std::uint64_t n) const {
     steps += n;
     if (steps > max_steps) steps_exceeded();
+    if (heap_over(max_memory)) memory_exceeded("this statement");
   }
   [[noreturn]] void steps_exceeded() const {
     throw Error(ErrorKind::Limit,
@@ -43,9 +46,17 @@ struct Limits {
                     " steps in one statement: too many loop iterations or options to look at",
                 "raise the limit with --max-steps N");
   }
-  // Approximate bytes of memo tables, search stacks and collections (--max-memory, in MB
-  // on the command line); an estimate from entry counts, not a measurement.
+  // Bytes the heap may hold (--max-memory, in MB on the command line), measured
+  // (runtime/Memory.hpp) wherever the work polls; estimates of what a step is about to
+  // allocate stop it before it does.
   std::uint64_t max_memory = std::uint64_t{4096} << 20;
+  // The heap holds more than max_memory: stops `what` with the limit's message.
+  [[noreturn]] void memory_exceeded(const char* what) const {
+    throw Error(ErrorKind::Limit,
+                std::string("out of memory: ") + what + " takes the process to the limit of " +
+                    std::to_string(max_memory >> 20) + " MB",
+                "raise the limit with --max-memory MB");
+  }
   // Bytes that the language holds outside the games' memos and the search in progress: the
   // memoized results of functions and the arguments of the calls in progress. The language
   // keeps it up to date (and sets it afresh before each statement); every check of
@@ -70,9 +81,19 @@ inline constexpr std::uint64_t kBytesPerFrame = 512;
 // An option listed whole (for options(), misere and every): the parts and a sorted key.
 inline constexpr std::uint64_t kBytesPerOption = 640;
 
-// Throws a Limit error naming --max-memory when the estimate `bytes`, with what the
-// language holds (Limits::held), passes the limit.
+// The error of a large allocation refused at the limit (HeapLimitReached).
+inline Error heap_limit_error(const Limits& limits) {
+  return Error(ErrorKind::Limit,
+               "out of memory: the next step would take the process past the limit of " +
+                   std::to_string(limits.max_memory >> 20) + " MB",
+               "raise the limit with --max-memory MB");
+}
+
+// Throws a Limit error naming --max-memory when the heap holds more than the limit, or when
+// the estimate `bytes` of what is about to be held, with what the language holds
+// (Limits::held), would pass it.
 inline void check_memory(const Limits& limits, std::uint64_t bytes, const char* what) {
+  if (heap_over(limits.max_memory)) limits.memory_exceeded(what);
   const std::uint64_t total = bytes + limits.held < bytes ? UINT64_MAX : bytes + limits.held;
   if (total <= limits.max_memory) return;
   throw Error(ErrorKind::Limit,

@@ -47,7 +47,7 @@ fi
 timeout 10 "$G" run /dev/zero 2>"$tmp/err"; code=$?
 expect "a stream of NUL bytes stops at the first" 65 "hint: a .game file is text, and this one holds a NUL byte"
 
-yes 2>/dev/null | timeout 20 "$G" --max-memory 32 run - 2>"$tmp/err"; code=$?
+yes 2>/dev/null | timeout 20 "$G" --max-memory 8 run - 2>"$tmp/err"; code=$?
 expect "text without end stops at the size --max-memory allows" 74 \
   "error: cannot read standard input: it holds more than 2 MB of text"
 

@@ -1,0 +1,125 @@
+#include "runtime/Memory.hpp"
+
+#include <fcntl.h>
+#include <malloc.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+
+namespace grundy {
+
+namespace memory_detail {
+std::atomic<std::int64_t> heap_bytes{0};
+std::atomic<std::uint64_t> heap_limit{UINT64_MAX};
+}  // namespace memory_detail
+
+std::uint64_t resident_bytes() {
+  const int fd = ::open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char buf[128] = {};
+  const ssize_t n = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
+  unsigned long long pages = 0, resident = 0;
+  if (n <= 0 || std::sscanf(buf, "%llu %llu", &pages, &resident) != 2) return 0;
+  return resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+}  // namespace grundy
+
+// ---- the counted heap ----
+// The process allocates on one thread at a time (the worker runs while the main thread
+// waits), so the count is a relaxed load and store, not a locked add.
+namespace {
+
+inline void count(void* p, bool add) {
+  if (!p) return;
+  // With the allocator's own word before each chunk: a million small nodes hold it too.
+  const auto n = static_cast<std::int64_t>(malloc_usable_size(p) + sizeof(std::size_t));
+  auto& total = grundy::memory_detail::heap_bytes;
+  total.store(total.load(std::memory_order_relaxed) + (add ? n : -n), std::memory_order_relaxed);
+}
+
+void refuse_past_limit(std::size_t size) {
+  if (size < grundy::kLargeAllocation) return;
+  const std::uint64_t limit = grundy::memory_detail::heap_limit.load(std::memory_order_relaxed);
+  if (size > limit || grundy::heap_bytes() > limit - size) throw grundy::HeapLimitReached();
+}
+
+void* allocate(std::size_t size) {
+  refuse_past_limit(size);
+  void* p = std::malloc(size ? size : 1);
+  while (!p) {
+    std::new_handler handler = std::get_new_handler();
+    if (!handler) throw std::bad_alloc();
+    handler();
+    p = std::malloc(size ? size : 1);
+  }
+  count(p, true);
+  return p;
+}
+
+void* allocate_aligned(std::size_t size, std::align_val_t al) {
+  const auto align = static_cast<std::size_t>(al);
+  refuse_past_limit(size);
+  const std::size_t rounded = (std::max<std::size_t>(size, 1) + align - 1) / align * align;
+  void* p = std::aligned_alloc(align, rounded);
+  if (!p) throw std::bad_alloc();
+  count(p, true);
+  return p;
+}
+
+void release(void* p) noexcept {
+  count(p, false);
+  std::free(p);
+}
+
+}  // namespace
+
+void* operator new(std::size_t size) { return allocate(size); }
+void* operator new[](std::size_t size) { return allocate(size); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+  try {
+    return allocate(size);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
+  try {
+    return allocate(size);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new(std::size_t size, std::align_val_t al) { return allocate_aligned(size, al); }
+void* operator new[](std::size_t size, std::align_val_t al) { return allocate_aligned(size, al); }
+void* operator new(std::size_t size, std::align_val_t al, const std::nothrow_t&) noexcept {
+  try {
+    return allocate_aligned(size, al);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t size, std::align_val_t al, const std::nothrow_t&) noexcept {
+  try {
+    return allocate_aligned(size, al);
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+void operator delete(void* p) noexcept { release(p); }
+void operator delete[](void* p) noexcept { release(p); }
+void operator delete(void* p, std::size_t) noexcept { release(p); }
+void operator delete[](void* p, std::size_t) noexcept { release(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { release(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { release(p); }
+void operator delete(void* p, std::align_val_t) noexcept { release(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { release(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { release(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { release(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { release(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { release(p); }
