@@ -191,11 +191,6 @@ int Driver::run_program(Program& p, bool main) {
       report(e, s.where, s.expr.get());
       diags.flush();
       return kExitRuntime;
-    } catch (const HeapLimitReached&) {
-      out.flush();
-      report(heap_limit_error(world.limits), s.where, s.expr.get());
-      diags.flush();
-      return kExitRuntime;
     } catch (const std::bad_alloc&) {
       out.flush();
       diags.error(s.where, "out of memory",
@@ -238,7 +233,6 @@ void Driver::assertion_failed(const Stmt& s, Frame& frame) {
 // so that an import of it is seen as a cycle.
 int Driver::run(std::string text, const std::string& name, const std::string& dir, const std::string& key) {
   diags.reset();
-  set_heap_limit(world.limits.max_memory);
   loader.start(key, name);
   const int file = world.sources.add(name, dir, std::move(text));
   std::vector<Program*> batch;
@@ -260,12 +254,6 @@ int Driver::run(std::string text, const std::string& name, const std::string& di
     diags.flush();
     if (e.kind == ErrorKind::Interrupted && options.rethrow_interrupts) throw;
     report(e, e.where, nullptr);
-    diags.flush();
-    workspace.roll_back(before);
-    return kExitRuntime;
-  } catch (const HeapLimitReached&) {
-    diags.flush();
-    report(heap_limit_error(world.limits), Where{file, 0}, nullptr);
     diags.flush();
     workspace.roll_back(before);
     return kExitRuntime;
@@ -293,7 +281,6 @@ int Driver::run(std::string text, const std::string& name, const std::string& di
 std::optional<Value> Driver::evaluate(std::string text, const std::string& name, std::uint32_t from,
                                       int& failure) {
   diags.reset();
-  set_heap_limit(world.limits.max_memory);
   const int file = world.sources.add(name, fs::current_path().string(), std::move(text));
   Program& p = loader.parse(file, from);
   if (diags.count() == 0 && (p.stmts.size() != 1 || p.stmts[0].kind != Stmt::Kind::Expr)) {
@@ -322,10 +309,6 @@ std::optional<Value> Driver::evaluate(std::string text, const std::string& name,
     report(e, s.where, s.expr.get());
     diags.flush();
     return std::nullopt;
-  } catch (const HeapLimitReached&) {
-    report(heap_limit_error(world.limits), s.where, s.expr.get());
-    diags.flush();
-    return std::nullopt;
   }
 }
 
@@ -338,10 +321,6 @@ Value Driver::query(Builtin which, const Value& x) {
   } catch (Error& e) {
     if (!e.where.known()) e.where = query_where;
     throw;
-  } catch (const HeapLimitReached&) {
-    Error e = heap_limit_error(world.limits);
-    e.where = query_where;
-    throw e;
   }
 }
 

@@ -190,7 +190,6 @@ Interpreter::Holding::~Holding() { m_.w_.limits.held -= std::min(m_.calls_.relea
 
 void Interpreter::begin_statement() {
   w_.limits.steps = 0;
-  set_heap_limit(w_.limits.max_memory);
   // What functions have memoized (a REPL command or a redefinition may have dropped it);
   // no call is in progress between statements.
   calls_.clear();

@@ -176,6 +176,7 @@ std::uint64_t Evaluator::search(const Position& root) {
       games_.meter.release(p.state);
       throw;
     }
+    if (heap_over(limits_.max_memory, next_growth_bytes(p.game->memo))) limits_.memory_exceeded("the search");
     p.game->memo[p.state] = kInProgress;
     ++games_.states;
     games_.state_bytes += body;

@@ -81,14 +81,6 @@ inline constexpr std::uint64_t kBytesPerFrame = 512;
 // An option listed whole (for options(), misere and every): the parts and a sorted key.
 inline constexpr std::uint64_t kBytesPerOption = 640;
 
-// The error of a large allocation refused at the limit (HeapLimitReached).
-inline Error heap_limit_error(const Limits& limits) {
-  return Error(ErrorKind::Limit,
-               "out of memory: the next step would take the process past the limit of " +
-                   std::to_string(limits.max_memory >> 20) + " MB",
-               "raise the limit with --max-memory MB");
-}
-
 // Throws a Limit error naming --max-memory when the heap holds more than the limit, or when
 // the estimate `bytes` of what is about to be held, with what the language holds
 // (Limits::held), would pass it.

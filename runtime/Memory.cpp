@@ -13,7 +13,6 @@ namespace grundy {
 
 namespace memory_detail {
 std::atomic<std::int64_t> heap_bytes{0};
-std::atomic<std::uint64_t> heap_limit{UINT64_MAX};
 }  // namespace memory_detail
 
 std::uint64_t resident_bytes() {
@@ -42,14 +41,7 @@ inline void count(void* p, bool add) {
   total.store(total.load(std::memory_order_relaxed) + (add ? n : -n), std::memory_order_relaxed);
 }
 
-void refuse_past_limit(std::size_t size) {
-  if (size < grundy::kLargeAllocation) return;
-  const std::uint64_t limit = grundy::memory_detail::heap_limit.load(std::memory_order_relaxed);
-  if (size > limit || grundy::heap_bytes() > limit - size) throw grundy::HeapLimitReached();
-}
-
 void* allocate(std::size_t size) {
-  refuse_past_limit(size);
   void* p = std::malloc(size ? size : 1);
   while (!p) {
     std::new_handler handler = std::get_new_handler();
@@ -63,7 +55,6 @@ void* allocate(std::size_t size) {
 
 void* allocate_aligned(std::size_t size, std::align_val_t al) {
   const auto align = static_cast<std::size_t>(al);
-  refuse_past_limit(size);
   const std::size_t rounded = (std::max<std::size_t>(size, 1) + align - 1) / align * align;
   void* p = std::aligned_alloc(align, rounded);
   if (!p) throw std::bad_alloc();

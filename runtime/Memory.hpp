@@ -9,25 +9,14 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <new>
 
 namespace grundy {
 
 namespace memory_detail {
 // Signed: the main thread may free what the worker thread allocated.
 extern std::atomic<std::int64_t> heap_bytes;
-extern std::atomic<std::uint64_t> heap_limit;
 }  // namespace memory_detail
 
-// A large allocation (a table or a vector that doubles, a hash map that grows) that would
-// take the heap past the limit throws HeapLimitReached instead: it would overshoot the
-// limit by its whole size before the next check. Small ones are left to the checks, which
-// the work makes often (Limits::charge, check_memory). set_heap_limit (below) sets it from
-// --max-memory, as the language does before each run; no limit until then.
-struct HeapLimitReached : std::bad_alloc {
-  const char* what() const noexcept override { return "the heap limit (--max-memory) is reached"; }
-};
-inline constexpr std::size_t kLargeAllocation = std::size_t{64} << 10;
 
 // Bytes held by operator new now (0 or more).
 inline std::uint64_t heap_bytes() {
@@ -48,8 +37,16 @@ inline bool heap_over(std::uint64_t max_memory, std::uint64_t more = 0) {
   return more > budget || heap_bytes() > budget - more;
 }
 
-inline void set_heap_limit(std::uint64_t max_memory) {
-  memory_detail::heap_limit.store(heap_budget(max_memory), std::memory_order_relaxed);
+// Bytes a hash map (absl's flat_hash_map or set) allocates at its next insert: when 7/8
+// full it moves to a table twice as large, and holds the old one until it has. The searches
+// check this before a memo grows, since its new table may be the largest block a run makes.
+// (Nothing may throw from inside an absl table's growth: it is not exception safe.)
+template <typename Map>
+std::uint64_t next_growth_bytes(const Map& m) {
+  const std::size_t cap = m.capacity();
+  if (m.size() + 1 <= cap - cap / 8) return 0;
+  const std::uint64_t next = 2 * static_cast<std::uint64_t>(cap) + 1;
+  return next * (sizeof(typename Map::value_type) + 1);
 }
 
 // The resident set of the process now, from /proc/self/statm; 0 where it cannot be read.

@@ -12,7 +12,11 @@
 // a sum's options as soon as it says so.
 #pragma once
 
+#include <string>
+
 #include "runtime/Error.hpp"
+#include "runtime/Evaluator.hpp"
+#include "runtime/Memory.hpp"
 #include "runtime/SumSpace.hpp"
 
 namespace grundy {
@@ -63,6 +67,9 @@ std::uint32_t search_sum(const SumKey& root, absl::flat_hash_map<SumKey, std::ui
           rule.add(f.acc, option, rule.terminal());
           done = settled(f);
           continue;
+        }
+        if (heap_over(limits.max_memory, next_growth_bytes(memo))) {
+          limits.memory_exceeded((std::string("the ") + what + " search").c_str());
         }
         auto [it, added] = memo.try_emplace(option, kSumInProgress);
         if (added) break;  // search the option first
