@@ -12,6 +12,10 @@ void Diagnostics::error(Where where, const std::string& message, const std::stri
   pending_.push_back({where, message, hint, {}});
 }
 
+void Diagnostics::warning(Where where, const std::string& message, const std::string& hint) {
+  pending_.push_back({where, message, hint, {}, true});
+}
+
 void Diagnostics::note(Where where, const std::string& message) {
   if (!pending_.empty()) pending_.back().notes.push_back({where, message});
 }
@@ -96,10 +100,11 @@ std::string Diagnostics::place(Where where) const {
 void Diagnostics::print(const Pending& d) {
   const std::string message = one_line(d.message);
   const std::string hint = one_line(d.hint);
+  const char* severity = d.warning ? "warning" : "error";
   if (!d.where.known()) {
-    err_ << "error: " << message << '\n';
+    err_ << severity << ": " << message << '\n';
   } else {
-    print_at(d.where, "error", message);
+    print_at(d.where, severity, message);
   }
   if (!hint.empty()) err_ << "hint: " << hint << '\n';
   for (const Note& n : d.notes) {

@@ -21,6 +21,9 @@ class Diagnostics {
 
   Diagnostics(const Sources& sources, std::ostream& err) : sources_(sources), err_(err) {}
   void error(Where where, const std::string& message, const std::string& hint = {});
+  // Something likely wrong that does not stop the program (grundy check's findings on
+  // small states): printed as errors are, not counted.
+  void warning(Where where, const std::string& message, const std::string& hint = {});
   // A note on the error reported last: another place that explains it, printed after it
   // (the user's call of a game whose rules failed in an imported file).
   void note(Where where, const std::string& message);
@@ -41,6 +44,7 @@ class Diagnostics {
     std::string message;
     std::string hint;
     std::vector<Note> notes;
+    bool warning = false;
   };
   void print(const Pending& d);
   // The header, the source line and the caret of one place.

@@ -49,10 +49,15 @@ bool Driver::check(const Program& p) {
     GameEntry& entry = world.games[static_cast<std::size_t>(at->second.index)];
     std::vector<Position> cycle;
     std::string wrong_value;
+    std::optional<RunawayMove> runaway;
     try {
       world.limits.steps = 0;
       const GameInstance* g = interp.instance(entry, {}, st.game->where);
       cycle = probe_loop(*g, std::max(st.game->state_arity, 1));
+      if (cycle.empty() && std::max(st.game->state_arity, 1) == 1 && !g->rules().has_formula()) {
+        world.limits.steps = 0;
+        runaway = probe_runaway(*g);
+      }
       if (cycle.empty() && g->rules().has_formula()) {
         world.limits.steps = 0;
         wrong_value = probe_formula(interp.evaluator(), *g, std::max(st.game->state_arity, 1));
@@ -65,6 +70,7 @@ bool Driver::check(const Program& p) {
       }
       continue;  // else the probe met a limit of its own: nothing seen
     }
+    if (runaway) warn_runaway(st.game->where, *runaway);
     if (!cycle.empty()) {
       diags.error(st.game->where, "the rules loop: " + describe_cycle(cycle),
                   "a game must end: every sequence of moves has to reach a position with no options "
@@ -85,6 +91,28 @@ bool Driver::check(const Program& p) {
   workspace.forget_memos();
   diags.flush();
   return found;
+}
+
+// A game whose small states run away does not end: its queries would stop at the runaway
+// check (runtime/Runaway.hpp). A warning, since only the queries that go there fail.
+void Driver::warn_runaway(Where at, const RunawayMove& r) {
+  std::string through;
+  if (!r.origin.rule.empty()) {
+    through = " through `" + r.origin.rule + "`" + (r.origin.bindings.empty() ? "" : " (" + r.origin.bindings + ")");
+  }
+  if (r.climbs) {
+    diags.warning(at,
+                  to_string(r.start) + " -> ... -> " + to_string(r.to) + through +
+                      ": the states grow without end (grundy check followed the largest option from 0)",
+                  "a game must end: every sequence of moves has to reach a position with no options; bound the "
+                  "move that adds, e.g. `move n + 1 if n < 100`");
+    return;
+  }
+  diags.warning(at,
+                to_string(r.from) + " moves to " + to_string(r.to) + through +
+                    ", and from there the states go below zero without end",
+                r.origin.fix.empty() ? "bound the move so that no count goes below zero, e.g. `if n >= k`"
+                                     : "did you mean `" + r.origin.fix + "`?");
 }
 
 // A runtime error of a statement: `fallback` is where the statement (or the expression

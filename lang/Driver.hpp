@@ -16,6 +16,7 @@
 #include "lang/SessionTypes.hpp"
 #include "lang/Workspace.hpp"
 #include "lang/World.hpp"
+#include "runtime/Probe.hpp"
 
 namespace grundy::lang {
 
@@ -34,6 +35,7 @@ class Driver {
   // A runtime error of a statement: `fallback` is where the statement (or the expression
   // play started from) begins, `expr` the expression it ran.
   void report(const Error& e, Where fallback, const Expr* expr);
+  void warn_runaway(Where at, const RunawayMove& r);
   // grundy check: true when a game of `p` loops on its small states, or its value rule
   // disagrees with the mex of its options there (reported).
   bool check(const Program& p);

@@ -1,5 +1,6 @@
 #include "lang/RuleGame.hpp"
 
+#include "lang/MoveOrigin.hpp"
 #include "runtime/Show.hpp"
 
 namespace grundy::lang {
@@ -57,6 +58,8 @@ class RuleCursor : public OptionCursor {
       return next_option(out);
     });
   }
+
+  OptionOrigin origin() const override { return origin_of(m_.world().sources, decl_, item_, frame_); }
 
  private:
   bool next_option(Option& out) {

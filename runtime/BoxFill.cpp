@@ -13,6 +13,7 @@
 #include <absl/container/flat_hash_set.h>
 
 #include "runtime/BoxTable.hpp"
+#include "runtime/Runaway.hpp"
 
 namespace grundy {
 
@@ -433,6 +434,15 @@ Fill search(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const Coords
     if (!expanded) {
       stack.back().expanded = true;
       grey.insert(at);
+      // The expanded entries, in stack order, are the path from the root.
+      if (hooks.deep && grey.size() >= kRunawayDepth && (grey.size() & 0xFFFF) == 0) {
+        std::vector<Coords> path;
+        path.reserve(grey.size());
+        for (const Entry& e : stack) {
+          if (e.expanded) path.push_back(e.c);
+        }
+        hooks.deep(path);
+      }
     }
     for (const Coords& child : sink.children()) {
       if (grey.count(child)) {

@@ -37,6 +37,14 @@ inline bool coords_of(const Value& state, int arity, Coords& c) {
   return true;
 }
 
+// The state of coordinates c: one integer, or a tuple of `arity` of them.
+inline Value state_of(const std::int64_t* c, int arity) {
+  if (arity == 1) return Value::integer(c[0]);
+  std::vector<Value> items;
+  for (int i = 0; i < arity; ++i) items.push_back(Value::integer(c[i]));
+  return Value::tuple(std::move(items));
+}
+
 class BoxTable {
  public:
   explicit BoxTable(int arity) : arity_(arity) {}
@@ -118,6 +126,9 @@ struct BoxHooks {
   // States that may still be added, those being searched included; past it the search
   // gives up and the general search reports the limit.
   std::uint64_t room = UINT64_MAX;
+  // The top-down search's path (root first), every 2^16 states once it is kRunawayDepth
+  // deep: the evaluator stops a game whose states run away (runtime/Runaway.hpp). May throw.
+  std::function<void(const std::vector<Coords>&)> deep;
 };
 
 // The value of `c`, computed with `rules` into `memo`; nothing when the compiled rules cannot
@@ -134,8 +145,6 @@ struct BoxHooks {
 std::optional<std::uint32_t> box_value(BoxTable& memo, const IntProgram& rules, const std::int64_t* c,
                                        const BoxHooks& hooks, std::string& why);
 
-// States computed, told to hooks.computed a batch at a time (a call per state was a tenth
-// of the outcome search) and whenever the search polls or ends, however it ends.
 // States computed, told to hooks.computed a batch at a time (a call per state was a tenth
 // of the outcome search) and whenever the search polls or ends, however it ends.
 class Tally {

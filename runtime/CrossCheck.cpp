@@ -212,14 +212,7 @@ void cross_check_cell(const GameInstance& game, const BoxTable& box, const std::
                       const std::function<std::uint64_t(const Position&)>& value_of) {
   constexpr std::uint64_t kMaxOptions = std::uint64_t{1} << 16;
   const int arity = box.arity();
-  Value state;
-  if (arity == 1) {
-    state = Value::integer(c[0]);
-  } else {
-    std::vector<Value> items;
-    for (int i = 0; i < arity; ++i) items.push_back(Value::integer(c[i]));
-    state = Value::tuple(std::move(items));
-  }
+  const Value state = state_of(c, arity);
   const std::string where = to_string(Position{&game, state});
   std::vector<bool> seen;
   try {

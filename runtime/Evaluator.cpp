@@ -11,6 +11,7 @@
 #include "runtime/Mex.hpp"
 #include "runtime/Nim.hpp"
 #include "runtime/Progress.hpp"
+#include "runtime/Runaway.hpp"
 #include "runtime/StackGuard.hpp"
 
 namespace grundy {
@@ -95,6 +96,13 @@ BoxHooks Evaluator::box_hooks(BoxCall& call) {
       std::min<std::uint64_t>(hooks.max_cells, std::max<std::uint64_t>(limits_.max_memory / 8, 1024));
   hooks.max_stack_bytes = limits_.max_memory / 4;
   hooks.max_outcome_bytes = limits_.max_memory / 2;
+  hooks.deep = [c](const std::vector<Coords>& coords) {
+    const int arity = c->g->rules().state_arity();
+    std::vector<Position> path;
+    path.reserve(coords.size());
+    for (const Coords& x : coords) path.push_back(Position{c->g, state_of(x.data(), arity)});
+    check_runaway(path);
+  };
   hooks.computed = [c](std::uint64_t n) {
     c->done += n;
     c->ev->games_.states += n;
@@ -181,6 +189,12 @@ std::uint64_t Evaluator::search(const Position& root) {
     ++games_.states;
     games_.state_bytes += body;
     stack.push_back(Frame{p, std::move(cursor), {}, false, {}});
+    if (stack.size() >= kRunawayDepth && (stack.size() & 0xFFFF) == 0) {
+      std::vector<Position> path;
+      path.reserve(stack.size());
+      for (const Frame& f : stack) path.push_back(f.pos);
+      check_runaway(path);
+    }
   };
   try {
     enter(root);

@@ -62,10 +62,22 @@ struct Sum {
 
 // Yields the options of one position, one at a time, so that evaluation can stop and
 // resume without holding every option of every position on the path in memory.
+// What made an option, in the rules' own terms, for a message about it: the rule as
+// written (`n - k`), the values of its loops (k = 3) and, when the rule looks like a known
+// slip, the fix (`for k in 1..min(3, n)`). Empty where the rules are not written ones.
+struct OptionOrigin {
+  std::string rule;
+  std::string bindings;
+  std::string fix;
+  bool conditional = false;  // the rule has an `if`: it may mean to go where it goes
+};
+
 class OptionCursor {
  public:
   virtual ~OptionCursor() = default;
   virtual bool next(Option& out) = 0;
+  // Where the option next() gave last came from.
+  virtual OptionOrigin origin() const { return {}; }
 };
 
 class Ruleset {

@@ -148,4 +148,60 @@ std::string probe_formula(Evaluator& ev, const GameInstance& g, int arity, std::
   return {};
 }
 
+std::optional<RunawayMove> probe_runaway(const GameInstance& g, std::size_t max_options) {
+  std::size_t options_seen = 0;
+  // The states of g among the options of n, the last option's origin, and the one chosen
+  // by `better`; nothing when the rules fail at n or the budget is spent.
+  struct Step {
+    std::int64_t to;
+    OptionOrigin origin;
+  };
+  auto step = [&](std::int64_t n, auto better) -> std::optional<Step> {
+    try {
+      auto cursor = g.rules().options(g, Value::integer(n));
+      Option o;
+      std::optional<Step> best;
+      while (cursor->next(o)) {
+        if (++options_seen > max_options) return std::nullopt;
+        for (const Position& q : o) {
+          if (q.game != &g || !q.state.is(Kind::Int)) continue;
+          if (!best || better(q.state.as_int(), best->to)) best = Step{q.state.as_int(), cursor->origin()};
+        }
+      }
+      return best;
+    } catch (const Error& e) {
+      if (e.kind != ErrorKind::Runtime) throw;  // a limit ends the probe, as in probe_loop
+      return std::nullopt;
+    }
+  };
+  const auto lower = [](std::int64_t a, std::int64_t b) { return a < b; };
+  const auto higher = [](std::int64_t a, std::int64_t b) { return a > b; };
+  auto at = [&](std::int64_t n) { return Position{&g, Value::integer(n)}; };
+  constexpr int kSteps = 1 << 16;
+  // Below zero: the first small state with an option under 0, followed down.
+  for (std::int64_t n = 0; n < 256; ++n) {
+    const auto first = step(n, lower);
+    if (!first || first->to >= 0) continue;
+    std::int64_t x = first->to;
+    int steps = 0;
+    for (; steps < 1024; ++steps) {
+      const auto next = step(x, lower);
+      if (!next || next->to >= x) break;
+      x = next->to;
+    }
+    if (steps == 1024) return RunawayMove{at(n), at(n), at(first->to), first->origin, false};
+    break;
+  }
+  // Up: from 0, always to the largest option.
+  std::int64_t x = 0;
+  OptionOrigin last;
+  for (int steps = 0; steps < kSteps; ++steps) {
+    const auto next = step(x, higher);
+    if (!next || next->to <= x) return std::nullopt;
+    last = next->origin;
+    x = next->to;
+  }
+  return RunawayMove{at(0), at(x - 1), at(x), last, true};
+}
+
 }  // namespace grundy

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,5 +27,16 @@ std::vector<Position> probe_loop(const GameInstance& g, int arity, std::size_t m
 // when they agree on every small state whose options can be computed. A value rule that loops
 // (asks for its own value) throws its error.
 std::string probe_formula(Evaluator& ev, const GameInstance& g, int arity, std::size_t max_options = 200000);
+
+// A game of one integer whose small states run away (runtime/Runaway.hpp): a move from a
+// state at or above 0 to one below it, from where the smallest options keep going down, or
+// a chain of moves, each to the largest option, climbing past 2^16 from 0. `from` made `to`
+// by `origin`; `climbs` tells which.
+struct RunawayMove {
+  Position start, from, to;
+  OptionOrigin origin;
+  bool climbs = false;
+};
+std::optional<RunawayMove> probe_runaway(const GameInstance& g, std::size_t max_options = 200000);
 
 }  // namespace grundy
