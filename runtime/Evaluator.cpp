@@ -13,6 +13,7 @@
 #include "runtime/Progress.hpp"
 #include "runtime/Runaway.hpp"
 #include "runtime/StackGuard.hpp"
+#include "runtime/WorkAhead.hpp"
 
 namespace grundy {
 
@@ -171,6 +172,7 @@ std::uint64_t Evaluator::search(const Position& root) {
     }
   }
   if (auto v = fast_value(root)) return *v;
+  check_work_ahead(root);
   SearchStack stack;
   std::uint64_t ticks = 0;
   auto enter = [&](const Position& p) {
@@ -256,6 +258,28 @@ std::uint64_t Evaluator::search(const Position& root) {
     throw;
   }
   return root.game->memo.at(root.state);
+}
+
+void Evaluator::check_work_ahead(const Position& root) {
+  const std::shared_ptr<const IntProgram>& program = root.game->plan().program;
+  const int arity = root.game->rules().state_arity();
+  Coords c{};
+  if (!program || program->arity != arity || arity > kMaxBoxArity || !coords_of(root.state, arity, c)) return;
+  const std::uint64_t left = limits_.max_steps - std::min(limits_.steps, limits_.max_steps);
+  const BoxPath* box = strategy(*root.game).as<BoxPath>();
+  const auto known = [&](const std::int64_t* x) {
+    if (box && box->box->known(x)) return true;
+    return root.game->memo.contains(state_of(x, arity));
+  };
+  const std::uint64_t ahead = steps_ahead(*program, c.data(), arity, known, left);
+  if (ahead <= left) return;
+  throw Error(ErrorKind::Limit,
+              to_string(root) + " needs more than " + std::to_string(ahead) +
+                  " steps: the search lists every option of every position it reaches, and the options "
+                  "of its options alone are that many, more than the " +
+                  std::to_string(limits_.max_steps) + " steps a statement may take",
+              "raise the limit with --max-steps N, or ask about a smaller position; wins() and outcome() "
+              "may know the answer by a theorem");
 }
 
 std::uint64_t Evaluator::grundy(const Sum& sum) {

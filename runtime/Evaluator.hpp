@@ -205,6 +205,9 @@ class Evaluator {
   // another or the query filled fewer than two.
   bool give_back_tables(const Error& e);
   std::uint64_t search(const Position& root);
+  // Stops at once, naming --max-steps, a search whose compiled rules show it would take
+  // more steps than the statement has left (runtime/WorkAhead.hpp).
+  void check_work_ahead(const Position& root);
   const DenseTable* dense_values_of(const GameInstance& g, std::uint64_t count);
 
   GameRegistry& games_;
