@@ -273,11 +273,14 @@ void Evaluator::check_work_ahead(const Position& root) {
   };
   const std::uint64_t ahead = steps_ahead(*program, c.data(), arity, known, left);
   if (ahead <= left) return;
+  const std::string how_many =
+      ahead / 64 > left ? "more than 64 times the " + std::to_string(left) + " steps left to the statement"
+                        : "more than " + std::to_string(ahead) + " steps";
   throw Error(ErrorKind::Limit,
-              to_string(root) + " needs more than " + std::to_string(ahead) +
-                  " steps: the search lists every option of every position it reaches, and the options "
-                  "of its options alone are that many, more than the " +
-                  std::to_string(limits_.max_steps) + " steps a statement may take",
+              to_string(root) + " needs " + how_many +
+                  ": the search lists every option of every position it reaches, and the options of its "
+                  "options alone are that many (--max-steps is " +
+                  std::to_string(limits_.max_steps) + ")",
               "raise the limit with --max-steps N, or ask about a smaller position; wins() and outcome() "
               "may know the answer by a theorem");
 }

@@ -1,5 +1,6 @@
 #include "runtime/WorkAhead.hpp"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <vector>
@@ -30,7 +31,12 @@ class PartsSink : public OptionSink {
     }
     return parts_.size() < cap_;
   }
-  std::vector<Cell> take() { return {parts_.begin(), parts_.end()}; }
+  // Sorted: the count, which may stop early, does not depend on the hash's order.
+  std::vector<Cell> take() {
+    std::vector<Cell> out(parts_.begin(), parts_.end());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
 
  private:
   void add(const std::int64_t* c) {
