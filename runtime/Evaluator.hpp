@@ -133,6 +133,10 @@ class Evaluator {
   // the search for outcomes over its compiled rules answers it; nothing when only
   // wins(Option) can.
   std::optional<bool> table_wins(const GameInstance& g, const std::int64_t* c, int n);
+  // A theorem gives the outcomes of g's positions (Strategy::outcome_rule).
+  bool has_outcome_theorem(const GameInstance& g) {
+    return !g.rules().is_nim() && strategy(g).outcome_rule != nullptr;
+  }
   // The value of g at the state of `n` integers `c` when a table (a one-integer table, a
   // proven period, a box) already has it; nothing when anything is to be computed or the
   // general search has values of g.
