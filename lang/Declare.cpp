@@ -32,7 +32,7 @@ void declare(World& w, Program& program) {
       e.state_arity = state_arity_of(g);
       for (const GraphEdge& edge : g.edges) {
         auto add = [&](const Value& l) {
-          if (std::find(e.labels.begin(), e.labels.end(), l) == e.labels.end()) e.labels.push_back(l);
+          if (e.label_index.try_emplace(l, e.labels.size()).second) e.labels.push_back(l);
         };
         add(label_value(edge.from));
         for (const Label& t : edge.to) add(label_value(t));

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <absl/container/flat_hash_set.h>
+
 #include "lang/Faults.hpp"
 #include "lang/Interpreter.hpp"
 #include "lang/KnownGames.hpp"
@@ -39,14 +41,13 @@ void Games::compile_graph(GameEntry& g, Diagnostics& diags) {
   const GameDecl& d = *g.decl;
   std::vector<GraphRuleset::Node> nodes;
   for (const Value& l : g.labels) nodes.push_back({l, {}});
-  auto index = [&](const Value& l) {
-    return static_cast<std::size_t>(std::find(g.labels.begin(), g.labels.end(), l) - g.labels.begin());
-  };
+  auto index = [&](const Value& l) { return g.label_index.at(l); };
+  absl::flat_hash_set<std::pair<std::size_t, std::size_t>> edges;  // each edge once
   for (const GraphEdge& e : d.edges) {
-    auto& succ = nodes[index(label_value(e.from))].successors;
+    const std::size_t from = index(label_value(e.from));
     for (const Label& t : e.to) {
       const std::size_t to = index(label_value(t));
-      if (std::find(succ.begin(), succ.end(), to) == succ.end()) succ.push_back(to);
+      if (edges.insert({from, to}).second) nodes[from].successors.push_back(to);
     }
   }
   auto rules = std::make_shared<GraphRuleset>(g.name, std::move(nodes));

@@ -127,9 +127,9 @@ class Resolver {
   // ---- names ----
   // The index of `v` among the world's constants, added when new.
   int constant(const Value& v) const {
-    auto it = std::find(w_.constants.begin(), w_.constants.end(), v);
-    if (it == w_.constants.end()) it = w_.constants.insert(it, v);
-    return static_cast<int>(it - w_.constants.begin());
+    const auto [it, added] = w_.constant_index.try_emplace(v, static_cast<int>(w_.constants.size()));
+    if (added) w_.constants.push_back(v);
+    return it->second;
   }
 
   bool lookup(const std::string& name, Binding& out) const {
@@ -175,12 +175,11 @@ class Resolver {
       return;
     }
     if (graph) {
-      for (const Value& label : graph->labels) {
-        if (label.is(Kind::Str) && label.as_str() == e.text) {
-          e.binding.to = Binding::To::Label;
-          e.binding.index = constant(label);
-          return;
-        }
+      const Value label = Value::string(e.text);
+      if (graph->label_index.contains(label)) {
+        e.binding.to = Binding::To::Label;
+        e.binding.index = constant(label);
+        return;
       }
     }
     if (broken(e.text)) return;

@@ -31,7 +31,8 @@ struct GameEntry {
   const GameInstance* plain = nullptr;       // the instance without parameters, once asked for
   int param_count = 0;
   int state_arity = 1;        // -1: known only at run time (an alias of a value)
-  std::vector<Value> labels;  // graph games: node labels, as values
+  std::vector<Value> labels;  // graph games: node labels, as values, in first-written order
+  absl::flat_hash_map<Value, std::size_t> label_index;  // each label's place in `labels`
   bool resolving = false;     // an alias being evaluated (a cycle of aliases)
 };
 
@@ -96,6 +97,7 @@ struct World {
   std::deque<GlobalEntry> globals;
   absl::flat_hash_map<std::string, Binding> names;
   std::vector<Value> constants;     // the values of Label and Constant bindings: N, P, graph nodes
+  absl::flat_hash_map<Value, int> constant_index;  // each constant's place in `constants`
   std::vector<std::string> loaded;  // canonical paths and "stdlib:NAME" already imported
   GameRegistry registry;
   GameMaker* maker = nullptr;  // set by the driver

@@ -155,13 +155,13 @@ std::unique_ptr<OptionCursor> TakeAndBreakRuleset::options(const GameInstance& g
 }
 
 GraphRuleset::GraphRuleset(std::string name, std::vector<Node> nodes)
-    : name_(std::move(name)), nodes_(std::move(nodes)) {}
+    : name_(std::move(name)), nodes_(std::move(nodes)) {
+  for (std::size_t i = 0; i < nodes_.size(); ++i) index_.try_emplace(nodes_[i].label, i);
+}
 
 std::size_t GraphRuleset::index_of(const Value& label) const {
-  for (std::size_t i = 0; i < nodes_.size(); ++i) {
-    if (nodes_[i].label == label) return i;
-  }
-  return nodes_.size();
+  const auto it = index_.find(label);
+  return it == index_.end() ? nodes_.size() : it->second;
 }
 
 std::string GraphRuleset::check_state(const Value& state) const {

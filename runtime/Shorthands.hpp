@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <absl/container/flat_hash_map.h>
+
 #include "runtime/Game.hpp"
 #include "runtime/Kernels.hpp"
 
@@ -66,6 +68,7 @@ class GraphRuleset : public Ruleset {
   std::size_t index_of(const Value& label) const;
   std::string name_;
   std::vector<Node> nodes_;
+  absl::flat_hash_map<Value, std::size_t> index_;  // a label's node: 40,000 nodes were 10 s
 };
 
 }  // namespace grundy
