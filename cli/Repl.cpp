@@ -84,11 +84,6 @@ std::string history_entry(const std::string& chunk) {
   return trim(out);
 }
 
-bool unfinished(const std::string& text) {
-  const lang::StatementSplit split = lang::split_statements(text);
-  return !split.unclosed.empty() || split.trailing_operator;
-}
-
 std::string duration(std::chrono::steady_clock::duration d) {
   const double s = std::chrono::duration<double>(d).count();
   if (s < 1e-3) return fmt::format("{:.0f} us", s * 1e6);
@@ -184,13 +179,15 @@ void Repl::banner() {
 int Repl::run() {
   const std::string prompt = options_.color ? "\1\033[1;32m\1grundy>\1\033[0m\1 " : "grundy> ";
   const std::string more = options_.color ? "\1\033[32m\1   ...>\1\033[0m\1 " : "   ...> ";
-  std::string pending;  // the lines of an unfinished statement
+  std::string pending;          // the lines of an unfinished statement
+  lang::StatementScanner scan;  // the same lines, scanned once each
   while (!quit_ && !stop_) {
     std::string line;
     const ReadStatus st = input_.read(pending.empty() ? prompt : more, line);
     if (st == ReadStatus::Interrupted) {  // Ctrl-C at the prompt: drop the line
       if (options_.interrupt) options_.interrupt->store(false);
       pending.clear();
+      scan = lang::StatementScanner();
       out_ << '\n';
       continue;
     }
@@ -213,9 +210,11 @@ int Repl::run() {
     }
     pending += line;
     pending += '\n';
-    if (unfinished(pending)) continue;
+    scan.feed(std::string_view(pending).substr(pending.size() - line.size() - 1));
+    if (scan.unfinished()) continue;
     std::string chunk = std::move(pending);
     pending.clear();
+    scan = lang::StatementScanner();
     if (trim(chunk).empty()) continue;
     input_.add_history(history_entry(chunk));
     statement(chunk);

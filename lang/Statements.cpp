@@ -38,47 +38,45 @@ bool continues_line(char c) {
 
 }  // namespace
 
-StatementSplit split_statements(std::string_view src) {
-  StatementSplit out;
-  out.text.assign(src);
-  std::string& t = out.text;
-  const auto n = static_cast<std::uint32_t>(src.size());
-  std::uint32_t stmt_begin = 0;
-  std::int64_t last_sig = -1;  // offset of the last significant character
-  auto end_statement = [&](std::uint32_t at) {
-    // Keep the span only if it holds something other than blanks.
-    for (std::uint32_t i = stmt_begin; i < at; ++i) {
-      if (!std::isspace(static_cast<unsigned char>(t[i]))) {
-        out.statements.push_back({stmt_begin, at});
-        break;
-      }
+void StatementScanner::end_statement(std::uint32_t at) {
+  // Keep the span only if it holds something other than blanks.
+  const std::string& t = out_.text;
+  for (std::uint32_t i = stmt_begin_; i < at; ++i) {
+    if (!std::isspace(static_cast<unsigned char>(t[i]))) {
+      out_.statements.push_back({stmt_begin_, at});
+      break;
     }
-    stmt_begin = at + 1;
-  };
-  auto line_continues = [&]() {
-    if (last_sig < 0) return false;
-    const char c = t[static_cast<std::size_t>(last_sig)];
-    if (continues_line(c)) {
-      // `)` `]` `}` and literals end a statement; a lone operator character does not.
-      return true;
-    }
-    if (!is_word_char(c)) return false;
-    std::int64_t b = last_sig;
-    while (b > 0 && is_word_char(t[static_cast<std::size_t>(b - 1)])) --b;
-    return continues_line(
-        std::string_view(t).substr(static_cast<std::size_t>(b), static_cast<std::size_t>(last_sig - b + 1)));
-  };
+  }
+  stmt_begin_ = at + 1;
+}
 
-  for (std::uint32_t i = 0; i < n; ++i) {
+bool StatementScanner::line_continues() const {
+  if (last_sig_ < 0) return false;
+  const std::string& t = out_.text;
+  const char c = t[static_cast<std::size_t>(last_sig_)];
+  // `)` `]` `}` and literals end a statement; a lone operator character does not.
+  if (continues_line(c)) return true;
+  if (!is_word_char(c)) return false;
+  std::int64_t b = last_sig_;
+  while (b > 0 && is_word_char(t[static_cast<std::size_t>(b - 1)])) --b;
+  return continues_line(
+      std::string_view(t).substr(static_cast<std::size_t>(b), static_cast<std::size_t>(last_sig_ - b + 1)));
+}
+
+void StatementScanner::feed(std::string_view more) {
+  std::string& t = out_.text;
+  t.append(more);
+  const auto n = static_cast<std::uint32_t>(t.size());
+  for (std::uint32_t i = scanned_; i < n; ++i) {
     const char c = t[i];
     if (c == '"') {
-      last_sig = i;
+      last_sig_ = i;
       ++i;
       while (i < n && t[i] != '"' && t[i] != '\n') {
         if (t[i] == '\\' && i + 1 < n && t[i + 1] != '\n') ++i;
         ++i;
       }
-      if (i < n && t[i] == '"') last_sig = i;
+      if (i < n && t[i] == '"') last_sig_ = i;
       else if (i < n) --i;  // an unterminated string: let the newline be seen
       continue;
     }
@@ -88,28 +86,38 @@ StatementSplit split_statements(std::string_view src) {
       continue;
     }
     if (c == '(' || c == '[' || c == '{') {
-      out.unclosed.push_back({i, c});
+      out_.unclosed.push_back({i, c});
     } else if (c == ')' || c == ']' || c == '}') {
-      if (!out.unclosed.empty()) out.unclosed.pop_back();
-    } else if (c == ';' && out.unclosed.empty()) {
+      if (!out_.unclosed.empty()) out_.unclosed.pop_back();
+    } else if (c == ';' && out_.unclosed.empty()) {
       t[i] = ' ';
       end_statement(i);
-      last_sig = -1;
+      last_sig_ = -1;
       continue;
     } else if (c == '\n') {
-      if (!out.unclosed.empty() || line_continues()) {
+      if (!out_.unclosed.empty() || line_continues()) {
         t[i] = ' ';
       } else {
         end_statement(i);
-        last_sig = -1;
+        last_sig_ = -1;
       }
       continue;
     }
-    if (!std::isspace(static_cast<unsigned char>(c))) last_sig = i;
+    if (!std::isspace(static_cast<unsigned char>(c))) last_sig_ = i;
   }
-  out.trailing_operator = line_continues();
-  end_statement(n);
-  return out;
+  scanned_ = n;
+}
+
+StatementSplit StatementScanner::finish() {
+  out_.trailing_operator = line_continues();
+  end_statement(static_cast<std::uint32_t>(out_.text.size()));
+  return std::move(out_);
+}
+
+StatementSplit split_statements(std::string_view src) {
+  StatementScanner scanner;
+  scanner.feed(src);
+  return scanner.finish();
 }
 
 }  // namespace grundy::lang

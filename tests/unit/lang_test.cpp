@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "lang/Statements.hpp"
 #include "tests/unit/support.hpp"
 
 namespace {
@@ -465,4 +466,36 @@ TEST_CASE("a value rule gives normal play's values, and the options stay the rul
   CHECK(run_line("game W { state n  value n % 3  move n - k for k in 1..min(n, 3) }\ngrundy(W(3))\n") == "0");
   // `value` is a keyword only at the start of a rule.
   CHECK(run_line("def value(x) = x + 1\nlet v = value(2)\nv\n") == "3");
+}
+
+TEST_CASE("a statement fed a line at a time splits as the whole text does", "[lang]") {
+  // The REPL feeds the lines of a long statement one by one (grundy::lang::StatementScanner); the
+  // file reader splits the whole text at once. Both must see the same statements.
+  const std::vector<std::string> texts = {
+      "grundy(Nim(3))\nlet x = [1,\n  2,\n  3]\nx + \n [4]\n",
+      "game G { state n\n  move n - 1 if n > 0 # a comment (\n}\ngrundy(G(3)); 1 + 2\n",
+      "\"a string with ( and # in it\"\nlet y = 1 and\n  true\n",
+      "[n for n in 0..3\n if n % 2 == 0]\nwins(misere\n Nim(1))\n",
+  };
+  for (const std::string& text : texts) {
+    const grundy::lang::StatementSplit whole = grundy::lang::split_statements(text);
+    grundy::lang::StatementScanner scanner;
+    std::size_t from = 0;
+    while (from < text.size()) {
+      const std::size_t end = text.find('\n', from);
+      const std::size_t to = end == std::string::npos ? text.size() : end + 1;
+      scanner.feed(std::string_view(text).substr(from, to - from));
+      // What the REPL asks after each line: the text so far, split whole, agrees.
+      const grundy::lang::StatementSplit so_far = grundy::lang::split_statements(text.substr(0, to));
+      CHECK(scanner.unfinished() == (!so_far.unclosed.empty() || so_far.trailing_operator));
+      from = to;
+    }
+    const grundy::lang::StatementSplit fed = scanner.finish();
+    CHECK(fed.text == whole.text);
+    REQUIRE(fed.statements.size() == whole.statements.size());
+    for (std::size_t i = 0; i < fed.statements.size(); ++i) {
+      CHECK(fed.statements[i].begin == whole.statements[i].begin);
+      CHECK(fed.statements[i].end == whole.statements[i].end);
+    }
+  }
 }
