@@ -202,13 +202,14 @@ void Interpreter::size_exceeded(std::uint64_t n, std::uint64_t bytes, Where wher
   const std::string value = "a value of " + std::to_string(n) + (chars ? " characters" : " elements");
   const std::string limit = "the limit of " + std::to_string(w_.limits.max_memory >> 20) + " MB";
   // A value that is small itself: what else the statement holds (a memo, other values) is
-  // what reached the limit.
+  // what reached the limit, and the value's size, which depends on the allocator, says
+  // nothing.
   const bool large = bytes >= heap_budget(w_.limits.max_memory) / 16;
   throw Error(ErrorKind::Limit,
               large ? "out of memory: " + value +
                           (bytes != UINT64_MAX ? " (" + std::to_string(bytes >> 20) + " MB more)" : std::string()) +
                           " takes the process past " + limit
-                    : "out of memory: this statement takes the process to " + limit + " (building " + value + ")",
+                    : "out of memory: this statement takes the process to " + limit,
               "raise the limit with --max-memory MB", where);
 }
 
