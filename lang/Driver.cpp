@@ -38,7 +38,9 @@ Driver::Driver(std::ostream& o, std::ostream& e, SessionOptions opts)
 // something is wrong.
 bool Driver::check(const Program& p) {
   const Limits saved = world.limits;
-  world.limits.max_steps = 2'000'000;  // a probe, not a run: a state with 10^12 options stops it
+  // A probe, not a run: a state with 10^12 options stops it, and a lower --max-steps
+  // lowers it (a file of many games is checked in milliseconds each).
+  world.limits.max_steps = std::min<std::uint64_t>(saved.max_steps, 2'000'000);
   world.limits.max_memory = std::min<std::uint64_t>(saved.max_memory, std::uint64_t{256} << 20);
   bool found = false;
   for (const Stmt& st : p.stmts) {

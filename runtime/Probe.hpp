@@ -19,7 +19,7 @@ namespace grundy {
 // positions of g: the shortest cycle through the first position met again; empty when none
 // shows up within the budgets (positions visited, options looked at).
 std::vector<Position> probe_loop(const GameInstance& g, int arity, std::size_t max_positions = 20000,
-                                 std::size_t max_options = 200000);
+                                 std::size_t max_options = 50000);
 
 // For a game with a value rule: the first small state where the formula and the mex of its
 // options' values (the options valued by the evaluator, the formula's own for g's states)
@@ -37,6 +37,6 @@ struct RunawayMove {
   OptionOrigin origin;
   bool climbs = false;
 };
-std::optional<RunawayMove> probe_runaway(const GameInstance& g, std::size_t max_options = 200000);
+std::optional<RunawayMove> probe_runaway(const GameInstance& g, std::size_t max_options = 100000);
 
 }  // namespace grundy
