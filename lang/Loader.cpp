@@ -24,11 +24,13 @@ Program& Loader::parse(int file, std::uint32_t from) {
 
 void Loader::start(const std::string& key, const std::string& name) {
   importing_.assign(1, Loading{key, name});
+  importing_keys_ = {key};
   read_failed_ = false;
 }
 
 // An import of a file that is being loaded: a.game -> b.game -> a.game.
 bool Loader::import_cycle(const Stmt& s, const std::string& key) {
+  if (!importing_keys_.contains(key)) return false;  // a chain of 100,000 imports is scanned once
   const auto first =
       std::find_if(importing_.begin(), importing_.end(), [&](const Loading& l) { return l.key == key; });
   if (first == importing_.end()) return false;
@@ -99,17 +101,19 @@ void Loader::load_imports(Program& p, std::vector<Program*>& batch) {
       text = std::string(*module);
       name = "<stdlib>/" + s.name + ".game";
     }
-    w_.loaded.push_back(key);
+    w_.loaded.insert(key);
     Program& imported = parse(w_.sources.add(name, dir, std::move(text)));
     importing_.push_back({key, name});
+    importing_keys_.insert(key);
     load_imports(imported, batch);
+    importing_keys_.erase(key);
     importing_.pop_back();
     batch.push_back(&imported);
   }
 }
 
 bool Loader::already_loaded(const std::string& key) const {
-  return std::find(w_.loaded.begin(), w_.loaded.end(), key) != w_.loaded.end();
+  return w_.loaded.contains(key);
 }
 
 }  // namespace grundy::lang

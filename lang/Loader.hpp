@@ -39,6 +39,7 @@ class Loader {
     std::string name;  // as diagnostics name the file
   };
   std::vector<Loading> importing_;
+  absl::flat_hash_set<std::string> importing_keys_;  // the keys of importing_
 };
 
 }  // namespace grundy::lang

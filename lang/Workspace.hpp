@@ -28,7 +28,7 @@ class Workspace {
   struct Snapshot {
     absl::flat_hash_map<std::string, Binding> names;
     std::size_t games = 0, defs = 0, globals = 0;
-    std::vector<std::string> loaded;
+    absl::flat_hash_set<std::string> loaded;
     std::vector<std::pair<std::size_t, GameEntry>> old_games;  // slots a redefinition took
     std::vector<std::pair<std::size_t, DefEntry>> old_defs;
   };

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
 
 #include "lang/Ast.hpp"
 #include "lang/Source.hpp"
@@ -98,7 +99,7 @@ struct World {
   absl::flat_hash_map<std::string, Binding> names;
   std::vector<Value> constants;     // the values of Label and Constant bindings: N, P, graph nodes
   absl::flat_hash_map<Value, int> constant_index;  // each constant's place in `constants`
-  std::vector<std::string> loaded;  // canonical paths and "stdlib:NAME" already imported
+  absl::flat_hash_set<std::string> loaded;  // canonical paths and "stdlib:NAME" already imported
   GameRegistry registry;
   GameMaker* maker = nullptr;  // set by the driver
   Limits limits;
