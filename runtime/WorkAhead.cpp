@@ -70,9 +70,10 @@ std::uint64_t steps_ahead(const IntProgram& rules, const std::int64_t* c, int ar
   if (!rules.options(c, own) || own.steps > enough) return 0;
   PartsSink parts(arity, std::size_t{1} << 20);
   rules.options(c, parts);
-  // Far past the limit is enough to say so, and a few tens of milliseconds are all the
-  // estimate may take (an option's own options may be a loop of millions, not a run).
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+  // Far past the limit is enough to say so, and a fraction of a second is all the estimate
+  // may take (an option's own options may be a loop of millions, not a run). Cut short, it
+  // is still a lower bound; the caller's message does not depend on where it was cut.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
   std::uint64_t total = 0, looked = 0;
   for (const Cell& x : parts.take()) {
     if (known(x.data())) continue;

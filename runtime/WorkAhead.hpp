@@ -14,8 +14,8 @@ namespace grundy {
 // integers): it lists every option of every position it enters, a step for each that a
 // `for` makes, and it enters every distinct part of c's options that `known` does not have
 // (up to 2^20 of them). Cheap: runs of options are counted, not listed, the count stops far
-// past `enough` or after 50 ms, and 0 when c's own options pass `enough` (the search says
-// which loop is too long).
+// past `enough` (64 times) or after 200 ms, and 0 when c's own options pass `enough` (the
+// search says which loop is too long).
 std::uint64_t steps_ahead(const IntProgram& rules, const std::int64_t* c, int arity,
                           const std::function<bool(const std::int64_t*)>& known, std::uint64_t enough);
 
