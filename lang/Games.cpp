@@ -16,6 +16,7 @@ namespace grundy::lang {
 void Games::compile(Diagnostics& diags) {
   for (GameEntry& g : w_.games) {
     if (g.rules || !g.decl) continue;
+    check_interrupt(w_.limits.interrupt);
     const GameDecl& d = *g.decl;
     switch (d.form) {
       case GameDecl::Form::Rules:

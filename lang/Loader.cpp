@@ -18,7 +18,7 @@ namespace grundy::lang {
 namespace fs = std::filesystem;
 
 Program& Loader::parse(int file, std::uint32_t from) {
-  w_.programs.push_back(parse_program(w_.sources, file, diags_, from, w_.limits.max_memory));
+  w_.programs.push_back(parse_program(w_.sources, file, diags_, from, w_.limits.max_memory, w_.limits.interrupt));
   return w_.programs.back();
 }
 
@@ -48,6 +48,7 @@ void Loader::load_imports(Program& p, std::vector<Program*>& batch) {
   const SourceFile& from = w_.sources.file(p.file);
   for (const Stmt& s : p.stmts) {
     if (s.kind != Stmt::Kind::Import) continue;
+    check_interrupt(w_.limits.interrupt);
     std::string key, name, dir, text;
     if (s.import_path) {
       fs::path path = fs::path(s.name).is_absolute() ? fs::path(s.name) : fs::path(from.dir) / s.name;

@@ -48,6 +48,7 @@ using selector = pt::selector<
 // parse-tree nodes, so the heap is looked at every 1024 of them.
 struct ParseBudget {
   std::uint64_t max_memory;
+  const std::atomic<bool>* interrupt;  // Ctrl-C, looked at as often as the heap
   std::uint64_t nodes = 0;
 };
 
@@ -55,7 +56,10 @@ struct Node : pt::basic_node<Node> {
   template <typename Rule, typename ParseInput>
   void start(const ParseInput& in, ParseBudget& budget) {
     pt::basic_node<Node>::template start<Rule>(in);
-    if ((++budget.nodes & 0x3FF) == 0 && heap_over(budget.max_memory)) parse_memory_exceeded(budget, in);
+    if ((++budget.nodes & 0x3FF) == 0) {
+      check_interrupt(budget.interrupt);
+      if (heap_over(budget.max_memory)) parse_memory_exceeded(budget, in);
+    }
   }
   template <typename ParseInput>
   [[noreturn]] static void parse_memory_exceeded(const ParseBudget& budget, const ParseInput& in) {
@@ -446,7 +450,7 @@ std::string defined_name(std::string_view text) {
 }  // namespace
 
 Program parse_program(const Sources& sources, int file, Diagnostics& diags, std::uint32_t from,
-                      std::uint64_t max_memory) {
+                      std::uint64_t max_memory, const std::atomic<bool>* interrupt) {
   const SourceFile& f = sources.file(file);
   std::string text = f.text;
   std::fill(text.begin(), text.begin() + std::min<std::size_t>(from, text.size()), ' ');
@@ -457,7 +461,8 @@ Program parse_program(const Sources& sources, int file, Diagnostics& diags, std:
     const char* begin = split.text.data() + span.begin;
     pegtl::memory_input<> in(begin, span.end - span.begin, f.name);
     try {
-      ParseBudget budget{max_memory};
+      check_interrupt(interrupt);  // between statements too: most are small
+      ParseBudget budget{max_memory, interrupt};
       auto root = pt::parse<grammar::statement, Node, selector, pegtl::nothing, grammar_control>(in, budget);
       if (!root || root->children.empty()) continue;
       Builder b(file, span.begin);

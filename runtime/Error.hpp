@@ -3,6 +3,7 @@
 // that overflowed), so every error reaches the user with a caret.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -40,6 +41,11 @@ class Error : public std::runtime_error {
   Error e(ErrorKind::Runtime, std::move(message), std::move(hint));
   e.loop = true;
   throw e;
+}
+
+// Ctrl-C was pressed (the flag the command line's SIGINT handler sets): stop where we are.
+inline void check_interrupt(const std::atomic<bool>* interrupt) {
+  if (interrupt && interrupt->load(std::memory_order_relaxed)) throw Error(ErrorKind::Interrupted, "interrupted");
 }
 
 [[noreturn]] inline void fail(std::string message, std::string hint = {}) {

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Ctrl-C stops grundy where it is, with "interrupted" (exit 70), in every phase: while it
+# parses a large program and while it follows a long chain of imports, not only while it
+# evaluates (it used to finish parsing first, seconds later).
+#
+#   tests/cli/interrupts.sh <path to grundy>
+set -u
+G="$1"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+# interrupt NAME FILE: SIGINT 0.3 s into `grundy run FILE`; it must stop within a
+# second of that, with exit 70 and the message.
+interrupt() {
+  local name=$1 file=$2
+  "$G" run "$file" >/dev/null 2>"$tmp/err" &
+  local pid=$!
+  sleep 0.3
+  kill -INT "$pid" 2>/dev/null
+  local start=$SECONDS
+  wait "$pid"
+  local code=$?
+  if [[ $code != 70 ]] || ! grep -q "interrupted" "$tmp/err" || ((SECONDS - start > 2)); then
+    echo "FAIL $name: exit $code, stderr:"
+    sed 's/^/  | /' "$tmp/err"
+    failures=$((failures + 1))
+  else
+    echo "ok   $name"
+  fi
+}
+
+# A program of one list of 3 million numbers: seconds to parse.
+{ printf 'len(['; seq -s, 0 3000000; printf '])\n'; } >"$tmp/big.game"
+interrupt "Ctrl-C while parsing" "$tmp/big.game"
+
+# A chain of 50,000 imports, each a little program.
+mkdir -p "$tmp/chain"
+for ((i = 0; i < 50000; i++)); do
+  printf 'import "m%d.game"\nlet v%d = [%d, %d, %d]\n' $((i + 1)) "$i" "$i" "$i" "$i" >"$tmp/chain/m$i.game"
+done
+printf 'let v50000 = 0\n' >"$tmp/chain/m50000.game"
+printf 'import "m0.game"\nv0\n' >"$tmp/chain/main.game"
+interrupt "Ctrl-C while importing" "$tmp/chain/main.game"
+
+exit $((failures > 0))
