@@ -468,6 +468,9 @@ Program parse_program(const Sources& sources, int file, Diagnostics& diags, std:
       Builder b(file, span.begin);
       program.stmts.push_back(b.statement(*root->children.front()));
       if (heap_over(max_memory)) throw ParseTooLarge{split.text.data() + span.end, max_memory};
+    } catch (Error& e) {  // Ctrl-C: where the parse was
+      if (!e.where.known()) e.where = Where{file, span.begin};
+      throw;
     } catch (const ParseTooLarge& e) {
       // A limit, not a syntax error: the run stops here (exit 70), as a statement would.
       Error limit(ErrorKind::Limit,

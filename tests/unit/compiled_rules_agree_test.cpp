@@ -305,18 +305,32 @@ TEST_CASE("an outcome search stopped by Ctrl-C leaves no mark behind", "[fast][c
   // them; stopped midway, the search must take every mark back, or the next query (at the
   // REPL, after Ctrl-C) would see a loop that is not there and give up the outcome search.
   std::atomic<bool> interrupt{false};
+  // Ctrl-C pressed as the outcome search begins (it shows progress): not before the
+  // statement, which the parser would see first.
+  struct PressAtBegin : grundy::Progress {
+    std::atomic<bool>* flag = nullptr;
+    bool armed = false;
+    void begin(const std::string&) override {
+      if (armed) *flag = true;
+    }
+    void update(std::uint64_t, std::uint64_t) override {}
+    void end() override {}
+  } press;
+  press.flag = &interrupt;
   std::ostringstream out, err, why;
   SessionOptions options;
   options.limits.interrupt = &interrupt;
   options.limits.explain = &why;
+  options.limits.progress = &press;
   grundy::Session session(out, err, options);
   // A first query sets the game up (the setup looks at the interrupt flag too).
   REQUIRE(session.run_source("game C { state (n, m)  move (n - 1, m) if n > 0 }\nwins(C(1, 0))\n",
                              "first.game") == 0);
   // Pressed: the search's first poll, 4096 steps down the chain, stops it with thousands of
   // states on its stack.
-  interrupt = true;
+  press.armed = true;
   REQUIRE(session.run_source("wins(C(20000, 0))\n", "second.game") == grundy::kExitRuntime);
+  press.armed = false;
   CHECK(contains(err.str(), "second.game:1:1: error: interrupted"));
   interrupt = false;
   REQUIRE(session.run_source("wins(C(19000, 0))\nwins(C(19999, 0))\n", "third.game") == 0);
