@@ -115,6 +115,7 @@ int run_with_big_stack(const std::function<int()>& work) {
 
 int main(int argc, char** argv) {
   CLI::App app{"grundy: Sprague-Grundy values, outcomes and winning moves of impartial games"};
+  app.name("grundy");  // parse(args) takes no argv[0]: without it, --help says "Usage: [OPTIONS]"
   app.set_version_flag("--version", std::string("grundy ") + GRUNDY_VERSION);
   app.footer(R"(Examples:
   grundy run examples/kayles.game          run a file (several files run one after another)
@@ -165,9 +166,12 @@ Documentation: docs/language.md, docs/repl.md)");
                "definition (the mex of the options), and stop if they differ; costs about an "
                "eighth more");
   int progress = -1;  // -1: when stderr is a terminal
-  app.add_flag("--progress{1},--no-progress{0}", progress,
-               "Show (or never show) a progress bar on stderr for computations that take over a "
-               "second; by default when stderr is a terminal");
+  // Two flags, not CLI11's "--progress{1},--no-progress{0}" on one int: that form set the
+  // int to 0 when neither was given, so the bar never showed by default.
+  app.add_flag_callback("--progress", [&progress] { progress = 1; },
+                        "Show a progress bar on stderr for computations that take over a second "
+                        "(the default when stderr is a terminal)");
+  app.add_flag_callback("--no-progress", [&progress] { progress = 0; }, "Never show the progress bar");
 
   std::vector<std::string> run_files, check_files, eval_sources;
   CLI::App* run = app.add_subcommand("run", "Run .game files ('-' reads standard input)");

@@ -49,9 +49,12 @@ bool Iteration::next(Value& out) {
 void Interpreter::steps_exceeded(Where where) const {
   throw Error(ErrorKind::Limit,
               "more than " + std::to_string(w_.limits.max_steps) +
-                  " steps in one statement: a 'for' ran over too many values",
-              "raise the limit with --max-steps N; a range as large as 0..10^18 can never be "
-              "run through",
+                  " steps in one statement, counted over all the 'for' clauses it ran; the "
+                  "count ran out at this one",
+              // No single range is to blame here: one larger than the limit is reported
+              // before it runs (check_loop), so this is the whole statement's work.
+              "the statement as a whole needs more steps: raise the limit with --max-steps N, "
+              "or ask about a smaller position",
               where);
 }
 

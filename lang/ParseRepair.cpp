@@ -138,6 +138,30 @@ Refined refine(std::string_view stmt, std::size_t at, std::string_view message) 
          {}};
     return r;
   }
+  // '=' where no name is being defined: a comparison was meant (`if n = 1`).
+  if (stmt[at] == '=' && (at + 1 >= stmt.size() || stmt[at + 1] != '=') &&
+      (at == 0 || std::string_view("<>!=").find(stmt[at - 1]) == std::string_view::npos)) {
+    r = {"'=' cannot stand here: equality is tested with '=='",
+         "write e.g. if n == 1; a single '=' only names things (let x = 1, game G = ...)", true, {}};
+    const auto t = tokens(stmt, at);
+    if (t.size() == 1 && is_word_char(t[0].second[0])) {  // `x = 1` as a statement
+      r.message = "a name is given a value with let";
+      r.hint = "write let " + std::string(t[0].second) + " = ...";
+    } else if (t.size() >= 4 && is_word_char(t[0].second[0]) && t[1].second == "[" && t.back().second == "]") {
+      r.message = "a list cannot be changed in place";
+      r.hint = "make a new one: let ys = update(" + std::string(t[0].second) + ", i, v)";
+    }
+    return r;
+  }
+  // `game G { state n; move ... }`: ';' separates statements, never rules in braces.
+  if (stmt[at] == ';' && is(error_message<grammar::body_close>)) {
+    r = {"';' does not separate the rules inside a game's braces",
+         "write the rules one after another, with a space or a new line between them: "
+         "game G { state n  move n - 1 if n > 0 }",
+         true,
+         {}};
+    return r;
+  }
   // A keyword that may come next anyway (`for in`, `state move`) means the name is missing.
   const bool follows = (is(error_message<grammar::for_target>) && word == "in") ||
                        (is(error_message<grammar::state_pattern>) &&

@@ -89,7 +89,7 @@ void Evaluator::explain(const GameInstance& g, const std::string& line) const {
 BoxHooks Evaluator::box_hooks(BoxCall& call) {
   BoxHooks hooks;
   BoxCall* c = &call;
-  hooks.poll = [c] { c->ev->poll(*c->g, c->done, 0); };
+  hooks.poll = [c] { c->ev->poll(*c->g, c->done, c->total); };
   hooks.reserve = [c](std::uint64_t n) { c->ev->reserve_states(n); };
   hooks.room = limits_.max_states > games_.states ? limits_.max_states - games_.states : 0;
   // A box holds up to 4 bytes a cell and is copied when it grows: keep it within --max-memory.
@@ -174,7 +174,9 @@ std::uint64_t Evaluator::search(const Position& root) {
   if (auto v = fast_value(root)) return *v;
   check_work_ahead(root);
   SearchStack stack;
-  std::uint64_t ticks = 0;
+  std::uint64_t ticks = 0, entered = 0;
+  // The bar counts positions entered; how many the search needs is not known ahead.
+  ProgressScope bar(limits_.progress, [&root] { return root.game->display_name(); });
   auto enter = [&](const Position& p) {
     if (games_.states >= limits_.max_states) throw_too_many(games_.states);
     auto cursor = p.game->rules().options(*p.game, p.state);
@@ -189,6 +191,7 @@ std::uint64_t Evaluator::search(const Position& root) {
     if (heap_over(limits_.max_memory, next_growth_bytes(p.game->memo))) limits_.memory_exceeded("the search");
     p.game->memo[p.state] = kInProgress;
     ++games_.states;
+    ++entered;
     games_.state_bytes += body;
     stack.push_back(Frame{p, std::move(cursor), {}, false, {}});
     if (stack.size() >= kRunawayDepth && (stack.size() & 0xFFFF) == 0) {
@@ -201,9 +204,7 @@ std::uint64_t Evaluator::search(const Position& root) {
   try {
     enter(root);
     while (!stack.empty()) {
-      if ((++ticks & 0xFFF) == 0 && limits_.interrupt && limits_.interrupt->load(std::memory_order_relaxed)) {
-        throw Error(ErrorKind::Interrupted, "interrupted");
-      }
+      if ((++ticks & 0xFFF) == 0) poll(*root.game, entered, 0);
       Frame& f = stack.back();
       if (!f.has_pending) {
         if (!f.cursor->next(f.pending)) {

@@ -167,6 +167,7 @@ class Evaluator {
     Evaluator* ev;
     const GameInstance* g;
     std::uint64_t done = 0;
+    std::uint64_t total = 0;  // for the bar: the cells of the box up to the query, 0 unknown
   };
   // Hooks of a box fill: polling, the state cap, and counting.
   BoxHooks box_hooks(BoxCall& call);

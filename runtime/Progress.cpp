@@ -51,9 +51,17 @@ void TerminalProgress::update(std::uint64_t done, std::uint64_t total) {
     line += std::to_string(total);
   }
   const double secs = std::chrono::duration<double>(now - start_).count();
-  char t[32];
-  std::snprintf(t, sizeof t, "  %.1fs\033[K", secs);
+  char t[64];
+  std::snprintf(t, sizeof t, "  %.1fs", secs);
   line += t;
+  // The time left, at the rate so far, once there is a rate to go by.
+  if (total > 0 && done > 0 && done < total) {
+    const double left = secs * static_cast<double>(total - done) / static_cast<double>(done);
+    if (left < 3600) std::snprintf(t, sizeof t, ", about %.0fs left", left + 0.5);
+    else std::snprintf(t, sizeof t, ", about %.1fh left", left / 3600);
+    line += t;
+  }
+  line += "\033[K";
   std::fputs(line.c_str(), out_);
   std::fflush(out_);
 }

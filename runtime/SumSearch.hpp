@@ -17,6 +17,7 @@
 #include "runtime/Error.hpp"
 #include "runtime/Evaluator.hpp"
 #include "runtime/Memory.hpp"
+#include "runtime/Progress.hpp"
 #include "runtime/SumSpace.hpp"
 
 namespace grundy {
@@ -34,6 +35,7 @@ std::uint32_t search_sum(const SumKey& root, absl::flat_hash_map<SumKey, std::ui
     typename Rule::Acc acc;
   };
   std::vector<Frame> stack;
+  ProgressScope bar(limits.progress, [what] { return std::string(what) + " search"; });
   // Each sum is hashed once on the way in (marked in progress) and once on the way out; a
   // finished sum hands its value straight to the frame below, which asked for it.
   auto enter = [&](SumKey&& k) {

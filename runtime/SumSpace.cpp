@@ -4,6 +4,7 @@
 
 #include "runtime/Cycle.hpp"
 #include "runtime/Error.hpp"
+#include "runtime/Progress.hpp"
 
 namespace grundy {
 
@@ -133,6 +134,7 @@ void check_sum_limits(const Limits& limits, std::uint64_t states, const char* wh
   if (limits.interrupt && limits.interrupt->load(std::memory_order_relaxed)) {
     throw Error(ErrorKind::Interrupted, "interrupted");
   }
+  if (limits.progress && (states & 0x3FF) == 0) limits.progress->update(states, 0);
 }
 
 }  // namespace grundy

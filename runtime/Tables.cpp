@@ -2,6 +2,7 @@
 // filling and reading its tables. The memoized search, which every path hands over to, is in
 // runtime/Evaluator.cpp.
 #include <algorithm>
+#include <limits>
 
 #include "runtime/CrossCheck.hpp"
 #include "runtime/DynamicSubtraction.hpp"
@@ -188,6 +189,13 @@ std::optional<std::uint32_t> Evaluator::box_value(const GameInstance& g, Strateg
   std::optional<std::uint32_t> v;
   {
     BoxCall call{this, &g};
+    // A fill computes at most the cells from the origin up to the query, fewer when some
+    // are known or the rules skip some: enough for a bar with a total and an estimate.
+    call.total = 1;
+    for (int i = 0; i < b.box->arity() && call.total; ++i) {
+      const auto side = c[i] < 0 ? 1 : static_cast<std::uint64_t>(c[i]) + 1;
+      call.total = side > std::numeric_limits<std::uint64_t>::max() / call.total ? 0 : call.total * side;
+    }
     const BoxHooks hooks = box_hooks(call);
     BusyScope busy(s);
     ProgressScope bar(limits_.progress, [&g] { return g.display_name(); });

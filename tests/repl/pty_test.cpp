@@ -342,3 +342,20 @@ TEST_CASE("playing a small game to its end", "[repl][pty]") {
   t.type("\x04");
   REQUIRE(t.wait_exit() == 0);
 }
+
+TEST_CASE("a long computation on a terminal shows a progress bar by default, with its total",
+          "[repl][pty]") {
+  if (!have_ptys()) return;
+  TempHome home;
+  // Wythoff's nim-values fill a box of 2001 x 2001 states: a few seconds, and the bar comes
+  // after one. No --progress flag: on a terminal it is the default.
+  Terminal t(home.path(), {"eval",
+                           "game W { state (a, b)  move (a - k, b) for k in 1..a  move (a, b - k) "
+                           "for k in 1..b  move (a - k, b - k) for k in 1..min(a, b) }",
+                           "grundy(W(2000, 2000))"});
+  INFO(t.transcript());
+  CHECK(t.expect("W [", 60));
+  CHECK(t.expect("/4004001", 60));
+  CHECK(t.expect("left", 60));
+  CHECK(t.wait_exit(120) == 0);
+}
