@@ -458,14 +458,16 @@ Completions Repl::complete(std::string_view before) const {
   std::size_t start = before.size();
   while (start > 0 && word_char(before[start - 1])) --start;
   const std::string_view word = before.substr(start);
-  if (word.empty() || std::isdigit(static_cast<unsigned char>(word[0]))) return c;
+  // After `import ` even with nothing typed yet: the modules are few, and listing them all
+  // is how a newcomer finds them.
   const std::string head = trim(before.substr(0, start));
-  if (head == "import" || (head.size() > 7 && head.ends_with(" import"))) {
+  if (head == "import" || (head.size() > 7 && (head.ends_with(" import") || head.ends_with(";import")))) {
     std::vector<std::string> modules;
     for (std::string_view m : stdlib::module_names()) modules.emplace_back(m);
     offer(word, modules);
     return c;
   }
+  if (word.empty() || std::isdigit(static_cast<unsigned char>(word[0]))) return c;
   std::vector<std::string> names = session_.defined_names();
   for (const lang::BuiltinInfo& b : lang::kBuiltins) names.emplace_back(b.name);
   for (std::string_view k : kKeywords) names.emplace_back(k);

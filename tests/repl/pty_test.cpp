@@ -287,6 +287,11 @@ TEST_CASE("Tab completes a game name and a command", "[repl][pty]") {
   t.type(":gam\t");
   TYPE_AND_SEE(t, "\r", "FibonacciNim(n, limit)");
   REQUIRE(t.prompt());
+  // Tab right after `import ` lists the standard modules; then one letter is enough.
+  TYPE_AND_SEE(t, "import \t", "hackenbush");
+  TYPE_AND_SEE(t, "wy\t\r", "grundy> ");
+  TYPE_AND_SEE(t, "wythoff_loses(3, 5)\r", "\ntrue\r\n");
+  REQUIRE(t.prompt());
   t.type("\x04");
   REQUIRE(t.wait_exit() == 0);
 }
