@@ -469,6 +469,28 @@ class Resolver {
   }
 
   // ---- definitions ----
+  // `game G = "0.77"`, `game G = 3`: what can never be a game is a compile error, as
+  // `grundy check` should say; names, calls and conditionals are looked at when run.
+  void check_alias_form(const GameDecl& g) {
+    const Expr& e = *g.expr;
+    const char* what = nullptr;
+    switch (e.kind) {
+      case ExprKind::Int: what = "an integer"; break;
+      case ExprKind::Str: what = "a string"; break;
+      case ExprKind::Bool: what = "a boolean"; break;
+      case ExprKind::Range: what = "a range"; break;
+      case ExprKind::Tuple: what = "a tuple"; break;
+      case ExprKind::List: what = "a list"; break;
+      case ExprKind::Set: what = "a set"; break;
+      case ExprKind::Unary:
+      case ExprKind::Binary: what = "the result of an operator"; break;
+      default: return;
+    }
+    d_.error(e.where, "game " + g.name + " = ... needs a game, got " + what,
+             e.kind == ExprKind::Str ? "an octal code is written game " + g.name + " = octal \"" + e.text + "\""
+                                     : std::string("e.g. game B3 = Bash[3]"));
+  }
+
   void game(GameDecl& g) {
     begin_frame();
     check_distinct(g.params, g.param_wheres, "a parameter of " + g.name,
@@ -480,6 +502,7 @@ class Resolver {
       case GameDecl::Form::Alias:
         expr(*g.expr);
         g.frame_size = max_slot_;
+        check_alias_form(g);
         return;
       case GameDecl::Form::Octal:
       case GameDecl::Form::Graph: return;
