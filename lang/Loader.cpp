@@ -59,12 +59,15 @@ void Loader::load_imports(Program& p, std::vector<Program*>& batch) {
       // Only regular files: a FIFO or a device (/dev/zero, /dev/stdin) would block or never
       // end. Why a file cannot be read is said as `grundy run` says it.
       std::string why, hint;
-      if (fs::is_directory(path, ec)) {
+      const fs::file_status st = fs::status(path, ec);
+      if (ec && ec.value() != ENOENT) {
+        why = ec.message();  // a loop of symbolic links, a folder we may not enter
+      } else if (fs::is_directory(st)) {
         why = "it is a directory, not a .game file";
-      } else if (!fs::exists(path, ec)) {
+      } else if (!fs::exists(st)) {
         why = std::strerror(ENOENT);
         hint = "imports are relative to the importing file: looked for " + path.string();
-      } else if (!fs::is_regular_file(path, ec)) {
+      } else if (!fs::is_regular_file(st)) {
         why = "not a regular file (a FIFO or a device is not read)";
       }
       if (!why.empty()) {

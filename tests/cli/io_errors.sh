@@ -61,4 +61,12 @@ if [[ $(grep -c "cannot write" "$tmp/err") != 1 ]]; then
   echo "FAIL the REPL says once that its output is gone"; failures=$((failures + 1))
 fi
 
+# A loop of symbolic links is not "No such file or directory".
+ln -s "$tmp/loop2" "$tmp/loop1" && ln -s "$tmp/loop1" "$tmp/loop2"
+echo 'import "loop1"' >"$tmp/loops.game"
+"$G" run "$tmp/loops.game" 2>"$tmp/err"; code=$?
+expect "an import of a symbolic link loop" 65 "cannot open 'loop1': Too many levels of symbolic links"
+"$G" run "$tmp/loop1" 2>"$tmp/err"; code=$?
+expect "run of a symbolic link loop" 74 "Too many levels of symbolic links"
+
 exit $((failures > 0))
