@@ -10,6 +10,7 @@
 
 #include "cli/Play.hpp"
 #include "lang/BuiltinTable.hpp"
+#include "lang/Diagnostics.hpp"
 #include "lang/Session.hpp"
 #include "lang/Statements.hpp"
 #include "lang/Suggest.hpp"
@@ -130,8 +131,9 @@ void Repl::failed(int code) {
 
 void Repl::error(const std::string& message, const std::string& hint) {
   out_.flush();
-  err_ << "error: " << message << '\n';
-  if (!hint.empty()) err_ << "hint: " << hint << '\n';
+  // What the user typed may hold control characters: shown escaped, never sent raw.
+  err_ << "error: " << lang::one_line(message) << '\n';
+  if (!hint.empty()) err_ << "hint: " << lang::one_line(hint) << '\n';
   err_.flush();
 }
 

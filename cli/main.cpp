@@ -20,6 +20,7 @@
 
 #include "cli/LineEditor.hpp"
 #include "cli/Repl.hpp"
+#include "lang/Diagnostics.hpp"
 #include "lang/Session.hpp"
 #include "runtime/Progress.hpp"
 #include "runtime/StackGuard.hpp"
@@ -91,7 +92,8 @@ CLI::Validator whole_number(std::uint64_t lo, std::uint64_t hi) {
 
 // How a bad command line is reported: `error: ...`, and what would help.
 std::string usage_failure(const CLI::App*, const CLI::Error& e) {
-  std::string text = std::string("error: ") + e.what() + "\n";
+  // An argument may hold control characters (an escape sequence): shown escaped.
+  std::string text = "error: " + grundy::lang::one_line(e.what()) + "\n";
   // An argument that starts with one '-' is read as an option, even a program like -x.
   const std::string what = e.what();
   const std::size_t colon = what.find("not expected: ");

@@ -44,18 +44,18 @@ int Session::run_file(const std::string& path) {
   }
   std::error_code ec;
   if (fs::is_directory(path, ec)) {
-    impl_->err << "error: '" << path << "' is a directory, not a .game file\n";
+    impl_->err << "error: '" << one_line(path) << "' is a directory, not a .game file\n";
     return kExitIo;
   }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    impl_->err << "error: cannot open '" << path << "': " << std::strerror(errno) << '\n';
+    impl_->err << "error: cannot open '" << one_line(path) << "': " << std::strerror(errno) << '\n';
     return kExitIo;
   }
   SourceRead r = read_source(fd, most, limits.interrupt);
   ::close(fd);
   if (!r.text) {
-    impl_->err << "error: cannot read '" << path << "': " << r.why << '\n';
+    impl_->err << "error: cannot read '" << one_line(path) << "': " << r.why << '\n';
     return kExitIo;
   }
   fs::path p(path);
