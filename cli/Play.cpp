@@ -8,6 +8,7 @@
 #include <ostream>
 #include <unordered_map>
 
+#include "lang/Diagnostics.hpp"
 #include "lang/Session.hpp"
 
 namespace grundy::cli {
@@ -25,10 +26,6 @@ std::optional<Value> SessionEngine::winning_option(const Value& x) {
 }
 
 std::string SessionEngine::note(const Value& x) { return session_.value_note(x); }
-
-std::optional<Value> SessionEngine::read_position(std::string_view text) {
-  return session_.evaluate(text, "<move>");
-}
 
 void SessionEngine::report(const Error& e) { session_.report(e); }
 
@@ -50,6 +47,59 @@ std::vector<Value> parts_of(const Value& x) {
   if (x.is(Kind::Sum)) return x.parts();
   if (x.is(Kind::Int) && x.as_int() == 0) return {};
   return {x};
+}
+
+// A move written out, as text: its parts (split at '+' outside brackets) without blanks,
+// sorted, with a leading `misere` or `every` and enclosing parentheses dropped. The text is
+// never evaluated: an expression typed at the move prompt could run for hours.
+std::vector<std::string> written_parts(std::string_view text) {
+  std::string s;
+  for (char c : text) {
+    if (!std::isspace(static_cast<unsigned char>(c))) s += c;
+  }
+  for (std::string_view mod : {"misere", "every"}) {
+    if (s.rfind(mod, 0) == 0 && s.size() > mod.size() && s[mod.size()] == '(') s.erase(0, mod.size());
+  }
+  // "(A + B)" as a whole, not "(A) + (B)".
+  auto enclosed = [](const std::string& t) {
+    if (t.size() < 2 || t.front() != '(' || t.back() != ')') return false;
+    int depth = 0;
+    for (std::size_t i = 0; i + 1 < t.size(); ++i) {
+      depth += t[i] == '(' ? 1 : t[i] == ')' ? -1 : 0;
+      if (depth == 0) return false;
+    }
+    return true;
+  };
+  while (enclosed(s)) s = s.substr(1, s.size() - 2);
+  std::vector<std::string> parts;
+  int depth = 0;
+  std::string cur;
+  for (char c : s) {
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (c == '+' && depth == 0) {
+      parts.push_back(std::move(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  parts.push_back(std::move(cur));
+  std::sort(parts.begin(), parts.end());
+  return parts;
+}
+
+std::vector<std::string> printed_parts(const std::vector<Value>& parts) {
+  std::vector<std::string> out;
+  for (const Value& p : parts) {
+    std::string t;
+    for (char c : to_string(p)) {
+      if (!std::isspace(static_cast<unsigned char>(c))) t += c;
+    }
+    out.push_back(std::move(t));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 std::string trim(std::string_view s) {
@@ -274,7 +324,7 @@ class Game {
         return std::nullopt;
       }
       const std::string text = trim(line);
-      if (text.empty()) continue;
+      if (text.empty() || text[0] == '#') continue;  // a comment in a transcript or script
       if (!input_.interactive()) out_ << "your move> " << text << '\n';  // a transcript
       if (text == ":hint" || text == ":h") {
         hint(pos, opts);
@@ -298,16 +348,31 @@ class Game {
         const unsigned long n = std::stoul(text);
         if (n >= 1 && n <= opts.size()) pick = n - 1;
         else out_ << "Pick a number from 1 to " << opts.size() << ".\n";
-      } else if (std::optional<Value> v = engine_.read_position(text)) {
-        // In any order, with or without the modifier, with or without parts that cannot move.
-        std::vector<Value> want = live_parts(*v);
-        std::sort(want.begin(), want.end());
+      } else {
+        // As listed: in any order, with or without the modifier and the parts that cannot move.
+        const std::vector<std::string> want = written_parts(text);
         for (std::size_t i = 0; i < opts.size() && !pick; ++i) {
-          std::vector<Value> have = live_parts(opts[i]);
-          std::sort(have.begin(), have.end());
-          if (have == want) pick = i;
+          const std::vector<Value> live = live_parts(opts[i]);
+          if (want == printed_parts(parts_of(opts[i])) || want == printed_parts(live) ||
+              (live.empty() && want == std::vector<std::string>{"0"})) {
+            pick = i;
+          }
         }
-        if (!pick) out_ << show(*v) << " is not an option of " << show(pos) << ".\n";
+        // Written with the parts that cannot move, as the rules give the option.
+        for (const Value& raw : want.size() > 1 && !pick ? engine_.options(pos) : std::vector<Value>{}) {
+          if (pick || want != printed_parts(parts_of(raw))) continue;
+          std::vector<Value> key = live_parts(raw);
+          std::sort(key.begin(), key.end());
+          for (std::size_t i = 0; i < opts.size() && !pick; ++i) {
+            std::vector<Value> have = live_parts(opts[i]);
+            std::sort(have.begin(), have.end());
+            if (have == key) pick = i;
+          }
+        }
+        if (!pick) {
+          out_ << "'" << lang::one_line(text, 200) << "' is not an option of " << show(pos) << ": pick a number from 1 to "
+               << opts.size() << ", or write an option as listed.\n";
+        }
       }
       if (!pick) continue;
       out_ << "You: " << show(opts[*pick]) << '\n';

@@ -33,8 +33,6 @@ class PlayEngine {
   virtual std::optional<Value> winning_option(const Value& x) = 0;
   // For :hint: what decides x, e.g. "nim-value 3".
   virtual std::string note(const Value& x) = 0;
-  // An option written out by the person, evaluated; on an error prints it and returns nothing.
-  virtual std::optional<Value> read_position(std::string_view text) = 0;
   // Prints an error of a query.
   virtual void report(const Error& e) = 0;
 };
@@ -47,7 +45,6 @@ class SessionEngine : public PlayEngine {
   bool wins(const Value& x) override;
   std::optional<Value> winning_option(const Value& x) override;
   std::string note(const Value& x) override;
-  std::optional<Value> read_position(std::string_view text) override;
   void report(const Error& e) override;
 
  private:

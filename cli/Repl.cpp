@@ -148,13 +148,16 @@ int Repl::guarded(F work) {
   int code = 0;
   try {
     code = work();
+    // Without a terminal the session reports Ctrl-C as any error, at the statement it
+    // stopped (<stdin>:3:1: error: interrupted); the rest of the input is not run.
+    if (!input_.interactive() && options_.interrupt && options_.interrupt->load()) stop_ = true;
   } catch (const Error& e) {
     if (e.kind != ErrorKind::Interrupted) throw;
     out_.flush();
     if (input_.interactive()) {
       err_ << "\ninterrupted\n";
     } else {
-      err_ << "error: interrupted\n";
+      session_.report(e);  // in a game: at the `play` line
       stop_ = true;
     }
     err_.flush();
@@ -253,9 +256,10 @@ void Repl::play(const std::string& line, std::size_t from) {
     std::optional<Value> start = session_.evaluate(line, options_.source_name, from, &failure);
     if (!start) return failure;
     if (!start->is(Kind::Position) && !start->is(Kind::Sum)) {
-      error("play needs a position or a sum, got " + shown(*start),
-            start->is(Kind::Game) ? "give its state, e.g. " + shown(*start) + "(7)"
-                                  : "e.g. play Nim(3) + Nim(5)");
+      // Reported as the session reports a query's error: file, line, the caret under it.
+      session_.report(Error(ErrorKind::Runtime, "play needs a position or a sum, got " + shown(*start),
+                            start->is(Kind::Game) ? "give its state, e.g. " + shown(*start) + "(7)"
+                                                  : "e.g. play Nim(3) + Nim(5)"));
       return static_cast<int>(kExitRuntime);
     }
     SessionEngine engine(session_);

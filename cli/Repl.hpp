@@ -25,7 +25,8 @@ struct ReplOptions {
 
 class Repl {
  public:
-  // The session must have been made with SessionOptions::rethrow_interrupts.
+  // At a terminal the session must have been made with SessionOptions::rethrow_interrupts
+  // (Ctrl-C is then a line of its own, not an error).
   Repl(Session& session, LineSource& input, std::ostream& out, std::ostream& err, ReplOptions options);
 
   // At a terminal: the version and where to find help.

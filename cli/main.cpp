@@ -247,7 +247,8 @@ Documentation: docs/language.md, docs/repl.md)");
   };
 
   if (!run->parsed() && !eval->parsed() && !check->parsed()) {
-    options.rethrow_interrupts = true;
+    // At a terminal Ctrl-C returns to the prompt; piped, it is an error at the statement.
+    options.rethrow_interrupts = repl_commands.empty() && isatty(STDIN_FILENO);
     const char* term = std::getenv("TERM");
     const bool color = !no_color && !std::getenv("NO_COLOR") && isatty(STDOUT_FILENO) &&
                        !(term && std::string(term) == "dumb");

@@ -502,7 +502,7 @@ class Resolver {
       case GameDecl::Form::Alias:
         expr(*g.expr);
         g.frame_size = max_slot_;
-        check_alias_form(g);
+        if (g.form == GameDecl::Form::Alias) check_alias_form(g);
         return;
       case GameDecl::Form::Octal:
       case GameDecl::Form::Graph: return;

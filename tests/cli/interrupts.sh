@@ -43,4 +43,22 @@ printf 'let v50000 = 0\n' >"$tmp/chain/m50000.game"
 printf 'import "m0.game"\nv0\n' >"$tmp/chain/main.game"
 interrupt "Ctrl-C while importing" "$tmp/chain/main.game"
 
+# A piped REPL: the error names the statement it stopped (<stdin>:1:1, the line shown),
+# and the statements after it are not run.
+printf 'import wythoff\ngrundy(Wythoff(3000, 3000))\n"after"\n' >"$tmp/pipe.in"
+"$G" repl <"$tmp/pipe.in" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 1
+kill -INT "$pid" 2>/dev/null
+wait "$pid"
+code=$?
+if [[ $code != 70 ]] || ! grep -q "^<stdin>:1:1: error: interrupted" "$tmp/err" ||
+  ! grep -q "^grundy(Wythoff(3000, 3000))" "$tmp/err" || grep -q after "$tmp/out"; then
+  echo "FAIL Ctrl-C in a piped REPL: exit $code, stdout and stderr:"
+  sed 's/^/  | /' "$tmp/out" "$tmp/err"
+  failures=$((failures + 1))
+else
+  echo "ok   Ctrl-C in a piped REPL"
+fi
+
 exit $((failures > 0))
