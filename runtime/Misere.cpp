@@ -47,6 +47,7 @@ const char* method_name(MisereSolver::Method m) {
 }
 
 void MisereSolver::clear() {
+  explained_.clear();
   memo_.clear();
   outcomes_.clear();
   sj_.clear();
@@ -131,8 +132,10 @@ bool MisereSolver::wins(const Sum& sum, Method* how) {
   for (const Position& p : sum) {
     if (!space_.terminal(p)) live.parts.push_back(p);
   }
+  const Position* not_sj = nullptr;
   auto report = [&](Method m) {
     if (how) *how = m;
+    if (limits_.explain) explain(m, live, not_sj);
   };
   if (live.empty()) {
     report(Method::Terminal);
@@ -150,7 +153,8 @@ bool MisereSolver::wins(const Sum& sum, Method* how) {
     // All heaps 1: the mover wins iff their number is even. Otherwise as in normal Nim.
     return big ? x != 0 : live.size() % 2 == 0;
   }
-  if (std::all_of(live.begin(), live.end(), [&](const Position& p) { return sj_applies(p); })) {
+  const auto fails = std::find_if(live.begin(), live.end(), [&](const Position& p) { return !sj_applies(p); });
+  if (fails == live.end()) {
     report(Method::SJ);
     std::uint64_t x = 0;
     bool big = false;
@@ -161,12 +165,43 @@ bool MisereSolver::wins(const Sum& sum, Method* how) {
     }
     return (x != 0 && big) || (x == 0 && !big);
   }
+  not_sj = &*fails;
   report(Method::Exact);
   // A sum whose misère nim-value is already known (genus) needs no second search.
   const SumKey key = space_.key(live);
   if (auto it = memo_.find(key); it != memo_.end() && it->second != kSumInProgress) return it->second != 0;
   MisereOutcome rule;
   return search_sum(key, outcomes_, space_, limits_, "misere", rule) != 0;
+}
+
+void MisereSolver::explain(Method m, const Sum& live, const Position* not_sj) {
+  if (m == Method::Terminal) return;
+  std::vector<std::string> games;
+  for (const Position& p : live) games.push_back(p.game->display_name());
+  std::sort(games.begin(), games.end());
+  games.erase(std::unique(games.begin(), games.end()), games.end());
+  std::string key(1, static_cast<char>('0' + static_cast<int>(m)));
+  for (const std::string& g : games) key += "|" + g;
+  if (!explained_.insert(key).second) return;
+  std::string shown;
+  for (const Position& p : live) shown += (shown.empty() ? "" : " + ") + to_string(p);
+  std::string line = "explain: misere " + (live.parts.size() == 1 ? shown : "(" + shown + ")") + ": ";
+  switch (m) {
+    case Method::MisereNim:
+      line += "Bouton's misere Nim (every component a Nim heap): the mover wins iff the xor is not 0, "
+              "or, with no heap above 1, iff the number of heaps is even";
+      break;
+    case Method::SJ:
+      line += "the SJ theorem (its condition checked on every follower: no splits, value 0 only where no "
+              "moves): the mover wins iff (nim-sum != 0 and some value > 1) or (nim-sum == 0 and none > 1)";
+      break;
+    default:
+      line += "exact search over the sums of positions reached (the SJ theorem does not apply: " +
+              (not_sj ? to_string(*not_sj) : std::string("a component")) +
+              " has a follower that splits, or one of value 0 that can move)";
+      break;
+  }
+  *limits_.explain << line << '\n';
 }
 
 std::string MisereSolver::genus(const Sum& sum) {

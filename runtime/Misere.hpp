@@ -12,6 +12,8 @@
 
 #include <string>
 
+#include <absl/container/flat_hash_set.h>
+
 #include "runtime/SumSpace.hpp"
 
 namespace grundy {
@@ -43,6 +45,10 @@ class MisereSolver {
   absl::flat_hash_map<SumKey, std::uint32_t> memo_;      // misère nim-values
   absl::flat_hash_map<SumKey, std::uint32_t> outcomes_;  // 1: the mover wins, 0: loses
   absl::flat_hash_map<Value, bool> sj_;
+  absl::flat_hash_set<std::string> explained_;  // method and games --explain has named
+
+  // --explain: which method answers a misère sum, once per method and set of games.
+  void explain(Method m, const Sum& live, const Position* not_sj);
 };
 
 const char* method_name(MisereSolver::Method m);

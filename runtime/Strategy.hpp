@@ -69,6 +69,7 @@ struct Strategy {
   std::unique_ptr<OutcomeRule> outcome_rule;
   bool busy = false;  // a table being filled: a query met inside goes to the search
   std::string how;    // one line for --explain
+  bool explained_other_states = false;  // --explain said once that non-integer states are searched
 
   template <typename P>
   P* as() {

@@ -115,7 +115,7 @@ void Evaluator::setup(const GameInstance& g, Strategy& s) {
   }
   if (arity != 1) return search("memoized search over a hash map");
   s.path = DensePath{};
-  search("dense table, the rules evaluated bottom-up for n = 0, 1, 2, ...");
+  search("integer states in a dense table, the rules evaluated bottom-up for n = 0, 1, 2, ...");
 }
 
 // ---- reading the tables ----
@@ -128,7 +128,14 @@ std::optional<std::uint64_t> Evaluator::fast_value(const Position& p) {
     if (!coords_of(p.state, b->box->arity(), c)) return std::nullopt;
     return box_value(g, s, c.data());
   }
-  if (!p.state.is(Kind::Int)) return std::nullopt;
+  if (!p.state.is(Kind::Int)) {
+    if (limits_.explain && !s.explained_other_states) {
+      s.explained_other_states = true;
+      explain(g, std::string("its states here are of kind ") + kind_name(p.state.kind()) +
+                     ", not integers: memoized search over a hash map");
+    }
+    return std::nullopt;
+  }
   return heap_value(g, s, p.state.as_int());
 }
 
