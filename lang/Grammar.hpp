@@ -236,7 +236,9 @@ struct state_name : tok<identifier> {};
 struct state_names : list_must<state_name, comma> {};
 struct state_tuple : if_must<open_paren, state_names, close_paren> {};
 struct state_pattern : sor<state_name, state_tuple> {};
-struct state_item : if_must<tok<kw_state>, state_pattern> {};
+// state PATTERN if COND: the positions written G(...) must satisfy COND (a precondition).
+struct state_head : if_must<tok<kw_state>, state_pattern> {};
+struct state_item : seq<state_head, opt<if_clause>> {};
 
 struct let_name : tok<identifier> {};
 struct let_value : seq<expr> {};

@@ -430,7 +430,7 @@ Value Interpreter::position_of(const GameInstance* g, std::vector<Value> args, c
                             (arity == 1 ? " value, got " : " values, got ") + std::to_string(args.size()));
   }
   Value state = args.size() == 1 ? args[0] : Value::tuple(std::move(args));
-  std::string why = g->rules().check_state(state);
+  std::string why = g->rules().check_position(*g, state);
   if (!why.empty()) fail_at(call.where, why);
   return Value::position(g, std::move(state));
 }

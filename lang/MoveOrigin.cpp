@@ -58,6 +58,25 @@ bool is_local(const Expr& e, int slot) {
 
 }  // namespace
 
+std::string guard_text(const Sources& sources, const GameDecl& decl, const GameItem& state) {
+  if (state.clauses.empty() || !state.where.known()) return {};
+  const std::string_view text = sources.file(state.where.file).text;
+  std::uint32_t end = end_of_rule(text, state.where.offset);
+  for (std::size_t i = 0; i + 1 < decl.items.size(); ++i) {
+    if (&decl.items[i] == &state && decl.items[i + 1].where.file == state.where.file) {
+      end = std::min(end, decl.items[i + 1].where.offset);
+    }
+  }
+  // Up to a comment on the line, if any (a '#' outside a string).
+  const std::uint32_t from = start_of(*state.clauses[0].expr);
+  bool quoted = false;
+  for (std::uint32_t i = from; i < end; ++i) {
+    if (text[i] == '"' && (i == 0 || text[i - 1] != '\\')) quoted = !quoted;
+    if (text[i] == '#' && !quoted) end = i;
+  }
+  return slice(text, from, end);
+}
+
 OptionOrigin origin_of(const Sources& sources, const GameDecl& decl, std::size_t item, const Frame& frame) {
   OptionOrigin o;
   if (item >= decl.items.size()) return o;

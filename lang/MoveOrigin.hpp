@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "lang/Ast.hpp"
 #include "lang/Source.hpp"
@@ -16,5 +17,8 @@ using Frame = std::vector<Value>;
 
 // Item `item` of `decl` made the last option, its loops bound in `frame`.
 OptionOrigin origin_of(const Sources& sources, const GameDecl& decl, std::size_t item, const Frame& frame);
+
+// The condition of a state item (`state n if n >= 0`) as written: "n >= 0".
+std::string guard_text(const Sources& sources, const GameDecl& decl, const GameItem& state);
 
 }  // namespace grundy::lang

@@ -192,6 +192,7 @@ class Builder {
         it.names.push_back(trimmed(p));
         it.name_wheres.push_back(at(p));
       }
+      if (n.children.size() > 1) it.clauses.push_back(clause(*n.children[1]));  // the guard
     } else if (n.is_type<value_item>()) {
       it.kind = GameItem::Kind::Formula;
       it.exprs.push_back(expr(*n.children.at(0)));

@@ -540,6 +540,7 @@ class Resolver {
                    "a game has one state pattern; for several values write state (a, b)");
         } else if (!have_state) {
           declare_state();
+          clauses(it.clauses);  // the guard `state n if n >= 0` sees the state and parameters
         }
         continue;
       }

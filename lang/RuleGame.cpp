@@ -154,11 +154,26 @@ class RuleCursor : public OptionCursor {
 
 RuleGame::RuleGame(const GameDecl& decl, Interpreter& machine) : decl_(decl), machine_(machine) {
   for (const GameItem& it : decl.items) {
-    if (it.kind == GameItem::Kind::Formula) {
-      formula_ = &it;
-      break;
+    if (it.kind == GameItem::Kind::Formula && !formula_) formula_ = &it;
+    if (it.kind == GameItem::Kind::State && !guard_ && !it.clauses.empty()) {
+      guard_item_ = &it;
+      guard_ = &it.clauses[0];
     }
   }
+}
+
+std::string RuleGame::check_position(const GameInstance& game, const Value& state) const {
+  std::string why = check_state(state);
+  if (!why.empty() || !guard_) return why;
+  Frame frame = frame_for(decl_, game, state);
+  const Value ok = machine_.eval(*guard_->expr, frame);
+  if (!ok.is(Kind::Bool)) {
+    throw Error(ErrorKind::Runtime, "the condition of a state must be true or false, got " + shown(ok),
+                "write a comparison, e.g. state n if n >= 0", guard_->expr->where);
+  }
+  if (ok.as_bool()) return {};
+  return shown(Position{&game, state}) + " is not a position of " + game.display_name() + ": its state must satisfy " +
+         guard_text(machine_.world().sources, decl_, *guard_item_);
 }
 
 std::uint64_t RuleGame::formula(const GameInstance& game, const Value& state) const {

@@ -16,12 +16,16 @@ class RuleGame : public Ruleset {
   int param_count() const override { return static_cast<int>(decl_.params.size()); }
   std::unique_ptr<OptionCursor> options(const GameInstance& game, const Value& state) const override;
   bool has_formula() const override { return formula_ != nullptr; }
+  std::string check_position(const GameInstance& game, const Value& state) const override;
+  bool has_guard() const override { return guard_ != nullptr; }
   std::uint64_t formula(const GameInstance& game, const Value& state) const override;
 
  private:
   const GameDecl& decl_;
   Interpreter& machine_;
   const GameItem* formula_ = nullptr;  // `value EXPR`
+  const GameItem* guard_item_ = nullptr;  // `state n if COND`
+  const Clause* guard_ = nullptr;         // its condition
 };
 
 }  // namespace grundy::lang

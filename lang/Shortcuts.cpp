@@ -167,7 +167,22 @@ std::optional<std::uint64_t> Interpreter::known_grundy(const Expr& e, Frame& fra
     if (!v.is(Kind::Int)) return std::nullopt;
     c[i] = v.as_int();
   }
-  return ev_.known_table_value(*entry.plain, c.data(), static_cast<int>(n));
+  auto v = ev_.known_table_value(*entry.plain, c.data(), static_cast<int>(n));
+  // A guarded game answers only for its positions: the caller builds the position then.
+  if (v && entry.plain->rules().has_guard()) return std::nullopt;
+  return v;
+}
+
+// A guarded game (`state n if n >= 0`) answers from its table only for its positions; the
+// others fail as building them would.
+bool Interpreter::guard_holds(const GameInstance& g, const std::int64_t* c, std::size_t n, const Expr& call) {
+  if (!g.rules().has_guard()) return true;
+  std::vector<Value> items;
+  for (std::size_t i = 0; i < n; ++i) items.push_back(Value::integer(c[i]));
+  const Value state = n == 1 ? items[0] : Value::tuple(std::move(items));
+  const std::string why = g.rules().check_position(g, state);
+  if (!why.empty()) fail_at(call.where, why);
+  return true;
 }
 
 std::optional<Value> Interpreter::query_of_call(Builtin b, const Expr& e, Frame& frame) {
@@ -190,7 +205,7 @@ std::optional<Value> Interpreter::query_of_call(Builtin b, const Expr& e, Frame&
   auto answer = [b](bool wins) {
     return b == Builtin::Wins ? Value::boolean(wins) : Value::outcome(wins ? 'N' : 'P');
   };
-  if (i == n && g->rules().state_arity() == static_cast<int>(n)) {
+  if (i == n && g->rules().state_arity() == static_cast<int>(n) && guard_holds(*g, c.data(), n, arg)) {
     if (b == Builtin::Grundy) {
       if (auto x = ev_.table_value(*g, c.data(), static_cast<int>(n)))
         return Value::integer(static_cast<std::int64_t>(*x));
@@ -280,6 +295,8 @@ std::optional<Value> Interpreter::fold_heaps(const Expr& e, const GameEntry& ent
   ask_last(range, c.slots[0], element, frame);
   Value& slot = frame[static_cast<std::size_t>(c.slots[0])];
   const GameInstance* g = entry.plain;  // made by the query, when G is a game of one integer
+  // A guarded game's heaps read from the table are positions all the same: each is asked.
+  const bool guarded = g && g->rules().has_guard();
   std::int64_t total = 0;
   auto add = [&](std::int64_t y) {
     std::int64_t next = 0;
@@ -298,6 +315,12 @@ std::optional<Value> Interpreter::fold_heaps(const Expr& e, const GameEntry& ent
       if (x == hi) break;
       ++x;
       continue;
+    }
+    if (guarded) {
+      for (std::size_t i = 0; i < known; ++i) {
+        const std::string why = g->rules().check_position(*g, Value::integer(x + static_cast<std::int64_t>(i)));
+        if (!why.empty()) fail_at(element.args[1]->where, why);
+      }
     }
     // Each value checked: a run formula's values reach 2^63 - 1.
     for (std::size_t i = 0; i < known; ++i) add(static_cast<std::int64_t>(block[i]));

@@ -92,6 +92,15 @@ class Ruleset {
   virtual void append_state(std::string& out, const Value& state) const;
   // Why `state` is not a state of this game, or empty when it is.
   virtual std::string check_state(const Value& state) const;
+  // The same for a position written G(...) in a program: the state's shape, and for rules
+  // with a guard (`state n if n >= 0`) the guard. Empty when it is a position of the game.
+  virtual std::string check_position(const GameInstance& game, const Value& state) const {
+    (void)game;
+    return check_state(state);
+  }
+  // True when check_position asks more than the shape (a guard): shortcuts that read a
+  // table without building the position must then build it.
+  virtual bool has_guard() const { return false; }
   // True when the state is a heap size n and the options are exactly the heaps 0..n-1:
   // a Nim heap, whose value is n and whose misère play follows Bouton's rule.
   virtual bool is_nim() const { return false; }

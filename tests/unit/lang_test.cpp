@@ -499,3 +499,29 @@ TEST_CASE("a statement fed a line at a time splits as the whole text does", "[la
     }
   }
 }
+
+TEST_CASE("a state's guard admits the positions it says and refuses the others",
+          "[lang][guard]") {
+  // Brute force: every heap from -5 to 5 of a game whose guard uses its parameter; the
+  // guard holds exactly for 0 <= n <= m, and the values there are those of Bash[m].
+  for (int m = 1; m <= 4; ++m) {
+    for (int n = -5; n <= 5; ++n) {
+      const std::string src = "game B(m) { state n if n >= 0 and n <= m\n"
+                              "  move n - k for k in 1..min(m, n) }\n"
+                              "grundy(B[" + std::to_string(m) + "](" + std::to_string(n) + "))\n";
+      const auto r = run_source(src);
+      INFO(src << r.err);
+      if (n >= 0 && n <= m) {
+        CHECK(r.code == 0);
+        CHECK(r.out == std::to_string(n % (m + 1)) + "\n");
+      } else {
+        CHECK(r.code == grundy::kExitRuntime);
+        CHECK(contains(r.err, "is not a position of B[" + std::to_string(m) +
+                                  "]: its state must satisfy n >= 0 and n <= m"));
+      }
+    }
+  }
+  // The guard sees the state and the parameters, not the rules' lets: a compile error.
+  CHECK(run_source("game G { state n if k > 0  let k = n  move n - 1 if n > 0 }\n").code ==
+        grundy::kExitCompile);
+}
