@@ -96,7 +96,9 @@ Plan lower(const GameEntry& entry, const GameInstance& game, Interpreter& m) {
   Plan plan;
   plan.theorem = lower_theorem(*entry.shapes, decl, game, m);
   lower_code(*entry.shapes, game, m, plan);
-  if (!plan.code) plan.program = or_nothing([&] { return compile_rules(decl, game, m); });
+  // Compiled even when a code computes the values: misère outcomes search over the program
+  // (Evaluator::table_misere_wins), and the work-ahead estimate reads it.
+  plan.program = or_nothing([&] { return compile_rules(decl, game, m); });
   return plan;
 }
 

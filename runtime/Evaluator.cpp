@@ -300,7 +300,15 @@ bool Evaluator::wins(const Sum& sum) {
   if (arity <= kMaxBoxArity && coords_of(p.state, arity, c)) {
     if (auto w = table_wins(*p.game, c.data(), arity)) return *w;
   }
-  return grundy(sum) != 0;
+  return query([&] {
+    if (p.game->rules().has_formula()) return p.game->rules().formula(*p.game, p.state) != 0;
+    if (auto it = p.game->memo.find(p.state); it != p.game->memo.end() && it->second != kInProgress) {
+      return it->second != 0;
+    }
+    if (auto v = fast_value(p)) return *v != 0;
+    // No table or formula: the outcome alone, searched until the first lost option.
+    return position_wins(p, false, [this](const Sum& s) { return grundy(s) != 0; });
+  });
 }
 
 namespace {

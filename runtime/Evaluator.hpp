@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -109,6 +110,11 @@ class Evaluator {
   // grundy(sum) != 0. For one position of a game whose moves lead to single positions, a
   // search that stops at the first losing option, as a hand-written win() does.
   bool wins(const Sum& sum);
+  // The outcome of one position by a depth-first search that stops at the first losing
+  // option, as a hand-written win() does, under normal or misère play (terminal: lost in
+  // normal play, won in misère). An option that is a sum of two or more positions is asked
+  // of `sum_wins` (normal play: the nim-sum; misère: the sum's own search).
+  bool position_wins(const Position& root, bool misere, const std::function<bool(const Sum&)>& sum_wins);
   // Every option of p, in rule order, duplicates (equal as multisets) removed.
   std::vector<Option> options(const Position& p);
 
@@ -133,6 +139,9 @@ class Evaluator {
   // the search for outcomes over its compiled rules answers it; nothing when only
   // wins(Option) can.
   std::optional<bool> table_wins(const GameInstance& g, const std::int64_t* c, int n);
+  // The same under misère play, by the search for outcomes over g's compiled rules (options
+  // that are single states or the empty sum); nothing when the rules are not compiled.
+  std::optional<bool> table_misere_wins(const GameInstance& g, const std::int64_t* c, int n);
   // A theorem gives the outcomes of g's positions (Strategy::outcome_rule).
   bool has_outcome_theorem(const GameInstance& g) {
     return !g.rules().is_nim() && strategy(g).outcome_rule != nullptr;
@@ -155,6 +164,7 @@ class Evaluator {
   // The paths of runtime/Strategy.hpp (runtime/Tables.cpp).
   void setup(const GameInstance& g, Strategy& s);
   std::optional<std::uint64_t> fast_value(const Position& p);
+  bool outcome_search(const Position& root, bool misere, const std::function<bool(const Sum&)>& sum_wins);
   std::optional<std::uint32_t> box_value(const GameInstance& g, Strategy& s, const std::int64_t* c);
   std::optional<std::uint64_t> heap_value(const GameInstance& g, Strategy& s, std::int64_t n);
   std::optional<std::uint64_t> kernel_value(const GameInstance& g, Strategy& s, std::int64_t n);

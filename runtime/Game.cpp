@@ -92,6 +92,13 @@ void GameRegistry::forget(const Ruleset* rules) {
         const std::uint64_t b = meter.release(state);
         state_bytes -= std::min(b, state_bytes);
       }
+      for (const auto& outcomes : it->second->outcomes) {
+        states -= outcomes.size();
+        for (const auto& [state, value] : outcomes) {
+          const std::uint64_t b = meter.release(state);
+          state_bytes -= std::min(b, state_bytes);
+        }
+      }
       instances_.erase(it++);
     } else {
       ++it;
@@ -102,6 +109,7 @@ void GameRegistry::forget(const Ruleset* rules) {
 void GameRegistry::clear_memos() {
   for (auto& [key, inst] : instances_) {
     inst->memo.clear();
+    for (auto& outcomes : inst->outcomes) outcomes.clear();
     inst->fast.reset();
     inst->dense_states = 0;
   }

@@ -131,6 +131,8 @@ class ListCursor : public OptionCursor {
 // loop in the rules.
 inline constexpr std::uint32_t kInProgress = 0xFFFFFFFFu;
 
+inline constexpr std::uint8_t kOutcomeInProgress = 1, kOutcomeWin = 2, kOutcomeLoss = 3;
+
 class GameInstance {
  public:
   GameInstance(std::shared_ptr<const Ruleset> rules, Value params)
@@ -141,6 +143,9 @@ class GameInstance {
   std::string display_name() const;
   // Nim-values under normal play, written only once complete (kInProgress before).
   mutable absl::flat_hash_map<Value, std::uint32_t> memo;
+  // Outcomes found by Evaluator::position_wins, [0] normal play and [1] misère: kOutcomeWin,
+  // kOutcomeLoss, or kOutcomeInProgress. Counted as states like memo's entries.
+  mutable absl::flat_hash_map<Value, std::uint8_t> outcomes[2];
   // What the rules say that the runtime can use (runtime/Plan.hpp), as the language found it
   // when the instance was made.
   const Plan& plan() const { return plan_; }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "runtime/Nim.hpp"
+#include "runtime/BoxTable.hpp"
 #include "runtime/SumSearch.hpp"
 
 namespace grundy {
@@ -40,6 +41,7 @@ const char* method_name(MisereSolver::Method m) {
   switch (m) {
     case MisereSolver::Method::Terminal: return "no moves";
     case MisereSolver::Method::MisereNim: return "misere Nim (Bouton)";
+    case MisereSolver::Method::OnePosition: return "outcome search of one position";
     case MisereSolver::Method::SJ: return "SJ theorem";
     case MisereSolver::Method::Exact: return "exact search";
   }
@@ -153,6 +155,16 @@ bool MisereSolver::wins(const Sum& sum, Method* how) {
     // All heaps 1: the mover wins iff their number is even. Otherwise as in normal Nim.
     return big ? x != 0 : live.size() % 2 == 0;
   }
+  if (live.size() == 1) {
+    report(Method::OnePosition);
+    const Position& p = live[0];
+    const int arity = p.game->rules().state_arity();
+    Coords c{};
+    if (arity <= kMaxBoxArity && coords_of(p.state, arity, c)) {
+      if (auto w = ev_.table_misere_wins(*p.game, c.data(), arity)) return *w;
+    }
+    return ev_.position_wins(live[0], /*misere=*/true, [this](const Sum& s) { return wins(s); });
+  }
   const auto fails = std::find_if(live.begin(), live.end(), [&](const Position& p) { return !sj_applies(p); });
   if (fails == live.end()) {
     report(Method::SJ);
@@ -190,6 +202,10 @@ void MisereSolver::explain(Method m, const Sum& live, const Position* not_sj) {
     case Method::MisereNim:
       line += "Bouton's misere Nim (every component a Nim heap): the mover wins iff the xor is not 0, "
               "or, with no heap above 1, iff the number of heaps is even";
+      break;
+    case Method::OnePosition:
+      line += "one position: a depth-first search for its outcome, terminal positions won, "
+              "stopping at the first lost option";
       break;
     case Method::SJ:
       line += "the SJ theorem (its condition checked on every follower: no splits, value 0 only where no "

@@ -3,6 +3,8 @@
 // sum itself (SumSearch); two theorems answer common sums at once, each only where its
 // conditions are checked to hold:
 //  * Bouton's misère Nim: every component is a Nim heap.
+//  * One position alone: the outcome recursion with terminal positions won, stopping at the
+//    first lost option (Evaluator::position_wins), as cheap as normal play's.
 //  * The SJ theorem (Jia Zhihao, the Anti-SG game): every follower of every component moves
 //    to single positions only (no splits into two or more parts that can still move) and
 //    every follower whose nim-value is 0 has no options, so "all components have value 0" is exactly "nobody
@@ -20,7 +22,7 @@ namespace grundy {
 
 class MisereSolver {
  public:
-  enum class Method { Terminal, MisereNim, SJ, Exact };
+  enum class Method { Terminal, MisereNim, OnePosition, SJ, Exact };
 
   MisereSolver(Evaluator& ev, GameRegistry& games, const Limits& limits)
       : ev_(ev), games_(games), limits_(limits), space_(ev) {}

@@ -14,8 +14,8 @@ class OutcomeSink : public OptionSink {
  public:
   enum class Found : std::uint8_t { Nothing, Losing, Unknown };
 
-  OutcomeSink(OutcomeMemo& outcomes, const BoxTable& values, const BoxHooks& hooks)
-      : o_(outcomes), v_(values), any_values_(values.cells() > 0), hooks_(hooks) {}
+  OutcomeSink(OutcomeMemo& outcomes, const BoxTable& values, const BoxHooks& hooks, bool misere)
+      : o_(outcomes), v_(values), any_values_(!misere && values.cells() > 0), misere_(misere), hooks_(hooks) {}
 
   void pulse() override {
     if (hooks_.poll) hooks_.poll();
@@ -33,7 +33,8 @@ class OutcomeSink : public OptionSink {
 
   bool option(const std::int64_t* coords, int parts) override {
     if (seen_++ < skip_) return true;
-    if (parts == 0) return stop(Found::Losing, coords);  // split []: the empty sum, a P-position
+    // split []: the empty sum, where the opponent cannot move: lost for them, or won in misère
+    if (parts == 0) return misere_ ? true : stop(Found::Losing, coords);
     return look(coords);
   }
 
@@ -46,7 +47,11 @@ class OutcomeSink : public OptionSink {
     const int ar = o_.arity();
     const std::int64_t start = seen_;
     std::int64_t k = std::max<std::int64_t>(0, skip_ - seen_);
-    if (parts == 0) {  // split []: the empty sum, a P-position
+    if (parts == 0) {  // split []: the empty sum, a P-position (won by the opponent in misère)
+      if (misere_) {
+        seen_ = start + count;
+        return true;
+      }
       seen_ += k + 1;
       return stop(Found::Losing, first);
     }
@@ -98,6 +103,7 @@ class OutcomeSink : public OptionSink {
 
   Found found() const { return found_; }
   std::int64_t position() const { return seen_ - 1; }  // of the option found
+  std::int64_t seen() const { return seen_; }          // options listed, skipped ones too
   const Coords& child() const { return child_; }
   bool child_searching() const { return searching_; }  // the unknown child is an ancestor
   bool grow_wanted() const { return grow_; }
@@ -134,6 +140,7 @@ class OutcomeSink : public OptionSink {
   OutcomeMemo& o_;
   const BoxTable& v_;
   const bool any_values_;
+  const bool misere_;
   const BoxHooks& hooks_;
   std::int64_t skip_ = 0;
   std::int64_t seen_ = 0;
@@ -148,11 +155,13 @@ class OutcomeSink : public OptionSink {
 }  // namespace
 
 std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, const IntProgram& rules,
-                                const std::int64_t* c, const BoxHooks& hooks, std::string& why) {
+                                const std::int64_t* c, const BoxHooks& hooks, std::string& why, bool misere) {
   const int ar = outcomes.arity();
   Coords root{};
   std::copy(c, c + ar, root.begin());
-  if (auto g = values.known(c)) return *g != 0;
+  if (!misere) {
+    if (auto g = values.known(c)) return *g != 0;
+  }
   // The table's memory is its tiles written, and a directory of a pointer per tile the box
   // spans, kept to an eighth of it.
   const std::uint64_t max_tiles = hooks.max_outcome_bytes / OutcomeMemo::tile_bytes();
@@ -168,6 +177,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
   }
   auto known = [&](const std::int64_t* p) -> std::optional<bool> {
     if (auto w = outcomes.get(p)) return w;
+    if (misere) return std::nullopt;
     if (auto g = values.known(p)) return *g != 0;
     return std::nullopt;
   };
@@ -202,7 +212,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
       }
     }
   } unmark{outcomes, stack};
-  OutcomeSink sink(outcomes, values, hooks);
+  OutcomeSink sink(outcomes, values, hooks, misere);
   std::uint64_t ticks = 0;
   auto poll = [&] {
     tally.flush();
@@ -304,7 +314,8 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
       return std::nullopt;
     }
     if (sink.found() != OutcomeSink::Found::Unknown) {
-      settle(sink.found() == OutcomeSink::Found::Losing);
+      // No lost option: lost, unless there was no option at all under misère.
+      settle(sink.found() == OutcomeSink::Found::Losing || (misere && sink.seen() == 0));
       continue;
     }
     // The first option not known yet: decide it, then come back to the options after it.

@@ -16,7 +16,10 @@ namespace grundy {
 // soon as one option is P, searched depth first in rule order like a hand-written win()
 // (so most options are never looked at). Values already in `values` are used too. Nothing
 // when the compiled rules cannot decide (see box_value).
+// Under misère play (`misere`), a state with no options is won, `split []` is an option the
+// opponent wins, and `values` (normal play's) is not read.
 std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, const IntProgram& rules,
-                                const std::int64_t* c, const BoxHooks& hooks, std::string& why);
+                                const std::int64_t* c, const BoxHooks& hooks, std::string& why,
+                                bool misere = false);
 
 }  // namespace grundy

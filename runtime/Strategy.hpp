@@ -68,6 +68,10 @@ struct Strategy {
   // Outcomes by a theorem, whatever the path (runtime/OutcomeRule.hpp).
   std::unique_ptr<OutcomeRule> outcome_rule;
   bool busy = false;  // a table being filled: a query met inside goes to the search
+  // Misère outcomes of one position over the compiled rules (Evaluator::table_misere_wins),
+  // whatever the path of the nim-values; `misere_stopped` once that search gave up.
+  std::unique_ptr<OutcomeMemo> misere_outcomes;
+  bool misere_stopped = false;
   std::string how;    // one line for --explain
   bool explained_other_states = false;  // --explain said once that non-integer states are searched
 

@@ -460,6 +460,29 @@ std::optional<bool> Evaluator::table_wins(const GameInstance& g, const std::int6
   return std::nullopt;
 }
 
+std::optional<bool> Evaluator::table_misere_wins(const GameInstance& g, const std::int64_t* c, int n) {
+  const std::shared_ptr<const IntProgram>& program = g.plan().program;
+  if (g.rules().is_nim() || !program || program->arity != n || program->max_parts() > 1) return std::nullopt;
+  Strategy& s = strategy(g);
+  if (s.misere_stopped || s.busy) return std::nullopt;
+  if (!s.misere_outcomes) s.misere_outcomes = std::make_unique<OutcomeMemo>(n);
+  if (auto w = s.misere_outcomes->get(c)) return w;
+  BoxCall call{this, &g};
+  const BoxHooks hooks = box_hooks(call);
+  const BoxTable no_values(n);  // normal play's values say nothing of misère outcomes
+  std::string why;
+  std::optional<bool> w;
+  {
+    BusyScope busy(s);
+    ProgressScope bar(limits_.progress, [&g] { return "misere " + g.display_name(); });
+    w = box_outcome(*s.misere_outcomes, no_values, *program, c, hooks, why, /*misere=*/true);
+  }
+  if (w) return w;
+  s.misere_stopped = true;
+  explain(g, "the misere outcome search over the compiled rules stops: " + why + "; searched from there");
+  return std::nullopt;
+}
+
 // ---- the period of a one-integer game ----
 
 PeriodInfo Evaluator::period(const GameInstance& game, std::optional<std::int64_t> limit) {

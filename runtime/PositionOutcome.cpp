@@ -1,0 +1,148 @@
+// wins() of one position by a depth-first search for its outcome (runtime/Evaluator.hpp,
+// position_wins). A position is won when one of its options is lost, so the search looks at
+// options in rule order and stops at the first lost one, as a contest programmer's win()
+// does: Euclid's game from (10^6, 999999) meets a lost position a few moves down and never
+// looks at the rest. The nim-values a full search would compute are not needed. Misère play
+// of one game is the same recursion with terminal positions won.
+#include <deque>
+
+#include "runtime/Cycle.hpp"
+#include "runtime/Evaluator.hpp"
+#include "runtime/Nim.hpp"
+#include "runtime/Progress.hpp"
+#include "runtime/Runaway.hpp"
+#include "runtime/StackGuard.hpp"
+
+namespace grundy {
+
+namespace {
+
+struct OutcomeFrame {
+  Position pos;
+  std::unique_ptr<OptionCursor> cursor;
+  bool any_option = false;
+};
+
+}  // namespace
+
+bool Evaluator::position_wins(const Position& root, bool misere, const std::function<bool(const Sum&)>& sum_wins) {
+  return query([&] { return outcome_search(root, misere, sum_wins); });
+}
+
+bool Evaluator::outcome_search(const Position& root, bool misere, const std::function<bool(const Sum&)>& sum_wins) {
+  const int mode = misere ? 1 : 0;
+  if (auto it = root.game->outcomes[mode].find(root.state); it != root.game->outcomes[mode].end()) {
+    if (it->second != kOutcomeInProgress) return it->second == kOutcomeWin;
+  }
+  check_stack();  // a query inside a rule re-enters here
+  std::deque<OutcomeFrame> stack;
+  std::uint64_t ticks = 0, entered = 0;
+  ProgressScope bar(limits_.progress, [&root] { return root.game->display_name(); });
+
+  auto loop_at = [&](const Position& again) {
+    std::vector<Position> cycle;
+    bool on = false;
+    for (const OutcomeFrame& f : stack) {
+      on = on || f.pos == again;
+      if (on) cycle.push_back(f.pos);
+    }
+    cycle.push_back(again);
+    std::vector<Position> shortest = shortest_cycle(again);
+    if (!shortest.empty() && shortest.size() < cycle.size()) cycle = std::move(shortest);
+    fail_loop("the rules loop: " + describe_cycle(cycle),
+              "a game must end: every sequence of moves has to reach a position with no options");
+  };
+  auto enter = [&](const Position& p) {
+    reserve_states(1);
+    auto cursor = p.game->rules().options(*p.game, p.state);
+    auto& memo = p.game->outcomes[mode];
+    const std::uint64_t body = games_.meter.hold(p.state);
+    try {
+      check_memory(limits_, held_bytes() + body + (stack.size() + 1) * kBytesPerFrame, "the search");
+      if (heap_over(limits_.max_memory, next_growth_bytes(memo))) limits_.memory_exceeded("the search");
+    } catch (...) {
+      games_.meter.release(p.state);
+      throw;
+    }
+    memo[p.state] = kOutcomeInProgress;
+    ++games_.states;
+    ++entered;
+    games_.state_bytes += body;
+    stack.push_back(OutcomeFrame{p, std::move(cursor), false});
+    if (stack.size() >= kRunawayDepth && (stack.size() & 0xFFFF) == 0) {
+      std::vector<Position> path;
+      path.reserve(stack.size());
+      for (const OutcomeFrame& f : stack) path.push_back(f.pos);
+      check_runaway(path);
+    }
+  };
+  // The outcome of one option when it is known without a search of its own.
+  auto known = [&](const Option& o) -> std::optional<bool> {
+    if (o.empty()) return misere;  // the opponent cannot move: lost, or won under misère
+    if (o.size() > 1) {
+      Sum sum;
+      sum.parts = o;
+      return sum_wins(sum);
+    }
+    const Position& p = o[0];
+    if (p.game->rules().is_nim() && !misere) return nim_value(p) != 0;
+    if (auto it = p.game->outcomes[mode].find(p.state); it != p.game->outcomes[mode].end()) {
+      if (it->second == kOutcomeInProgress) loop_at(p);
+      return it->second == kOutcomeWin;
+    }
+    if (misere) return std::nullopt;
+    if (p.game->rules().has_formula()) return p.game->rules().formula(*p.game, p.state) != 0;
+    if (auto it = p.game->memo.find(p.state); it != p.game->memo.end() && it->second != kInProgress) {
+      return it->second != 0;
+    }
+    // A kernel, a dense table or a box answers it without the search.
+    if (auto v = fast_value(p)) return *v != 0;
+    return std::nullopt;
+  };
+  // Pops the top frame with its outcome; returns it for the frame below.
+  auto finish = [&](bool wins) {
+    OutcomeFrame& f = stack.back();
+    f.pos.game->outcomes[mode][f.pos.state] = wins ? kOutcomeWin : kOutcomeLoss;
+    stack.pop_back();
+    return wins;
+  };
+  try {
+    enter(root);
+    std::optional<bool> child;  // the outcome of the option the top frame just searched
+    while (!stack.empty()) {
+      if ((++ticks & 0xFFF) == 0) poll(*root.game, entered, 0);
+      OutcomeFrame& f = stack.back();
+      if (child) {
+        const bool option_wins = *child;
+        child.reset();
+        if (!option_wins) {
+          child = finish(true);
+          continue;
+        }
+      }
+      Option o;
+      if (!f.cursor->next(o)) {
+        // No lost option: lost, unless there was no option at all under misère.
+        child = finish(misere && !f.any_option);
+        continue;
+      }
+      f.any_option = true;
+      if (std::optional<bool> w = known(o)) {
+        if (!*w) child = finish(true);
+        continue;
+      }
+      enter(o[0]);  // invalidates f
+    }
+    return child.value_or(false);  // the root's outcome: the last frame popped
+  } catch (...) {
+    // Positions left in progress would look like loops to the next query.
+    for (const OutcomeFrame& f : stack) {
+      f.pos.game->outcomes[mode].erase(f.pos.state);
+      --games_.states;
+      games_.state_bytes -= std::min(games_.meter.release(f.pos.state), games_.state_bytes);
+    }
+    throw;
+  }
+}
+
+}  // namespace grundy
