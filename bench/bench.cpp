@@ -26,6 +26,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "lang/Session.hpp"
@@ -293,6 +294,61 @@ struct MisereKaylesHand {
 
 // ---- cases ----
 
+// Misère play of one heap of a take-1-to-m game, as a contest solution would tabulate it:
+// terminal won, a heap won when some option is lost.
+bool misere_take_hand(int m, int n) {
+  std::vector<char> w(static_cast<std::size_t>(n) + 1);
+  for (int i = 0; i <= n; ++i) {
+    bool win = i == 0;
+    for (int k = 1; k <= std::min(m, i) && !win; ++k) win = !w[static_cast<std::size_t>(i - k)];
+    w[static_cast<std::size_t>(i)] = win;
+  }
+  return w[static_cast<std::size_t>(n)];
+}
+
+// Misère Wythoff over a 2-D array, the three moves in the rules' order.
+bool misere_wythoff_hand(int A, int B) {
+  std::vector<std::vector<char>> w(static_cast<std::size_t>(A) + 1, std::vector<char>(static_cast<std::size_t>(B) + 1));
+  for (int a = 0; a <= A; ++a) {
+    for (int b = 0; b <= B; ++b) {
+      bool win = a == 0 && b == 0;
+      for (int k = 1; k <= a && !win; ++k) win = !w[static_cast<std::size_t>(a - k)][static_cast<std::size_t>(b)];
+      for (int k = 1; k <= b && !win; ++k) win = !w[static_cast<std::size_t>(a)][static_cast<std::size_t>(b - k)];
+      for (int k = 1; k <= std::min(a, b) && !win; ++k)
+        win = !w[static_cast<std::size_t>(a - k)][static_cast<std::size_t>(b - k)];
+      w[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] = win;
+    }
+  }
+  return w[static_cast<std::size_t>(A)][static_cast<std::size_t>(B)];
+}
+
+// Chomp by column heights, a memoized win() over a hash map of vectors, moves in the
+// order of the rules below, stopping at the first lost option.
+struct ChompHand {
+  struct Hash {
+    std::size_t operator()(const std::vector<int>& v) const {
+      std::size_t h = 0;
+      for (int x : v) h = h * 1000003u + static_cast<std::size_t>(x);
+      return h;
+    }
+  };
+  std::unordered_map<std::vector<int>, bool, Hash> memo;
+  bool wins(const std::vector<int>& hs) {
+    if (auto it = memo.find(hs); it != memo.end()) return it->second;
+    bool w = false;
+    for (std::size_t c = 0; c < hs.size() && !w; ++c) {
+      for (int j = 0; j < hs[c] && !w; ++j) {
+        if (c == 0 && j == 0) continue;
+        std::vector<int> next = hs;
+        for (std::size_t i = c; i < hs.size(); ++i) next[i] = std::min(hs[i], j);
+        w = !wins(next);
+      }
+    }
+    memo.emplace(hs, w);
+    return w;
+  }
+};
+
 struct Case {
   std::string name;
   std::string note;
@@ -449,6 +505,32 @@ std::vector<Case> cases() {
                  return std::string(h.wins({20, 20, 20}) ? "N" : "P");
                }});
   c.back().quick = false;
+  c.push_back({"misere take 1..5000 from 5000", "one heap's misere outcome; hand: bool array DP", 5,
+               [] {
+                 return run_grundy(
+                     "game C(m) { state n  move n - k for k in 1..min(m, n) }\n"
+                     "wins(misere C[5000](5000))\n");
+               },
+               [] { return std::string(misere_take_hand(5000, 5000) ? "true" : "false"); }});
+  c.push_back({"misere Wythoff(150, 200)", "one position's misere outcome; hand: 2-D DP", 5,
+               [] {
+                 return run_grundy(
+                     "game W { state (a, b)  move (a - k, b) for k in 1..a  move (a, b - k) for k in 1..b"
+                     "  move (a - k, b - k) for k in 1..min(a, b) }\n"
+                     "wins(misere W(150, 200))\n");
+               },
+               [] { return std::string(misere_wythoff_hand(150, 200) ? "true" : "false"); }});
+  c.push_back({"Chomp [9]*7 by columns, list state", "wins(); hand: memoized win() over unordered_map", 5,
+               [] {
+                 return run_grundy(
+                     "game Chomp { state hs  move [if i >= c then min(hs[i], j) else hs[i] for i in "
+                     "0..len(hs)-1] for c in 0..len(hs)-1 for j in 0..hs[c]-1 if c > 0 or j > 0 }\n"
+                     "wins(Chomp([9, 9, 9, 9, 9, 9, 9]))\n");
+               },
+               [] {
+                 ChompHand h;
+                 return std::string(h.wins({9, 9, 9, 9, 9, 9, 9}) ? "true" : "false");
+               }});
   c.push_back({"startup: a session that prints 1", "in process; hand: none", 9,
                [] { return run_grundy("1\n"); }, [] { return std::string("-"); }});
   c.back().ratio = false;

@@ -17,6 +17,11 @@ const char* name_of(const BuiltinCall& c) { return kBuiltins[static_cast<std::si
 
 // min and max: of their arguments, or of the one collection given.
 Value extremum(BuiltinCall& c, bool least) {
+  // min(a, b) of two integers, the common case in rules (`1..min(m, n)`), without a list.
+  if (c.args.size() == 2 && c.args[0].is(Kind::Int) && c.args[1].is(Kind::Int)) {
+    const std::int64_t a = c.args[0].as_int(), b = c.args[1].as_int();
+    return Value::integer(least ? std::min(a, b) : std::max(a, b));
+  }
   const char* name = name_of(c);
   std::vector<Value> listed;
   const std::vector<Value>& xs = c.args.size() == 1 ? c.in.items_in(c.args[0], c.arg0, name, listed) : c.args;
