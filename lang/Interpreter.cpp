@@ -351,12 +351,49 @@ Value Interpreter::call(const Expr& e, Frame& frame) {
   return position_of(f.game(), std::move(args), e);
 }
 
-// A pure function: its results are memoized (fib(40) written naively stays cheap).
+namespace {
+
+// Whether a call to function `from` can reach function `target` (calls in its body, and in
+// theirs, in any clause or argument).
+bool reaches(const World& w, const Expr& e, int target, std::vector<char>& seen) {
+  if (e.kind == ExprKind::Call && !e.args.empty() && e.args[0]->kind == ExprKind::Name &&
+      e.args[0]->binding.to == Binding::To::Def) {
+    const int k = e.args[0]->binding.index;
+    if (k == target) return true;
+    if (k >= 0 && static_cast<std::size_t>(k) < w.defs.size() && !seen[static_cast<std::size_t>(k)]) {
+      seen[static_cast<std::size_t>(k)] = 1;
+      const DefDecl* d = w.defs[static_cast<std::size_t>(k)].decl;
+      if (d && d->body && reaches(w, *d->body, target, seen)) return true;
+    }
+  }
+  for (const ExprPtr& a : e.args) {
+    if (a && reaches(w, *a, target, seen)) return true;
+  }
+  for (const Clause& c : e.clauses) {
+    if (c.expr && reaches(w, *c.expr, target, seen)) return true;
+  }
+  return false;
+}
+
+bool plain(const Value& v) { return v.is(Kind::Int) || v.is(Kind::Bool) || v.is(Kind::Str); }
+
+}  // namespace
+
+// A pure function: its results are memoized (fib(40) written naively stays cheap), when it
+// is recursive or called on plain values (DefEntry::recursive).
 Value Interpreter::call_def(const Expr& e, DefEntry& d, Frame& frame) {
   std::vector<Value> args;
   for (std::size_t i = 1; i < e.args.size(); ++i) args.push_back(eval(*e.args[i], frame));
+  if (d.recursive < 0) {
+    const int self = e.args[0]->binding.index;  // the callee, a name bound to this function
+    std::vector<char> seen(w_.defs.size());
+    d.recursive = d.decl && d.decl->body && reaches(w_, *d.decl->body, self, seen) ? 1 : 0;
+  }
+  const bool keep = d.recursive == 1 || std::all_of(args.begin(), args.end(), plain);
   Value key = Value::tuple(args);
-  if (auto it = d.memo.find(key); it != d.memo.end()) return it->second;
+  if (keep) {
+    if (auto it = d.memo.find(key); it != d.memo.end()) return it->second;
+  }
   if (depth_ >= w_.max_depth) {
     throw Error(
         ErrorKind::Limit,
@@ -385,6 +422,7 @@ Value Interpreter::call_def(const Expr& e, DefEntry& d, Frame& frame) {
     }
     --depth_;
   }
+  if (!keep) return result;
   w_.limits.held += d.memo.emplace(key, result);
   try {
     check_memory(w_.limits, ev_.held_bytes(), "the memoized results of functions");

@@ -61,7 +61,10 @@ void Workspace::roll_back(Snapshot& before) {
 std::uint64_t Workspace::clear_memos() {
   const std::uint64_t held = w_.registry.states;
   w_.registry.clear_memos();
-  for (DefEntry& d : w_.defs) d.memo.clear();
+  for (DefEntry& d : w_.defs) {
+    d.memo.clear();
+    d.recursive = -1;  // a redefinition may have made a function call back into another
+  }
   in_.misere().clear();
   in_.every().clear();
   return held;

@@ -73,6 +73,11 @@ struct DefEntry {
   const DefDecl* decl = nullptr;
   // Functions are pure, so results are memoized: fib(40) written naively stays cheap.
   DefMemo memo;
+  // Whether the body may call the function again, directly or through other functions
+  // (-1: not looked at yet). A function that does not is memoized only for calls on plain
+  // values: a helper that rewrites a rule's list state is called once per state, each time
+  // with a new list, and keeping its results cost memory and time for nothing.
+  std::int8_t recursive = -1;
 };
 
 struct GlobalEntry {
