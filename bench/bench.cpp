@@ -349,6 +349,25 @@ struct ChompHand {
   }
 };
 
+// LeetCode 464 "Can I Win" as a contest solution writes it: the numbers used as a bitmask,
+// the total implied by it, a memo array over the masks.
+struct CanIWinHand {
+  int m, t;
+  std::vector<std::int8_t> memo;
+  CanIWinHand(int m_, int t_) : m(m_), t(t_), memo(std::size_t{1} << (m_ + 1), -1) {}
+  bool wins(std::uint32_t used, int total) {
+    std::int8_t& r = memo[used];
+    if (r >= 0) return r != 0;
+    bool w = false;
+    for (int k = 1; k <= m && !w; ++k) {
+      if (used >> k & 1u) continue;
+      w = total + k >= t || !wins(used | (1u << k), total + k);
+    }
+    r = w ? 1 : 0;
+    return w;
+  }
+};
+
 struct Case {
   std::string name;
   std::string note;
@@ -530,6 +549,18 @@ std::vector<Case> cases() {
                [] {
                  ChompHand h;
                  return std::string(h.wins({9, 9, 9, 9, 9, 9, 9}) ? "true" : "false");
+               }});
+  c.push_back({"Can I Win, M = 20, T = 200 (set state)", "LeetCode 464, wins(); hand: bitmask memo array", 3,
+               [] {
+                 return run_grundy(
+                     "game C(M, T) { state (used, total)\n"
+                     "  move ({0}, T) for k in 1..M if not (k in used) and total + k >= T and total < T\n"
+                     "  move (used + {k}, total + k) for k in 1..M if not (k in used) and total + k < T }\n"
+                     "wins(C[20, 200]({}, 0))\n");
+               },
+               [] {
+                 CanIWinHand h(20, 200);
+                 return std::string(h.wins(0, 0) ? "true" : "false");
                }});
   c.push_back({"startup: a session that prints 1", "in process; hand: none", 9,
                [] { return run_grundy("1\n"); }, [] { return std::string("-"); }});
