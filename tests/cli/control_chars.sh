@@ -4,25 +4,15 @@
 # they could recolour it or move the cursor.
 #
 #   tests/cli/control_chars.sh <path to grundy>
-set -u
-G="$1"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
+. "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 esc=$'\x1b'
 
 # check NAME STDERR-SUBSTRING: the last run's stderr holds the text and no raw ESC or BEL.
 check() {
   local name=$1 text=$2
-  if ! grep -qF -- "$text" "$tmp/err" || grep -q $'[\x1b\x07]' "$tmp/err"; then
-    echo "FAIL $name: stderr:"; cat -v "$tmp/err" | sed 's/^/  | /'
-    echo "  (want it to contain: $text, and no raw control character)"
-    failures=$((failures + 1))
-  else
-    echo "ok   $name"
-  fi
+  grep -qF -- "$text" "$tmp/err" && ! grep -q $'[\x1b\x07]' "$tmp/err"
+  verdict "$name" $? "stderr:" "$tmp/err" "(want it to contain: $text, and no raw control character)"
 }
-
 "$G" --max-states "1${esc}[31mX" 2>"$tmp/err"
 check "a usage error" "got '1\\x1b[31mX'"
 "$G" run "$tmp/a${esc}[31mb.game" 2>"$tmp/err"
@@ -31,4 +21,4 @@ printf ':load \x1b[31mzz\n:zz\x07\n' | "$G" repl 2>"$tmp/err" >/dev/null
 check "a REPL command's file name" "cannot open '\\x1b[31mzz'"
 check "an unknown REPL command" "unknown command ':zz\\x07'"
 
-exit $((failures > 0))
+finish

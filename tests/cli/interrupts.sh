@@ -4,11 +4,7 @@
 # evaluates (it used to finish parsing first, seconds later).
 #
 #   tests/cli/interrupts.sh <path to grundy>
-set -u
-G="$1"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
+. "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 
 # interrupt NAME FILE: SIGINT 0.3 s into `grundy run FILE`; it must stop within a
 # second of that, with exit 70 and the message.
@@ -21,13 +17,8 @@ interrupt() {
   local start=$SECONDS
   wait "$pid"
   local code=$?
-  if [[ $code != 70 ]] || ! grep -q "interrupted" "$tmp/err" || ((SECONDS - start > 2)); then
-    echo "FAIL $name: exit $code, stderr:"
-    sed 's/^/  | /' "$tmp/err"
-    failures=$((failures + 1))
-  else
-    echo "ok   $name"
-  fi
+  [[ $code == 70 ]] && grep -q "interrupted" "$tmp/err" && ((SECONDS - start <= 2))
+  verdict "$name" $? "exit $code, stderr:" "$tmp/err"
 }
 
 # A program of one list of 3 million numbers: seconds to parse.
@@ -52,13 +43,8 @@ sleep 1
 kill -INT "$pid" 2>/dev/null
 wait "$pid"
 code=$?
-if [[ $code != 70 ]] || ! grep -q "^<stdin>:1:1: error: interrupted" "$tmp/err" ||
-  ! grep -q "^grundy(Wythoff(3000, 3000))" "$tmp/err" || grep -q after "$tmp/out"; then
-  echo "FAIL Ctrl-C in a piped REPL: exit $code, stdout and stderr:"
-  sed 's/^/  | /' "$tmp/out" "$tmp/err"
-  failures=$((failures + 1))
-else
-  echo "ok   Ctrl-C in a piped REPL"
-fi
+[[ $code == 70 ]] && grep -q "^<stdin>:1:1: error: interrupted" "$tmp/err" &&
+  grep -q "^grundy(Wythoff(3000, 3000))" "$tmp/err" && ! grep -q after "$tmp/out"
+verdict "Ctrl-C in a piped REPL" $? "exit $code, stdout and stderr:" "$tmp/out" "$tmp/err"
 
-exit $((failures > 0))
+finish

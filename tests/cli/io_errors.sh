@@ -4,24 +4,7 @@
 # descriptor, a directory or a device as standard input, a reader that goes away.
 #
 #   tests/cli/io_errors.sh <path to grundy>
-set -u
-G="$1"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-# expect NAME CODE STDERR-SUBSTRING: the last run's exit code and what it wrote to stderr.
-expect() {
-  local name=$1 want=$2 text=$3
-  if [[ "$code" != "$want" ]] || ! grep -qF -- "$text" "$tmp/err"; then
-    echo "FAIL $name: exit $code (want $want), stderr:"
-    sed 's/^/  | /' "$tmp/err"
-    echo "  (want it to contain: $text)"
-    failures=$((failures + 1))
-  else
-    echo "ok   $name"
-  fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 
 "$G" run - <&- 2>"$tmp/err"; code=$?
 expect "run - with standard input closed" 74 "error: cannot read standard input: Bad file descriptor"
@@ -57,9 +40,8 @@ expect "a closed output pipe (run)" 74 "error: cannot write the output"
 printf '1\n[n for n in 0..100000]\n[n for n in 0..100000]\n' | "$G" repl 2>"$tmp/err" | head -c1 >/dev/null
 code=${PIPESTATUS[1]}
 expect "a closed output pipe (repl)" 74 "error: cannot write the output"
-if [[ $(grep -c "cannot write" "$tmp/err") != 1 ]]; then
-  echo "FAIL the REPL says once that its output is gone"; failures=$((failures + 1))
-fi
+[[ $(grep -c "cannot write" "$tmp/err") == 1 ]]
+verdict "the REPL says once that its output is gone" $? "$tmp/err"
 
 # A loop of symbolic links is not "No such file or directory".
 ln -s "$tmp/loop2" "$tmp/loop1" && ln -s "$tmp/loop1" "$tmp/loop2"
@@ -69,4 +51,4 @@ expect "an import of a symbolic link loop" 65 "cannot open 'loop1': Too many lev
 "$G" run "$tmp/loop1" 2>"$tmp/err"; code=$?
 expect "run of a symbolic link loop" 74 "Too many levels of symbolic links"
 
-exit $((failures > 0))
+finish
