@@ -12,6 +12,7 @@
 #include "runtime/Nim.hpp"
 #include "runtime/Progress.hpp"
 #include "runtime/Runaway.hpp"
+#include "runtime/Show.hpp"
 #include "runtime/StackGuard.hpp"
 #include "runtime/WorkAhead.hpp"
 
@@ -83,7 +84,11 @@ std::optional<std::uint64_t> known_value(const Strategy& s, const Value& state) 
 // ---- what the paths share ----
 
 void Evaluator::explain(const GameInstance& g, const std::string& line) const {
-  if (limits_.explain) *limits_.explain << "explain: " << g.display_name() << ": " << line << '\n';
+  // A game whose parameter is a set of 316 squares is named, and its code described, in a
+  // line of bounded size.
+  if (limits_.explain) {
+    *limits_.explain << "explain: " << elide(g.display_name(), kShownValue) << ": " << elide(line, 1000) << '\n';
+  }
 }
 
 BoxHooks Evaluator::box_hooks(BoxCall& call) {

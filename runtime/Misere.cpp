@@ -5,6 +5,7 @@
 
 #include "runtime/Nim.hpp"
 #include "runtime/BoxTable.hpp"
+#include "runtime/Show.hpp"
 #include "runtime/SumSearch.hpp"
 
 namespace grundy {
@@ -196,7 +197,8 @@ void MisereSolver::explain(Method m, const Sum& live, const Position* not_sj) {
   for (const std::string& g : games) key += "|" + g;
   if (!explained_.insert(key).second) return;
   std::string shown;
-  for (const Position& p : live) shown += (shown.empty() ? "" : " + ") + to_string(p);
+  for (const Position& p : live) shown += (shown.empty() ? "" : " + ") + grundy::shown(p);
+  shown = elide(std::move(shown), kShownValue);
   std::string line = "explain: misere " + (live.parts.size() == 1 ? shown : "(" + shown + ")") + ": ";
   switch (m) {
     case Method::MisereNim:
