@@ -2,6 +2,7 @@
 // arithmetic is checked (runtime/Checked.hpp), `+` also adds positions into sums and joins
 // lists, strings and sets.
 #include <algorithm>
+#include <iterator>
 
 #include "lang/Faults.hpp"
 #include "lang/Interpreter.hpp"
@@ -112,7 +113,7 @@ Value Interpreter::binary(const Expr& e, Frame& frame) {
     if (b.is(Kind::Range)) {
       found = a.is(Kind::Int) && a.as_int() >= b.range_lo() && a.as_int() <= b.range_hi();
     } else if (b.is(Kind::Set)) {
-      found = std::binary_search(b.items().begin(), b.items().end(), a);
+      found = std::binary_search(b.items().begin(), b.items().end(), a, Value::less);
     } else {
       const auto& items = elements_of(b, e.args[1]->where, "'in'");
       found = std::find(items.begin(), items.end(), a) != items.end();
@@ -158,11 +159,12 @@ Value Interpreter::binary(const Expr& e, Frame& frame) {
     }
     if (a.is(Kind::Set) && b.is(Kind::Set)) {
       check_size(a.items().size() + b.items().size(), sizeof(Value), e.where);
+      // Both are in order: one merge, no sort.
       std::vector<Value> items;
       items.reserve(a.items().size() + b.items().size());
-      items.insert(items.end(), a.items().begin(), a.items().end());
-      items.insert(items.end(), b.items().begin(), b.items().end());
-      return Value::set(std::move(items));
+      std::set_union(a.items().begin(), a.items().end(), b.items().begin(), b.items().end(),
+                     std::back_inserter(items), Value::less);
+      return Value::sorted_set(std::move(items));
     }
     if (is_gamey(a) || is_gamey(b)) {
       fail_at(e.where, "cannot add " + describe(is_gamey(a) ? b : a) + " to a position",
@@ -172,9 +174,9 @@ Value Interpreter::binary(const Expr& e, Frame& frame) {
   if (op == BinOp::Sub && a.is(Kind::Set) && b.is(Kind::Set)) {
     std::vector<Value> items;
     for (const Value& x : a.items()) {
-      if (!std::binary_search(b.items().begin(), b.items().end(), x)) items.push_back(x);
+      if (!std::binary_search(b.items().begin(), b.items().end(), x, Value::less)) items.push_back(x);
     }
-    return Value::set(std::move(items));
+    return Value::sorted_set(std::move(items));  // a's order, some left out
   }
   if (!a.is(Kind::Int) || !b.is(Kind::Int)) {
     fail_at(e.where, "'" + text + "' needs two ints, got " + describe(a.is(Kind::Int) ? b : a));

@@ -116,8 +116,12 @@ Value Value::list(std::vector<Value> items) {
 }
 
 Value Value::set(std::vector<Value> items) {
-  std::sort(items.begin(), items.end());
+  std::sort(items.begin(), items.end(), less);
   items.erase(std::unique(items.begin(), items.end()), items.end());
+  return sorted_set(std::move(items));
+}
+
+Value Value::sorted_set(std::vector<Value> items) {
   auto o = std::make_shared<Obj>();
   o->hash = hash_items(0x736574ULL, items);
   o->depth = nest(items);

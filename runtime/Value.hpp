@@ -45,6 +45,8 @@ class Value {
   static Value tuple(std::vector<Value> items);
   static Value list(std::vector<Value> items);
   static Value set(std::vector<Value> items);  // sorts and removes duplicates
+  // The same for items already in order and without duplicates (a merge of two sets).
+  static Value sorted_set(std::vector<Value> items);
   static Value range(std::int64_t lo, std::int64_t hi);
   static Value position(const GameInstance* game, Value state);
   // A sum of positions. One normal-play part collapses to that position.
@@ -84,6 +86,12 @@ class Value {
   // A total order, used for sets and canonical multisets of positions.
   friend int compare(const Value& a, const Value& b);
   friend bool operator<(const Value& a, const Value& b) { return compare(a, b) < 0; }
+  // operator< with integers compared inline: sets of small integers are the common case
+  // (the numbers used so far, in a rule's `k in used` and `used + {k}`).
+  static bool less(const Value& a, const Value& b) {
+    if (a.kind_ == Kind::Int && b.kind_ == Kind::Int) return a.i_ < b.i_;
+    return compare(a, b) < 0;
+  }
 
   template <typename H>
   friend H AbslHashValue(H h, const Value& v) {
