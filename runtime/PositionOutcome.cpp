@@ -85,7 +85,8 @@ bool Evaluator::outcome_search(const Position& root, bool misere, const std::fun
       return sum_wins(sum);
     }
     const Position& p = o[0];
-    if (p.game->rules().is_nim() && !misere) return nim_value(p) != 0;
+    // A Nim heap: won unless empty; under misère, unless a single token (Bouton).
+    if (p.game->rules().is_nim()) return misere ? nim_value(p) != 1 : nim_value(p) != 0;
     if (auto it = p.game->outcomes[mode].find(p.state); it != p.game->outcomes[mode].end()) {
       if (it->second == kOutcomeInProgress) loop_at(p);
       return it->second == kOutcomeWin;
