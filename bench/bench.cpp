@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -33,6 +34,7 @@
 #include "runtime/Dense.hpp"
 #include "runtime/Evaluator.hpp"
 #include "runtime/Kernels.hpp"
+#include "runtime/Memory.hpp"
 #include "runtime/Shorthands.hpp"
 
 extern char** environ;
@@ -102,6 +104,17 @@ std::string spawn(std::vector<const char*> argv) {
   int status = 0;
   waitpid(pid, &status, 0);
   return "-";
+}
+
+// The most heap (MB) one run of f holds at once, above what was held before it: every
+// operator new and delete of the process is counted (runtime/Memory.hpp), the hand-written
+// baselines' containers as much as Grundy's tables.
+double peak_mb_of(const std::function<void()>& f) {
+  const std::uint64_t before = grundy::heap_bytes();
+  grundy::heap_peak_reset();
+  f();
+  const std::uint64_t peak = grundy::heap_peak();
+  return peak > before ? static_cast<double>(peak - before) / (1 << 20) : 0.0;
 }
 
 // ---- hand-written baselines ----
@@ -597,7 +610,8 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "long")) long_too = true;
     else only.push_back(argv[i]);
   }
-  std::printf("%-42s %12s %12s %9s  %s\n", "case", "grundy (s)", "hand (s)", "ratio", "note");
+  std::printf("%-42s %12s %12s %9s %9s %9s  %s\n", "case", "grundy (s)", "hand (s)", "ratio", "grundy MB",
+              "hand MB", "note");
   for (const Case& c : cases()) {
     if (!only.empty() && std::none_of(only.begin(), only.end(), [&](const std::string& o) {
           return c.name.find(o) != std::string::npos;
@@ -617,8 +631,11 @@ int main(int argc, char** argv) {
     }
     char ratio[32] = "-";
     if (c.ratio && th > 0) std::snprintf(ratio, sizeof ratio, "%.3f", tg / th);
-    std::printf("%-42s %12.4f %12.4f %9s  %s%s\n", c.name.c_str(), tg, th, ratio, c.note.c_str(),
-                c.scale != 1 ? " (estimated)" : "");
+    // Peak heap of one more run of each side (not for the rows estimated from a smaller run).
+    const double mg = peak_mb_of([&] { c.grundy(); });
+    const double mh = compare && c.scale == 1 ? peak_mb_of([&] { c.baseline(); }) : 0;
+    std::printf("%-42s %12.4f %12.4f %9s %9.1f %9.1f  %s%s\n", c.name.c_str(), tg, th, ratio, mg, mh,
+                c.note.c_str(), c.scale != 1 ? " (estimated)" : "");
     std::fflush(stdout);
   }
   return 0;

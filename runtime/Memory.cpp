@@ -13,6 +13,7 @@ namespace grundy {
 
 namespace memory_detail {
 std::atomic<std::int64_t> heap_bytes{0};
+std::atomic<std::int64_t> heap_peak{0};
 }  // namespace memory_detail
 
 std::uint64_t resident_bytes() {
@@ -38,7 +39,10 @@ inline void count(void* p, bool add) {
   // With the allocator's own word before each chunk: a million small nodes hold it too.
   const auto n = static_cast<std::int64_t>(malloc_usable_size(p) + sizeof(std::size_t));
   auto& total = grundy::memory_detail::heap_bytes;
-  total.store(total.load(std::memory_order_relaxed) + (add ? n : -n), std::memory_order_relaxed);
+  const std::int64_t now = total.load(std::memory_order_relaxed) + (add ? n : -n);
+  total.store(now, std::memory_order_relaxed);
+  auto& peak = grundy::memory_detail::heap_peak;
+  if (add && now > peak.load(std::memory_order_relaxed)) peak.store(now, std::memory_order_relaxed);
 }
 
 void* allocate(std::size_t size) {

@@ -15,7 +15,19 @@ namespace grundy {
 namespace memory_detail {
 // Signed: the main thread may free what the worker thread allocated.
 extern std::atomic<std::int64_t> heap_bytes;
+// The most heap_bytes has been since the last heap_peak_reset() (for the benchmarks).
+extern std::atomic<std::int64_t> heap_peak;
 }  // namespace memory_detail
+
+// The most bytes the heap has held since heap_peak_reset(), which starts it at the present.
+inline std::uint64_t heap_peak() {
+  const std::int64_t b = memory_detail::heap_peak.load(std::memory_order_relaxed);
+  return b > 0 ? static_cast<std::uint64_t>(b) : 0;
+}
+inline void heap_peak_reset() {
+  memory_detail::heap_peak.store(memory_detail::heap_bytes.load(std::memory_order_relaxed),
+                                 std::memory_order_relaxed);
+}
 
 
 // Bytes held by operator new now (0 or more).
