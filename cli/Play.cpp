@@ -52,11 +52,16 @@ std::vector<Value> parts_of(const Value& x) {
 // A move written out, as text: its parts (split at '+' outside brackets) without blanks,
 // sorted, with a leading `misere` or `every` and enclosing parentheses dropped. The text is
 // never evaluated: an expression typed at the move prompt could run for hours.
-std::vector<std::string> written_parts(std::string_view text) {
+std::string without_blanks(std::string_view text) {
   std::string s;
   for (char c : text) {
     if (!std::isspace(static_cast<unsigned char>(c))) s += c;
   }
+  return s;
+}
+
+std::vector<std::string> written_parts(std::string_view text) {
+  std::string s = without_blanks(text);
   for (std::string_view mod : {"misere", "every"}) {
     if (s.rfind(mod, 0) == 0 && s.size() > mod.size() && s[mod.size()] == '(') s.erase(0, mod.size());
   }
@@ -91,13 +96,7 @@ std::vector<std::string> written_parts(std::string_view text) {
 
 std::vector<std::string> printed_parts(const std::vector<Value>& parts) {
   std::vector<std::string> out;
-  for (const Value& p : parts) {
-    std::string t;
-    for (char c : to_string(p)) {
-      if (!std::isspace(static_cast<unsigned char>(c))) t += c;
-    }
-    out.push_back(std::move(t));
-  }
+  for (const Value& p : parts) out.push_back(without_blanks(to_string(p)));
   std::sort(out.begin(), out.end());
   return out;
 }

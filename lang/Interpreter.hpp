@@ -144,7 +144,7 @@ class Interpreter {
   // grundy, wins or outcome of G(x, ...): the answer from G's table, theorem or outcome
   // search when one gives it, without building the position (a loop over a grid asks it
   // 10^5 times), else the query of the position; nothing when `e` has no such shortcut.
-  bool guard_holds(const GameInstance& g, const std::int64_t* c, std::size_t n, const Expr& call);
+  void check_guard(const GameInstance& g, const std::int64_t* c, std::size_t n, const Expr& call);
   std::optional<Value> query_of_call(Builtin b, const Expr& e, Frame& frame);
   // sum or len of a comprehension, folded as its elements come. Empty when the elements
   // turn out not to be integers (a sum of positions): then they are all in `listed`.

@@ -175,14 +175,13 @@ std::optional<std::uint64_t> Interpreter::known_grundy(const Expr& e, Frame& fra
 
 // A guarded game (`state n if n >= 0`) answers from its table only for its positions; the
 // others fail as building them would.
-bool Interpreter::guard_holds(const GameInstance& g, const std::int64_t* c, std::size_t n, const Expr& call) {
-  if (!g.rules().has_guard()) return true;
+void Interpreter::check_guard(const GameInstance& g, const std::int64_t* c, std::size_t n, const Expr& call) {
+  if (!g.rules().has_guard()) return;
   std::vector<Value> items;
   for (std::size_t i = 0; i < n; ++i) items.push_back(Value::integer(c[i]));
   const Value state = n == 1 ? items[0] : Value::tuple(std::move(items));
   const std::string why = g.rules().check_position(g, state);
   if (!why.empty()) fail_at(call.where, why);
-  return true;
 }
 
 std::optional<Value> Interpreter::query_of_call(Builtin b, const Expr& e, Frame& frame) {
@@ -205,7 +204,8 @@ std::optional<Value> Interpreter::query_of_call(Builtin b, const Expr& e, Frame&
   auto answer = [b](bool wins) {
     return b == Builtin::Wins ? Value::boolean(wins) : Value::outcome(wins ? 'N' : 'P');
   };
-  if (i == n && g->rules().state_arity() == static_cast<int>(n) && guard_holds(*g, c.data(), n, arg)) {
+  if (i == n && g->rules().state_arity() == static_cast<int>(n)) {
+    check_guard(*g, c.data(), n, arg);
     if (b == Builtin::Grundy) {
       if (auto x = ev_.table_value(*g, c.data(), static_cast<int>(n)))
         return Value::integer(static_cast<std::int64_t>(*x));
@@ -316,11 +316,9 @@ std::optional<Value> Interpreter::fold_heaps(const Expr& e, const GameEntry& ent
       ++x;
       continue;
     }
-    if (guarded) {
-      for (std::size_t i = 0; i < known; ++i) {
-        const std::string why = g->rules().check_position(*g, Value::integer(x + static_cast<std::int64_t>(i)));
-        if (!why.empty()) fail_at(element.args[1]->where, why);
-      }
+    for (std::size_t i = 0; i < known && guarded; ++i) {
+      const std::int64_t heap = x + static_cast<std::int64_t>(i);
+      check_guard(*g, &heap, 1, *element.args[1]);
     }
     // Each value checked: a run formula's values reach 2^63 - 1.
     for (std::size_t i = 0; i < known; ++i) add(static_cast<std::int64_t>(block[i]));

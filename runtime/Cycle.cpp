@@ -6,6 +6,7 @@
 
 #include <absl/container/flat_hash_map.h>
 
+#include "runtime/Error.hpp"
 #include "runtime/Show.hpp"
 
 namespace grundy {
@@ -56,6 +57,13 @@ std::string describe_cycle(const std::vector<Position>& cycle) {
     if (i + 1 < cycle.size()) path += " -> ";
   }
   return path;
+}
+
+void fail_cycle(std::vector<Position> path, const Position& again) {
+  path.push_back(again);
+  std::vector<Position> shortest = shortest_cycle(again);
+  if (!shortest.empty() && shortest.size() < path.size()) path = std::move(shortest);
+  fail_loop("the rules loop: " + describe_cycle(path), kLoopHint);
 }
 
 }  // namespace grundy

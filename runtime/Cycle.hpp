@@ -19,4 +19,24 @@ std::vector<Position> shortest_cycle(const Position& start, std::size_t budget =
 // "A -> B -> A", long cycles shortened in the middle.
 std::string describe_cycle(const std::vector<Position>& cycle);
 
+// The hint of every loop error.
+inline constexpr const char* kLoopHint =
+    "a game must end: every sequence of moves has to reach a position with no options";
+
+// The loop error for a search that met `again` again: `path` is the way it took from
+// `again` on; a shorter cycle through `again`, when there is one, reads better.
+[[noreturn]] void fail_cycle(std::vector<Position> path, const Position& again);
+
+// The same for a depth-first search whose stack (frames with a `pos`) holds `again`.
+template <typename Stack>
+[[noreturn]] void fail_stack_loop(const Stack& stack, const Position& again) {
+  std::vector<Position> path;
+  bool on = false;
+  for (const auto& f : stack) {
+    on = on || f.pos == again;
+    if (on) path.push_back(f.pos);
+  }
+  fail_cycle(std::move(path), again);
+}
+
 }  // namespace grundy

@@ -32,24 +32,6 @@ struct Frame {
 // hold the old and the new array at once.
 using SearchStack = std::deque<Frame>;
 
-[[noreturn]] void throw_loop(const SearchStack& stack, const Position& again) {
-  std::size_t from = 0;
-  for (std::size_t i = stack.size(); i-- > 0;) {
-    if (stack[i].pos == again) {
-      from = i;
-      break;
-    }
-  }
-  // The path the search took is a cycle; a shorter one through the same position reads better.
-  std::vector<Position> cycle;
-  for (std::size_t i = from; i < stack.size(); ++i) cycle.push_back(stack[i].pos);
-  cycle.push_back(again);
-  std::vector<Position> shortest = shortest_cycle(again);
-  if (!shortest.empty() && shortest.size() < cycle.size()) cycle = std::move(shortest);
-  fail_loop("the rules loop: " + describe_cycle(cycle),
-            "a game must end: every sequence of moves has to reach a position with no options");
-}
-
 [[noreturn]] void throw_too_many(std::uint64_t states) {
   Error e(ErrorKind::Limit, "too many states: the memo holds " + std::to_string(states) + " positions (the limit)",
           "raise the limit with --max-states N");
@@ -183,28 +165,12 @@ std::uint64_t Evaluator::search(const Position& root) {
   // The bar counts positions entered; how many the search needs is not known ahead.
   ProgressScope bar(limits_.progress, [&root] { return root.game->display_name(); });
   auto enter = [&](const Position& p) {
-    if (games_.states >= limits_.max_states) throw_too_many(games_.states);
+    reserve_states(1);
     auto cursor = p.game->rules().options(*p.game, p.state);
-    // A state that is a list or tuple holds its elements, in the memo as long as it lasts.
-    const std::uint64_t body = games_.meter.hold(p.state);
-    try {
-      check_memory(limits_, held_bytes() + body + (stack.size() + 1) * kBytesPerFrame, "the search");
-    } catch (...) {
-      games_.meter.release(p.state);
-      throw;
-    }
-    if (heap_over(limits_.max_memory, next_growth_bytes(p.game->memo))) limits_.memory_exceeded("the search");
-    p.game->memo[p.state] = kInProgress;
-    ++games_.states;
+    enter_state(p, p.game->memo, kInProgress, stack.size() + 1);
     ++entered;
-    games_.state_bytes += body;
     stack.push_back(Frame{p, std::move(cursor), {}, false, {}});
-    if (stack.size() >= kRunawayDepth && (stack.size() & 0xFFFF) == 0) {
-      std::vector<Position> path;
-      path.reserve(stack.size());
-      for (const Frame& f : stack) path.push_back(f.pos);
-      check_runaway(path);
-    }
+    check_runaway_of(stack);
   };
   try {
     enter(root);
@@ -247,7 +213,7 @@ std::uint64_t Evaluator::search(const Position& root) {
           enter(part);  // invalidates f
           break;
         }
-        if (it->second == kInProgress) throw_loop(stack, part);
+        if (it->second == kInProgress) fail_stack_loop(stack, part);
         x ^= it->second;
       }
       if (!ready) continue;
@@ -255,12 +221,7 @@ std::uint64_t Evaluator::search(const Position& root) {
       f.has_pending = false;
     }
   } catch (...) {
-    // Positions left in progress would look like loops to the next query.
-    for (const Frame& f : stack) {
-      f.pos.game->memo.erase(f.pos.state);
-      --games_.states;
-      games_.state_bytes -= std::min(games_.meter.release(f.pos.state), games_.state_bytes);
-    }
+    for (const Frame& f : stack) leave_state(f.pos, f.pos.game->memo);
     throw;
   }
   return root.game->memo.at(root.state);
@@ -305,15 +266,9 @@ bool Evaluator::wins(const Sum& sum) {
   if (arity <= kMaxBoxArity && coords_of(p.state, arity, c)) {
     if (auto w = table_wins(*p.game, c.data(), arity)) return *w;
   }
-  return query([&] {
-    if (p.game->rules().has_formula()) return p.game->rules().formula(*p.game, p.state) != 0;
-    if (auto it = p.game->memo.find(p.state); it != p.game->memo.end() && it->second != kInProgress) {
-      return it->second != 0;
-    }
-    if (auto v = fast_value(p)) return *v != 0;
-    // No table or formula: the outcome alone, searched until the first lost option.
-    return position_wins(p, false, [this](const Sum& s) { return grundy(s) != 0; });
-  });
+  // The outcome alone (a table or a formula when the game has one), searched until the
+  // first lost option.
+  return position_wins(p, false, [this](const Sum& s) { return grundy(s) != 0; });
 }
 
 namespace {

@@ -3,6 +3,7 @@
 // does not touch the C++ stack, and a position met again while in progress is a loop.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -165,7 +166,36 @@ class Evaluator {
   void setup(const GameInstance& g, Strategy& s);
   std::optional<std::uint64_t> fast_value(const Position& p);
   bool outcome_search(const Position& root, bool misere, const std::function<bool(const Sum&)>& sum_wins);
+  // A search enters p: marks it in progress in `memo` (the grundy memo or an outcome memo),
+  // counted as a state with what its state holds (a list holds its elements), once
+  // --max-memory allows it with `frames` frames on the search's stack.
+  template <typename Memo>
+  void enter_state(const Position& p, Memo& memo, typename Memo::mapped_type mark, std::size_t frames) {
+    const std::uint64_t body = games_.meter.hold(p.state);
+    try {
+      check_memory(limits_, held_bytes() + body + frames * kBytesPerFrame, "the search");
+      if (heap_over(limits_.max_memory, next_growth_bytes(memo))) limits_.memory_exceeded("the search");
+    } catch (...) {
+      games_.meter.release(p.state);
+      throw;
+    }
+    memo[p.state] = mark;
+    ++games_.states;
+    games_.state_bytes += body;
+  }
+  // Takes back a mark a stopped search left: it would look like a loop to the next query.
+  template <typename Memo>
+  void leave_state(const Position& p, Memo& memo) {
+    memo.erase(p.state);
+    --games_.states;
+    games_.state_bytes -= std::min(games_.meter.release(p.state), games_.state_bytes);
+  }
   std::optional<std::uint32_t> box_value(const GameInstance& g, Strategy& s, const std::int64_t* c);
+  // The outcome search over compiled rules (runtime/OutcomeSearch.hpp) into `memo`, for
+  // table_wins and table_misere_wins; sets `stopped` when it gives up.
+  std::optional<bool> outcome_over_rules(const GameInstance& g, Strategy& s, OutcomeMemo& memo,
+                                         const BoxTable& values, const IntProgram& program,
+                                         const std::int64_t* c, bool misere, bool& stopped);
   std::optional<std::uint64_t> heap_value(const GameInstance& g, Strategy& s, std::int64_t n);
   std::optional<std::uint64_t> kernel_value(const GameInstance& g, Strategy& s, std::int64_t n);
   std::optional<std::uint32_t> dense_value(const GameInstance& g, Strategy& s, std::int64_t n);

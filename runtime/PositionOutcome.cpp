@@ -31,52 +31,20 @@ bool Evaluator::position_wins(const Position& root, bool misere, const std::func
 
 bool Evaluator::outcome_search(const Position& root, bool misere, const std::function<bool(const Sum&)>& sum_wins) {
   const int mode = misere ? 1 : 0;
-  if (auto it = root.game->outcomes[mode].find(root.state); it != root.game->outcomes[mode].end()) {
-    if (it->second != kOutcomeInProgress) return it->second == kOutcomeWin;
-  }
   check_stack();  // a query inside a rule re-enters here
   std::deque<OutcomeFrame> stack;
   std::uint64_t ticks = 0, entered = 0;
   ProgressScope bar(limits_.progress, [&root] { return root.game->display_name(); });
 
-  auto loop_at = [&](const Position& again) {
-    std::vector<Position> cycle;
-    bool on = false;
-    for (const OutcomeFrame& f : stack) {
-      on = on || f.pos == again;
-      if (on) cycle.push_back(f.pos);
-    }
-    cycle.push_back(again);
-    std::vector<Position> shortest = shortest_cycle(again);
-    if (!shortest.empty() && shortest.size() < cycle.size()) cycle = std::move(shortest);
-    fail_loop("the rules loop: " + describe_cycle(cycle),
-              "a game must end: every sequence of moves has to reach a position with no options");
-  };
   auto enter = [&](const Position& p) {
     reserve_states(1);
     auto cursor = p.game->rules().options(*p.game, p.state);
-    auto& memo = p.game->outcomes[mode];
-    const std::uint64_t body = games_.meter.hold(p.state);
-    try {
-      check_memory(limits_, held_bytes() + body + (stack.size() + 1) * kBytesPerFrame, "the search");
-      if (heap_over(limits_.max_memory, next_growth_bytes(memo))) limits_.memory_exceeded("the search");
-    } catch (...) {
-      games_.meter.release(p.state);
-      throw;
-    }
-    memo[p.state] = kOutcomeInProgress;
-    ++games_.states;
+    enter_state(p, p.game->outcomes[mode], kOutcomeInProgress, stack.size() + 1);
     ++entered;
-    games_.state_bytes += body;
     stack.push_back(OutcomeFrame{p, std::move(cursor), false});
-    if (stack.size() >= kRunawayDepth && (stack.size() & 0xFFFF) == 0) {
-      std::vector<Position> path;
-      path.reserve(stack.size());
-      for (const OutcomeFrame& f : stack) path.push_back(f.pos);
-      check_runaway(path);
-    }
+    check_runaway_of(stack);
   };
-  // The outcome of one option when it is known without a search of its own.
+  // The outcome of one option (or of the root) when it is known without a search of its own.
   auto known = [&](const Option& o) -> std::optional<bool> {
     if (o.empty()) return misere;  // the opponent cannot move: lost, or won under misère
     if (o.size() > 1) {
@@ -88,7 +56,7 @@ bool Evaluator::outcome_search(const Position& root, bool misere, const std::fun
     // A Nim heap: won unless empty; under misère, unless a single token (Bouton).
     if (p.game->rules().is_nim()) return misere ? nim_value(p) != 1 : nim_value(p) != 0;
     if (auto it = p.game->outcomes[mode].find(p.state); it != p.game->outcomes[mode].end()) {
-      if (it->second == kOutcomeInProgress) loop_at(p);
+      if (it->second == kOutcomeInProgress) fail_stack_loop(stack, p);
       return it->second == kOutcomeWin;
     }
     if (misere) return std::nullopt;
@@ -107,6 +75,7 @@ bool Evaluator::outcome_search(const Position& root, bool misere, const std::fun
     stack.pop_back();
     return wins;
   };
+  if (auto w = known(Option{root})) return *w;
   try {
     enter(root);
     std::optional<bool> child;  // the outcome of the option the top frame just searched
@@ -136,12 +105,7 @@ bool Evaluator::outcome_search(const Position& root, bool misere, const std::fun
     }
     return child.value_or(false);  // the root's outcome: the last frame popped
   } catch (...) {
-    // Positions left in progress would look like loops to the next query.
-    for (const OutcomeFrame& f : stack) {
-      f.pos.game->outcomes[mode].erase(f.pos.state);
-      --games_.states;
-      games_.state_bytes -= std::min(games_.meter.release(f.pos.state), games_.state_bytes);
-    }
+    for (const OutcomeFrame& f : stack) leave_state(f.pos, f.pos.game->outcomes[mode]);
     throw;
   }
 }

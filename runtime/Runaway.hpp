@@ -24,4 +24,15 @@ inline constexpr std::size_t kRunawayDepth = std::size_t{1} << 18;
 // Runtime) when they run away as above; returns otherwise.
 void check_runaway(const std::vector<Position>& path);
 
+// check_runaway over a search's stack (frames with a `pos`), looked at every 65,536 frames
+// once it is kRunawayDepth deep.
+template <typename Stack>
+void check_runaway_of(const Stack& stack) {
+  if (stack.size() < kRunawayDepth || (stack.size() & 0xFFFF) != 0) return;
+  std::vector<Position> path;
+  path.reserve(stack.size());
+  for (const auto& f : stack) path.push_back(f.pos);
+  check_runaway(path);
+}
+
 }  // namespace grundy

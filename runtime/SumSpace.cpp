@@ -114,12 +114,10 @@ void throw_sum_loop(const SumSpace& space, const SumKey& sum) {
   for (const Position& p : space.parts(sum)) {
     std::vector<Position> cycle = shortest_cycle(p);
     if (!cycle.empty()) {
-      fail_loop("the rules loop: " + describe_cycle(cycle),
-                "a game must end: every sequence of moves has to reach a position with no options");
+      fail_loop("the rules loop: " + describe_cycle(cycle), kLoopHint);
     }
   }
-  fail_loop("the rules loop: the sum " + space.describe(sum) + " can be reached from itself",
-            "a game must end: every sequence of moves has to reach a position with no options");
+  fail_loop("the rules loop: the sum " + space.describe(sum) + " can be reached from itself", kLoopHint);
 }
 
 void check_sum_limits(const Limits& limits, std::uint64_t states, const char* what) {

@@ -444,19 +444,27 @@ std::optional<bool> Evaluator::table_wins(const GameInstance& g, const std::int6
   }
   if (auto v = b->box->known(c)) return *v != 0;
   if (!b->outcomes) b->outcomes = std::make_unique<OutcomeMemo>(b->box->arity());
-  if (auto w = b->outcomes->get(c)) return w;
+  return outcome_over_rules(g, s, *b->outcomes, *b->box, *b->program, c, false, b->outcomes_stopped);
+}
+
+std::optional<bool> Evaluator::outcome_over_rules(const GameInstance& g, Strategy& s, OutcomeMemo& memo,
+                                                  const BoxTable& values, const IntProgram& program,
+                                                  const std::int64_t* c, bool misere, bool& stopped) {
+  if (auto w = memo.get(c)) return w;
   BoxCall call{this, &g};
   const BoxHooks hooks = box_hooks(call);
   std::string why;
   std::optional<bool> w;
   {
     BusyScope busy(s);
-    ProgressScope bar(limits_.progress, [&g] { return g.display_name(); });
-    w = box_outcome(*b->outcomes, *b->box, *b->program, c, hooks, why);
+    ProgressScope bar(limits_.progress, [&g, misere] { return (misere ? "misere " : "") + g.display_name(); });
+    w = box_outcome(memo, values, program, c, hooks, why, misere);
   }
   if (w) return w;
-  b->outcomes_stopped = true;
-  explain(g, "the outcome search stops: " + why + "; nim-values from there");
+  stopped = true;
+  explain(g, std::string(misere ? "the misere outcome search over the compiled rules stops: "
+                                : "the outcome search stops: ") +
+                 why + (misere ? "; searched from there" : "; nim-values from there"));
   return std::nullopt;
 }
 
@@ -466,21 +474,8 @@ std::optional<bool> Evaluator::table_misere_wins(const GameInstance& g, const st
   Strategy& s = strategy(g);
   if (s.misere_stopped || s.busy) return std::nullopt;
   if (!s.misere_outcomes) s.misere_outcomes = std::make_unique<OutcomeMemo>(n);
-  if (auto w = s.misere_outcomes->get(c)) return w;
-  BoxCall call{this, &g};
-  const BoxHooks hooks = box_hooks(call);
   const BoxTable no_values(n);  // normal play's values say nothing of misère outcomes
-  std::string why;
-  std::optional<bool> w;
-  {
-    BusyScope busy(s);
-    ProgressScope bar(limits_.progress, [&g] { return "misere " + g.display_name(); });
-    w = box_outcome(*s.misere_outcomes, no_values, *program, c, hooks, why, /*misere=*/true);
-  }
-  if (w) return w;
-  s.misere_stopped = true;
-  explain(g, "the misere outcome search over the compiled rules stops: " + why + "; searched from there");
-  return std::nullopt;
+  return outcome_over_rules(g, s, *s.misere_outcomes, no_values, *program, c, true, s.misere_stopped);
 }
 
 // ---- the period of a one-integer game ----
