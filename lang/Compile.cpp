@@ -18,11 +18,14 @@ using Op = IntProgram::Op;
 using Node = IntProgram::Node;
 using CClause = IntProgram::Clause;
 using CItem = IntProgram::Item;
-enum class Ty : std::uint8_t { Int, Bool };
+// Set: a set of small integers, as a bitmask (IntProgram::Op::Bit).
+enum class Ty : std::uint8_t { Int, Bool, Set };
 
 class Compiler {
  public:
-  Compiler(const GameDecl& d, const GameInstance& g, Interpreter& m) : d_(d), g_(g), m_(m) {}
+  // `sets`: the coordinates of the state taken to be sets (bit i: coordinate i).
+  Compiler(const GameDecl& d, const GameInstance& g, Interpreter& m, std::uint8_t sets)
+      : d_(d), g_(g), m_(m), sets_(sets) {}
 
   std::shared_ptr<const IntProgram> build() {
     const auto& params = g_.params().items();
@@ -37,9 +40,10 @@ class Compiler {
         case GameItem::Kind::State:
           arity = static_cast<int>(it.slots.size());
           if (arity < 1 || arity > IntProgram::kMaxArity || (!it.tuple_pattern && arity != 1)) return nullptr;
+          if (sets_ >> arity) return nullptr;  // a set where there is no coordinate
           for (int s : it.slots) {
+            ty_[static_cast<std::size_t>(s)] = coord_ty(static_cast<int>(state_slots.size()));
             state_slots.push_back(s);
-            ty_[static_cast<std::size_t>(s)] = Ty::Int;
           }
           break;
         case GameItem::Kind::Let: {
@@ -66,6 +70,7 @@ class Compiler {
     }
     if (arity == 0 || d_.frame_size > 4096) return nullptr;
     code_.arity = arity;
+    code_.set_coords = sets_;
     code_.state_slots = std::move(state_slots);
     code_.frame = std::max(d_.frame_size, 1);
     code_.items = std::move(items);
@@ -75,6 +80,8 @@ class Compiler {
 
  private:
   using Typed = std::pair<std::int32_t, Ty>;
+
+  Ty coord_ty(int i) const { return sets_ >> i & 1 ? Ty::Set : Ty::Int; }
 
   std::int32_t add(Node n) { return code_.add(n); }
   std::int32_t constant(std::int64_t v) {
@@ -118,6 +125,7 @@ class Compiler {
           const Value& v = g_.params().items()[static_cast<std::size_t>(slot)];
           if (v.is(Kind::Int)) return Typed{constant(v.as_int()), Ty::Int};
           if (v.is(Kind::Bool)) return Typed{constant(v.as_bool() ? 1 : 0), Ty::Bool};
+          if (std::int64_t mask = 0; mask_of(v, mask)) return Typed{constant(mask), Ty::Set};
           return std::nullopt;
         }
         const auto& t = ty_[static_cast<std::size_t>(slot)];
@@ -138,6 +146,16 @@ class Compiler {
         return Typed{op(Op::Neg, a->first), Ty::Int};
       }
       case ExprKind::Binary: return binary(e);
+      case ExprKind::Set: {  // {a, b, ...}: the union of their bits
+        if (!e.clauses.empty()) return std::nullopt;
+        std::int32_t acc = constant(0);
+        for (const auto& x : e.args) {
+          auto a = expr(*x);
+          if (!a || a->second != Ty::Int) return std::nullopt;
+          acc = e.args.size() == 1 ? op(Op::Bit, a->first) : op(Op::Union, acc, op(Op::Bit, a->first));
+        }
+        return Typed{acc, Ty::Set};
+      }
       case ExprKind::If: {
         auto c = expr(*e.args[0]);
         auto a = expr(*e.args[1]);
@@ -155,6 +173,9 @@ class Compiler {
         std::vector<std::int32_t> args;
         for (std::size_t i = 1; i < e.args.size(); ++i) {
           auto a = expr(*e.args[i]);
+          if (a && a->second == Ty::Set && b == Builtin::Len && e.args.size() == 2) {
+            return Typed{op(Op::Popcount, a->first), Ty::Int};
+          }
           if (!a || a->second != Ty::Int) return std::nullopt;
           args.push_back(a->first);
         }
@@ -183,8 +204,11 @@ class Compiler {
         auto hi = expr(*coll.args[1]);
         if (!lo || !hi || lo->second != Ty::Int || hi->second != Ty::Int) return std::nullopt;
         test = op(Op::And, op(Op::Ge, x->first, lo->first), op(Op::Le, x->first, hi->first));
+      } else if (!invariant(coll)) {  // a set that the state holds or makes
+        auto s = expr(coll);
+        if (!s || s->second != Ty::Set) return std::nullopt;
+        test = op(Op::Test, x->first, s->first);
       } else {
-        if (!invariant(coll)) return std::nullopt;
         auto v = value_of(coll);
         if (!v) return std::nullopt;
         if (v->is(Kind::Range)) {
@@ -219,6 +243,11 @@ class Compiler {
       if (a->second != b->second) return std::nullopt;
       return Typed{op(o == BinOp::Eq ? Op::Eq : Op::Ne, a->first, b->first), Ty::Bool};
     }
+    if (a->second == Ty::Set && b->second == Ty::Set) {
+      if (o == BinOp::Add) return Typed{op(Op::Union, a->first, b->first), Ty::Set};
+      if (o == BinOp::Sub) return Typed{op(Op::Minus, a->first, b->first), Ty::Set};
+      return std::nullopt;
+    }
     if (a->second != Ty::Int || b->second != Ty::Int) return std::nullopt;
     switch (o) {
       case BinOp::Lt: return Typed{op(Op::Lt, a->first, b->first), Ty::Bool};
@@ -236,16 +265,28 @@ class Compiler {
     }
   }
 
+  // `if a and b` as `if a if b`: each condition a straight list of instructions, where the
+  // conjunction is one instruction that walks its tree (as it must, so that b is not
+  // evaluated when a is false); the same options, in the same order.
+  bool conditions(const Expr& e, std::vector<CClause>& out) {
+    if (e.kind == ExprKind::Binary && e.op == BinOp::And) {
+      return conditions(*e.args[0], out) && conditions(*e.args[1], out);
+    }
+    auto cond = expr(e);
+    if (!cond || cond->second != Ty::Bool) return false;
+    CClause cc;
+    cc.kind = CClause::Kind::If;
+    cc.lo = cond->first;
+    out.push_back(std::move(cc));
+    return true;
+  }
+
   std::optional<CItem> rule(const GameItem& it, int arity) {
     CItem c;
     for (const Clause& cl : it.clauses) {
       CClause cc;
       if (cl.kind == Clause::Kind::If) {
-        auto cond = expr(*cl.expr);
-        if (!cond || cond->second != Ty::Bool) return std::nullopt;
-        cc.kind = CClause::Kind::If;
-        cc.lo = cond->first;
-        c.clauses.push_back(std::move(cc));
+        if (!conditions(*cl.expr, c.clauses)) return std::nullopt;
         continue;
       }
       if (cl.slots.size() != 1) return std::nullopt;
@@ -257,8 +298,12 @@ class Compiler {
         cc.kind = CClause::Kind::Range;
         cc.lo = lo->first;
         cc.hi = hi->first;
+      } else if (!invariant(*cl.expr)) {  // for k in a set the state holds or makes
+        auto s = expr(*cl.expr);
+        if (!s || s->second != Ty::Set) return std::nullopt;
+        cc.kind = CClause::Kind::Bits;
+        cc.lo = s->first;
       } else {
-        if (!invariant(*cl.expr)) return std::nullopt;
         auto v = value_of(*cl.expr);
         if (!v) return std::nullopt;
         if (v->is(Kind::Range)) {
@@ -283,14 +328,14 @@ class Compiler {
     for (const auto& part : it.exprs) {
       if (arity == 1) {
         auto p = expr(*part);
-        if (!p || p->second != Ty::Int) return std::nullopt;
+        if (!p || p->second != coord_ty(0)) return std::nullopt;
         c.coords.push_back(p->first);
         continue;
       }
       if (part->kind != ExprKind::Tuple || static_cast<int>(part->args.size()) != arity) return std::nullopt;
-      for (const auto& x : part->args) {
-        auto p = expr(*x);
-        if (!p || p->second != Ty::Int) return std::nullopt;
+      for (int i = 0; i < arity; ++i) {
+        auto p = expr(*part->args[static_cast<std::size_t>(i)]);
+        if (!p || p->second != coord_ty(i)) return std::nullopt;
         c.coords.push_back(p->first);
       }
     }
@@ -313,6 +358,7 @@ class Compiler {
   const GameDecl& d_;
   const GameInstance& g_;
   Interpreter& m_;
+  std::uint8_t sets_ = 0;
   int params_ = 0;
   std::vector<std::optional<Ty>> ty_;
   IntProgram code_;
@@ -323,7 +369,17 @@ class Compiler {
 std::shared_ptr<const IntProgram> compile_rules(const GameDecl& decl, const GameInstance& game,
                                                 Interpreter& m) {
   if (decl.form != GameDecl::Form::Rules) return nullptr;
-  return Compiler(decl, game, m).build();
+  // Integers first; where the rules treat a coordinate as a set (`k in s`, `s + {k}`), that
+  // coordinate as a set of small integers. Which coordinates are sets is tried in order of
+  // how many (at most 2^4 tries, each failing at the first expression of the wrong type).
+  std::vector<std::uint8_t> tries;
+  for (unsigned s = 0; s < (1u << IntProgram::kMaxArity); ++s) tries.push_back(static_cast<std::uint8_t>(s));
+  std::stable_sort(tries.begin(), tries.end(),
+                   [](std::uint8_t a, std::uint8_t b) { return __builtin_popcount(a) < __builtin_popcount(b); });
+  for (std::uint8_t sets : tries) {
+    if (auto p = Compiler(decl, game, m, sets).build()) return p;
+  }
+  return nullptr;
 }
 
 }  // namespace grundy::lang

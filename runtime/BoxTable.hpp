@@ -20,28 +20,47 @@ namespace grundy {
 constexpr int kMaxBoxArity = IntProgram::kMaxArity;
 using Coords = std::array<std::int64_t, kMaxBoxArity>;
 
-// A state of `arity` integers (one integer, or a tuple of them) as coordinates; false when
-// it is not one.
-inline bool coords_of(const Value& state, int arity, Coords& c) {
-  if (arity == 1) {
-    if (!state.is(Kind::Int)) return false;
-    c[0] = state.as_int();
-    return true;
-  }
-  if (!state.is(Kind::Tuple) || static_cast<int>(state.items().size()) != arity) return false;
-  for (int i = 0; i < arity; ++i) {
-    const Value& v = state.items()[static_cast<std::size_t>(i)];
-    if (!v.is(Kind::Int)) return false;
-    c[static_cast<std::size_t>(i)] = v.as_int();
+// A set of small integers as the bitmask of compiled rules (IntProgram::Op::Bit); false
+// when it is not one (an element that is not an integer in 0..kMaxElement).
+inline bool mask_of(const Value& set, std::int64_t& mask) {
+  if (!set.is(Kind::Set)) return false;
+  mask = 0;
+  for (const Value& x : set.items()) {
+    if (!x.is(Kind::Int) || x.as_int() < 0 || x.as_int() > IntProgram::kMaxElement) return false;
+    mask |= std::int64_t{1} << x.as_int();
   }
   return true;
 }
 
-// The state of coordinates c: one integer, or a tuple of `arity` of them.
-inline Value state_of(const std::int64_t* c, int arity) {
-  if (arity == 1) return Value::integer(c[0]);
+inline Value set_of_mask(std::int64_t mask) {
   std::vector<Value> items;
-  for (int i = 0; i < arity; ++i) items.push_back(Value::integer(c[i]));
+  for (auto m = static_cast<std::uint64_t>(mask); m != 0; m &= m - 1) items.push_back(Value::integer(__builtin_ctzll(m)));
+  return Value::sorted_set(std::move(items));
+}
+
+// A state of `arity` coordinates (one, or a tuple of them) as coordinates: integers, and
+// where bit i of `sets` is set, sets of small integers as bitmasks. False when it is not one.
+inline bool coords_of(const Value& state, int arity, Coords& c, std::uint8_t sets = 0) {
+  auto one = [&](const Value& v, int i) {
+    if (sets >> i & 1) return mask_of(v, c[static_cast<std::size_t>(i)]);
+    if (!v.is(Kind::Int)) return false;
+    c[static_cast<std::size_t>(i)] = v.as_int();
+    return true;
+  };
+  if (arity == 1) return one(state, 0);
+  if (!state.is(Kind::Tuple) || static_cast<int>(state.items().size()) != arity) return false;
+  for (int i = 0; i < arity; ++i) {
+    if (!one(state.items()[static_cast<std::size_t>(i)], i)) return false;
+  }
+  return true;
+}
+
+// The state of coordinates c (coords_of's inverse).
+inline Value state_of(const std::int64_t* c, int arity, std::uint8_t sets = 0) {
+  auto one = [&](int i) { return sets >> i & 1 ? set_of_mask(c[i]) : Value::integer(c[i]); };
+  if (arity == 1) return one(0);
+  std::vector<Value> items;
+  for (int i = 0; i < arity; ++i) items.push_back(one(i));
   return Value::tuple(std::move(items));
 }
 
@@ -168,6 +187,6 @@ class Tally {
 };
 
 // A state as a message names it: (3, 5).
-std::string coords_text(const Coords& c, int arity);
+std::string coords_text(const Coords& c, int arity, std::uint8_t sets = 0);
 
 }  // namespace grundy

@@ -8,6 +8,17 @@ namespace grundy {
 
 namespace {
 constexpr std::int64_t kStepBudget = std::int64_t{1} << 24;  // loop steps per state
+
+// {k} as a bitmask; an overflow when k cannot be an element of one (the rules then take over).
+checked::Fault bit(std::int64_t k, std::int64_t& z) {
+  if (k < 0 || k > IntProgram::kMaxElement) return checked::Fault::Overflow;
+  z = std::int64_t{1} << k;
+  return checked::Fault::None;
+}
+// k in the set `mask`: an integer outside 0..kMaxElement is in none.
+std::int64_t member(std::int64_t k, std::int64_t mask) {
+  return k >= 0 && k <= IntProgram::kMaxElement ? (mask >> k) & 1 : 0;
+}
 }  // namespace
 
 // ---- the expression graph ----
@@ -34,6 +45,8 @@ std::int64_t IntProgram::eval(std::int32_t i, std::int64_t* r, bool& bail) const
     case Op::Reg: return r[n.v];
     case Op::Neg: return done(checked::neg(eval(n.a, r, bail), z));
     case Op::Abs: return done(checked::abs(eval(n.a, r, bail), z));
+    case Op::Bit: return done(bit(eval(n.a, r, bail), z));
+    case Op::Popcount: return __builtin_popcountll(static_cast<std::uint64_t>(eval(n.a, r, bail)));
     case Op::Not: return eval(n.a, r, bail) ? 0 : 1;
     case Op::And: return eval(n.a, r, bail) ? (eval(n.b, r, bail) ? 1 : 0) : 0;
     case Op::Or: return eval(n.a, r, bail) ? 1 : (eval(n.b, r, bail) ? 1 : 0);
@@ -54,6 +67,9 @@ std::int64_t IntProgram::eval(std::int32_t i, std::int64_t* r, bool& bail) const
     case Op::Mod: return done(checked::mod(x, y, z));
     case Op::Pow: return done(checked::pow(x, y, z));
     case Op::Xor: return x ^ y;
+    case Op::Test: return member(x, y);
+    case Op::Union: return x | y;
+    case Op::Minus: return x & ~y;
     case Op::Min: return std::min(x, y);
     case Op::Max: return std::max(x, y);
     case Op::Lt: return x < y;
@@ -140,7 +156,9 @@ std::int32_t IntProgram::place(std::int32_t i, Prog& p) {
       break;
     case Op::Neg:
     case Op::Abs:
-    case Op::Not: in.a = place(n.a, p); break;
+    case Op::Not:
+    case Op::Bit:
+    case Op::Popcount: in.a = place(n.a, p); break;
     default:
       in.a = place(n.a, p);
       in.b = place(n.b, p);
@@ -251,6 +269,13 @@ void IntProgram::moving_values(Item& it) {
         if (checked::abs(x, z) != Fault::None) return false;
         break;
       case Op::Not: z = x ? 0 : 1; break;
+      case Op::Bit:
+        if (bit(x, z) != Fault::None) return false;
+        break;
+      case Op::Popcount: z = __builtin_popcountll(static_cast<std::uint64_t>(x)); break;
+      case Op::Test: z = member(x, y); break;
+      case Op::Union: z = x | y; break;
+      case Op::Minus: z = x & ~y; break;
       default: return false;
     }
     v[in.dst] = z;
@@ -357,6 +382,15 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
         if (!clauses(it, ci + 1, r, sink, budget)) return false;
       }
       return true;
+    case Clause::Kind::Bits: {
+      if (!exec(c.prog, r)) return false;
+      for (auto m = static_cast<std::uint64_t>(r[c.lo_at]); m != 0; m &= m - 1) {
+        if (!spend(budget, 1, sink)) return false;
+        r[c.slot] = __builtin_ctzll(m);
+        if (!clauses(it, ci + 1, r, sink, budget)) return false;
+      }
+      return true;
+    }
     case Clause::Kind::Range: {
       if (!exec(c.prog, r)) return false;
       const std::int64_t lo = r[c.lo_at];

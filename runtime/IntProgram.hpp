@@ -64,7 +64,16 @@ class IntProgram {
     Not,
     If,
     InSet,
+    // Sets of small integers as bitmasks (element k is bit k, k in 0..kMaxElement):
+    Bit,       // {a}: bit a; bails when a is not in 0..kMaxElement
+    Test,      // a in b
+    Union,     // a + b
+    Minus,     // a - b
+    Popcount,  // len(a)
   };
+  // The largest element of a set held as a bitmask: bit 63 stays clear, so that a mask is a
+  // non-negative coordinate like any other.
+  static constexpr std::int64_t kMaxElement = 62;
   // A node of the expression graph: operands a, b, c are node numbers.
   struct Node {
     Op op = Op::Const;
@@ -81,9 +90,10 @@ class IntProgram {
     std::vector<Instr> code;
   };
   struct Clause {
-    enum class Kind : std::uint8_t { Range, List, If } kind = Kind::If;
+    // Bits: `for k in S` over a set held as a bitmask (lo), in increasing order like the set.
+    enum class Kind : std::uint8_t { Range, List, If, Bits } kind = Kind::If;
     std::int64_t slot = -1;
-    std::int32_t lo = -1, hi = -1;  // Range; If: lo is the condition
+    std::int32_t lo = -1, hi = -1;  // Range; If: lo is the condition; Bits: lo is the set
     std::vector<std::int64_t> list;
     Prog prog;  // computes lo and hi into their places
     std::int32_t lo_at = 0, hi_at = 0;
@@ -110,6 +120,9 @@ class IntProgram {
 
   // ---- written by the compiler ----
   int arity = 0;
+  // Which coordinates of the state are sets of small integers held as bitmasks (bit i:
+  // coordinate i); the others are integers.
+  std::uint8_t set_coords = 0;
   std::vector<std::int64_t> state_slots;  // the registers of the state's coordinates
   std::int32_t frame = 1;                 // registers
   std::vector<Node> nodes;

@@ -2,9 +2,10 @@
 
 namespace grundy {
 
-OutcomeMemo::OutcomeMemo(int arity) : arity_(arity), bits_(tile_bits(arity)) {}
+OutcomeMemo::OutcomeMemo(int arity, bool hashed) : arity_(arity), hashed_(hashed), bits_(tile_bits(arity)) {}
 
 bool OutcomeMemo::grow(const std::int64_t* c, std::uint64_t max_directory) {
+  if (hashed_) return true;
   Coords dims = dims_;
   std::uint64_t tiles = 1;
   const std::uint64_t max_tiles = std::max<std::uint64_t>(1, max_directory);
@@ -48,6 +49,11 @@ bool OutcomeMemo::grow(const std::int64_t* c, std::uint64_t max_directory) {
 }
 
 void OutcomeMemo::put(const std::int64_t* c, unsigned v) {
+  if (hashed_) {
+    if (v == 0) cells_.erase(key(c));
+    else cells_[key(c)] = static_cast<std::uint8_t>(v);
+    return;
+  }
   const Place p = place(c);
   auto& t = tiles_[p.tile];
   if (!t) {

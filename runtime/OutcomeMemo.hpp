@@ -3,6 +3,9 @@
 // spans 8M cells and touches 17,000), so the box is cut into tiles of 4096 cells of two
 // bits, allocated when first written: growing the box moves tile pointers, not cells, and
 // memory is touched only near the states looked at.
+//
+// States with a set among their coordinates (a bitmask: the sets {1, 5} and {1, 6} lie 32
+// apart, and a search touches one state per tile) are kept in a hash map instead.
 #pragma once
 
 #include <algorithm>
@@ -12,16 +15,20 @@
 #include <optional>
 #include <vector>
 
+#include <absl/container/flat_hash_map.h>
+
 #include "runtime/BoxTable.hpp"
 
 namespace grundy {
 
 class OutcomeMemo {
  public:
-  explicit OutcomeMemo(int arity);
+  // hashed: a hash map rather than tiles (the box then holds every state).
+  explicit OutcomeMemo(int arity, bool hashed = false);
   int arity() const { return arity_; }
   // Whether c lies in the box (every coordinate from 0 to below the box's size).
   bool inside(const std::int64_t* c) const {
+    if (hashed_) return true;
     // A negative coordinate is a large unsigned one; an empty box spans 0 cells.
     if (arity_ == 2)
       return static_cast<std::uint64_t>(c[0]) < span_[0] && static_cast<std::uint64_t>(c[1]) < span_[1];
@@ -39,6 +46,10 @@ class OutcomeMemo {
   // option it looks at).
   enum Probe : unsigned { kUnknown = 0, kLoses = 1, kWins = 2, kSearching = 3, kOutside = 4 };
   Probe probe(const std::int64_t* c) const {
+    if (hashed_) {
+      const auto it = cells_.find(key(c));
+      return it == cells_.end() ? kUnknown : static_cast<Probe>(it->second);
+    }
     if (!inside(c)) return kOutside;
     const Place at = place(c);
     const Tile* t = tiles_[at.tile].get();
@@ -59,7 +70,11 @@ class OutcomeMemo {
   void unmark_searching(const std::int64_t* c) {
     if (searching(c)) put(c, 0);
   }
-  std::uint64_t tiles_used() const { return used_; }
+  // Hashed: the map's memory in tiles.
+  std::uint64_t tiles_used() const {
+    if (!hashed_) return used_;
+    return cells_.capacity() * (sizeof(std::pair<Coords, std::uint8_t>) + 1) / tile_bytes() + 1;
+  }
   static constexpr std::uint64_t tile_bytes() { return sizeof(Tile); }
 
  private:
@@ -89,7 +104,15 @@ class OutcomeMemo {
     return at;
   }
 
+  Coords key(const std::int64_t* c) const {
+    Coords k{};
+    std::copy(c, c + arity_, k.begin());
+    return k;
+  }
+
   int arity_;
+  bool hashed_;
+  absl::flat_hash_map<Coords, std::uint8_t> cells_;  // hashed_: the cells not 0
   int bits_;                                        // per coordinate: arity_ * bits_ == 12
   Coords dims_{};                                   // in tiles
   Coords strides_{};                                // of the directory

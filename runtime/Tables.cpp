@@ -111,6 +111,11 @@ void Evaluator::setup(const GameInstance& g, Strategy& s) {
     b.program = plan.program;
     b.box = std::make_unique<BoxTable>(arity);
     s.path = std::move(b);
+    if (plan.program->set_coords != 0) {
+      return search(
+          "compiled rules (its sets of small integers as bitmasks), values in a dense table over a box of "
+          "states, filled top-down or swept; outcomes in a hash map");
+    }
     return search("compiled rules, values in a dense table over a box of states, filled top-down or swept");
   }
   if (arity != 1) return search("memoized search over a hash map");
@@ -125,7 +130,7 @@ std::optional<std::uint64_t> Evaluator::fast_value(const Position& p) {
   Strategy& s = strategy(g);
   if (auto* b = s.as<BoxPath>()) {
     Coords c{};
-    if (!coords_of(p.state, b->box->arity(), c)) return std::nullopt;
+    if (!coords_of(p.state, b->box->arity(), c, b->program->set_coords)) return std::nullopt;
     return box_value(g, s, c.data());
   }
   if (!p.state.is(Kind::Int)) {
@@ -443,7 +448,7 @@ std::optional<bool> Evaluator::table_wins(const GameInstance& g, const std::int6
     return std::nullopt;
   }
   if (auto v = b->box->known(c)) return *v != 0;
-  if (!b->outcomes) b->outcomes = std::make_unique<OutcomeMemo>(b->box->arity());
+  if (!b->outcomes) b->outcomes = std::make_unique<OutcomeMemo>(b->box->arity(), b->program->set_coords != 0);
   return outcome_over_rules(g, s, *b->outcomes, *b->box, *b->program, c, false, b->outcomes_stopped);
 }
 
@@ -473,7 +478,7 @@ std::optional<bool> Evaluator::table_misere_wins(const GameInstance& g, const st
   if (g.rules().is_nim() || !program || program->arity != n || program->max_parts() > 1) return std::nullopt;
   Strategy& s = strategy(g);
   if (s.misere_stopped || s.busy) return std::nullopt;
-  if (!s.misere_outcomes) s.misere_outcomes = std::make_unique<OutcomeMemo>(n);
+  if (!s.misere_outcomes) s.misere_outcomes = std::make_unique<OutcomeMemo>(n, program->set_coords != 0);
   const BoxTable no_values(n);  // normal play's values say nothing of misère outcomes
   return outcome_over_rules(g, s, *s.misere_outcomes, no_values, *program, c, true, s.misere_stopped);
 }

@@ -41,7 +41,8 @@ std::string wythoff_rules() {
 }
 
 // `rules` uses ID(...) where the reference wraps a value in id(); compiled, ID(x) is x.
-void agree(const std::string& state, const std::string& rules, const std::string& queries) {
+// Returns what --explain said of the compiled rules.
+std::string agree(const std::string& state, const std::string& rules, const std::string& queries) {
   const std::string plain = substitute(rules, "");
   const auto fast = run_explained("def id(x) = x\ngame G { state " + state + " " + plain + " }\n" + queries);
   const auto slow = run_explained("def id(x) = x\ngame G { state " + state + " " + substitute(rules, "id") +
@@ -50,6 +51,20 @@ void agree(const std::string& state, const std::string& rules, const std::string
   CHECK(contains(fast.explain, "G: compiled rules"));
   CHECK_FALSE(contains(slow.explain, "G: compiled rules"));
   CHECK(fast.out == slow.out);
+  return fast.explain;
+}
+
+// --explain says that the compiled rules (or the searches over them) stopped and handed over.
+bool handed_over(const std::string& explain) {
+  return contains(explain, " stop: ") || contains(explain, " stops: ");
+}
+
+// The compiled rules answered every query themselves (the rules as written would hide a
+// mistake of theirs by taking over when they stop).
+void agree_throughout(const std::string& state, const std::string& rules, const std::string& queries) {
+  const std::string said = agree(state, rules, queries);
+  INFO(said);
+  CHECK_FALSE(handed_over(said));
 }
 
 }  // namespace
@@ -83,6 +98,44 @@ TEST_CASE("compiled tuple rules agree with the rules as written", "[fast][compil
         "[grundy(G(k)) for k in 1..40]\n");
   agree("n", "move n / 2 if ID(n) > 0  move n - 3 if n >= 3 and n % 2 == 1",
         "[grundy(G(n)) for n in 0..300]\n[wins(G(n)) for n in 0..300]\ngrundy(G(10^12))\n");
+}
+
+TEST_CASE("compiled rules over sets of small integers (bitmasks) agree with the rules as written",
+          "[fast][compile]") {
+  // Every subset of 0..7, and sets that are not bitmasks (an element 100: the rules as written
+  // take them).
+  const std::string subsets =
+      "let subsets = [{x for x in 0..7 if (m / 2 ^ x) % 2 == 1} for m in 0..255]\n"
+      "[grundy(G(s)) for s in subsets]\n[wins(G(s)) for s in subsets]\n"
+      "[outcome(misere G(s)) for s in subsets]\n";
+  const std::string not_masks = "[grundy(G({100, 3})), wins(G({5, 100}))]\n";
+  agree_throughout("s",
+                   "move s - {ID(k)} for k in s  move s + {k + 1} - {k} for k in s if k % 3 == 1 and not (k + 1 in s)  "
+                   "move s - {k, 6, 7} for k in 0..5 if k in s or 6 in s",
+                   subsets + not_masks);
+  agree_throughout("s",
+        "split [s - {ID(k)}, {k - 1}] for k in s if k >= 2  move s - {k, k + 1} for k in s if k + 1 in s "
+        "move s - {k} for k in s if len(s) % 2 == 0 or k % 2 == 1  move {len(s)} if len(s) >= 3",
+        subsets);
+  // An element past 62 leaves the bitmask, and a box of nim-values cannot span masks up to
+  // 2^62: the rules take over from there.
+  CHECK(handed_over(
+      agree("s", "move s - {ID(k)} + {k + 1} for k in s if k < 70", "[grundy(G({60})), wins(G({58, 61}))]\n")));
+  CHECK(handed_over(agree("s", "move s - {ID(k)} for k in s", "grundy(G({60, 61, 62}))\n")));
+  // LeetCode 464 "Can I Win": the numbers used, and the total.
+  agree_throughout("(used, total)",
+        "move ({0}, 15) for k in 1..7 if not (k in used) and total + k >= 15 and total < 15  "
+        "move (used + {ID(k)}, total + k) for k in 1..7 if not (k in used) and total + k < 15",
+        "[wins(G({}, t)) for t in 0..15]\n[wins(G({k}, k)) for k in 1..7]\n[grundy(G({1, 2}, 3))]\n");
+  // The same rules over lists are not compiled: the sets' values are those of the lists.
+  const auto set_game = run_source(
+      "game G { state (used, total)  move (used + {k}, total + k) for k in 1..9 if not (k in used) and "
+      "total + k <= 20 }\n[grundy(G({}, 0)), grundy(G({2, 5}, 7)), wins(G({1}, 1))]\n");
+  const auto list_game = run_source(
+      "game G { state (used, total)  move (sorted(used + [k]), total + k) for k in 1..9 if not (k in used) and "
+      "total + k <= 20 }\n[grundy(G([], 0)), grundy(G([2, 5], 7)), wins(G([1], 1))]\n");
+  CHECK(set_game.code == 0);
+  CHECK(set_game.out == list_game.out);
 }
 
 TEST_CASE("compiled rules meet the errors of the rules only where the query goes", "[fast][compile]") {
