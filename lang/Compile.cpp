@@ -281,6 +281,54 @@ class Compiler {
     return true;
   }
 
+  // The conditions right after a `for k in lo..hi`: one that compares an expression affine
+  // in k with one free of k becomes a bound of the range (IntProgram::Bound), and one free
+  // of k is tested once, before the loop. The same options in the same order, without a
+  // test per k: `for k in 1..M if total + k < T` runs over 1..min(M, T - total - 1).
+  void bound_ranges(std::vector<CClause>& clauses) {
+    for (std::size_t i = 0; i < clauses.size(); ++i) {
+      if (clauses[i].kind != CClause::Kind::Range) continue;
+      const std::int64_t k = clauses[i].slot;
+      for (std::size_t j = i + 1; j < clauses.size() && clauses[j].kind == CClause::Kind::If;) {
+        const std::int32_t cond = clauses[j].lo;
+        if (!code_.mentions(cond, k)) {
+          CClause hoisted = std::move(clauses[j]);
+          clauses.erase(clauses.begin() + static_cast<std::ptrdiff_t>(j));
+          clauses.insert(clauses.begin() + static_cast<std::ptrdiff_t>(i), std::move(hoisted));
+          ++i;  // the range moved up one
+          j = i + 1;
+          continue;
+        }
+        if (auto b = bound(cond, k)) {
+          clauses[i].bounds.push_back(*b);
+          clauses.erase(clauses.begin() + static_cast<std::ptrdiff_t>(j));
+          continue;
+        }
+        ++j;
+      }
+    }
+  }
+
+  std::optional<IntProgram::Bound> bound(std::int32_t cond, std::int64_t k) const {
+    const Node& n = code_.nodes[static_cast<std::size_t>(cond)];
+    Op o = n.op;
+    if (o != Op::Lt && o != Op::Le && o != Op::Gt && o != Op::Ge && o != Op::Eq) return std::nullopt;
+    std::int32_t lhs = n.a, rhs = n.b;
+    if (code_.mentions(rhs, k)) {  // k on the right: the mirror image
+      std::swap(lhs, rhs);
+      o = o == Op::Lt ? Op::Gt : o == Op::Gt ? Op::Lt : o == Op::Le ? Op::Ge : o == Op::Ge ? Op::Le : o;
+    }
+    if (code_.mentions(rhs, k)) return std::nullopt;
+    const auto s = code_.slope(lhs, k);
+    if (!s || *s == 0) return std::nullopt;
+    IntProgram::Bound b;
+    b.op = o;
+    b.slope = *s;
+    b.lhs = lhs;
+    b.rhs = rhs;
+    return b;
+  }
+
   std::optional<CItem> rule(const GameItem& it, int arity) {
     CItem c;
     for (const Clause& cl : it.clauses) {
@@ -323,7 +371,10 @@ class Compiler {
       ty_[static_cast<std::size_t>(cc.slot)] = Ty::Int;
       c.clauses.push_back(std::move(cc));
     }
-    if (it.exprs.size() > static_cast<std::size_t>(IntProgram::kMaxParts)) return std::nullopt;
+    if (it.exprs.size() > static_cast<std::size_t>(IntProgram::kMaxParts) ||
+        c.clauses.size() > static_cast<std::size_t>(IntProgram::kMaxClauses)) {
+      return std::nullopt;
+    }
     c.parts = static_cast<int>(it.exprs.size());
     for (const auto& part : it.exprs) {
       if (arity == 1) {
@@ -339,6 +390,7 @@ class Compiler {
         c.coords.push_back(p->first);
       }
     }
+    bound_ranges(c.clauses);
     if (!c.clauses.empty() && c.clauses.back().kind == CClause::Kind::Range && c.parts > 0) {
       const std::int64_t k = c.clauses.back().slot;
       c.affine = true;

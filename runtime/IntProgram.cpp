@@ -191,6 +191,10 @@ void IntProgram::link() {
       if (c.kind == Clause::Kind::List) continue;
       c.lo_at = place(c.lo, c.prog);
       if (c.kind == Clause::Kind::Range) c.hi_at = place(c.hi, c.prog);
+      for (Bound& b : c.bounds) {
+        b.lhs_at = place(b.lhs, b.prog);
+        b.rhs_at = place(b.rhs, b.prog);
+      }
     }
     for (std::int32_t q : it.coords) it.coords_at.push_back(place(q, it.prog));
   }
@@ -202,6 +206,11 @@ void IntProgram::link() {
       seal(c.prog);
       c.lo_at = sealed(c.lo_at);
       c.hi_at = sealed(c.hi_at);
+      for (Bound& b : c.bounds) {
+        seal(b.prog);
+        b.lhs_at = sealed(b.lhs_at);
+        b.rhs_at = sealed(b.rhs_at);
+      }
     }
     if (it.affine) moving_values(it);
   }
@@ -291,7 +300,7 @@ int IntProgram::max_parts() const {
   return most;
 }
 
-bool IntProgram::options(const std::int64_t* state, OptionSink& sink) const {
+bool IntProgram::options(const std::int64_t* state, OptionSink& sink, const Resume* from, Resume* stop) const {
   std::int64_t small[256];
   std::vector<std::int64_t> big;
   std::int64_t* r = small;
@@ -303,13 +312,19 @@ bool IntProgram::options(const std::int64_t* state, OptionSink& sink) const {
   for (std::size_t i = 0; i < state_slots.size(); ++i) r[state_slots[i]] = state[i];
   std::copy(consts_.begin(), consts_.end(), r + frame);
   std::int64_t budget = kStepBudget;
-  for (const Item& it : items) {
+  const auto first = from ? static_cast<std::size_t>(from->item) : 0;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const Item& it = items[i];
     if (it.let) {
       if (!exec(it.prog, r)) return false;
       r[it.slot] = r[it.expr_at];
       continue;
     }
-    if (!clauses(it, 0, r, sink, budget)) return false;
+    if (i < first) continue;  // its options were all listed before
+    if (!clauses(it, 0, r, sink, budget, i == first ? from : nullptr, stop)) {
+      if (stop) stop->item = static_cast<std::int32_t>(i);
+      return false;
+    }
   }
   return true;
 }
@@ -362,45 +377,115 @@ bool spend(std::int64_t& budget, std::int64_t n, OptionSink& sink) {
   return sink.run(first, it.slopes.data(), it.parts, span + 1);
 }
 
+namespace {
+__extension__ using I128 = __int128;  // GCC and Clang; -Wpedantic wants it marked
+
+// floor(a / b) and ceil(a / b), b != 0.
+I128 floor_div(I128 a, I128 b) {
+  if (b == 1) return a;  // the usual slope, without a 128-bit division
+  if (b == -1) return -a;
+  I128 q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+I128 ceil_div(I128 a, I128 b) { return -floor_div(-a, b); }
+}  // namespace
+
+// Cuts lo..hi (not empty) to the k that meet the range's bounds (`empty`: none does). Each lhs is evaluated at
+// both ends: affine in k, it and every part of it take their extremes there, so when
+// neither end overflows no k between does, and testing each k as written would have met
+// no error either. False when an end does (the rules as written then take over).
+bool IntProgram::bounded(const Clause& c, std::int64_t* r, std::int64_t& lo, std::int64_t& hi,
+                         bool& empty) const {
+  for (const Bound& b : c.bounds) {
+    r[c.slot] = hi;
+    if (!exec(b.prog, r)) return false;
+    r[c.slot] = lo;
+    if (!exec(b.prog, r)) return false;
+    // lhs(k) = L + s * t with t = k - lo; the condition on t, solved exactly in 128 bits.
+    const I128 d = static_cast<I128>(r[b.rhs_at]) - r[b.lhs_at];
+    const I128 s = b.slope;
+    I128 t_lo = 0, t_hi = static_cast<I128>(hi) - lo;
+    auto at_least = [&](I128 e) { t_lo = std::max(t_lo, e); };  // s * t >= e
+    auto at_most = [&](I128 e) { t_hi = std::min(t_hi, e); };
+    auto ge = [&](I128 e) { s > 0 ? at_least(ceil_div(e, s)) : at_most(floor_div(e, s)); };
+    auto le = [&](I128 e) { s > 0 ? at_most(floor_div(e, s)) : at_least(ceil_div(e, s)); };
+    switch (b.op) {
+      case Op::Ge: ge(d); break;
+      case Op::Gt: ge(d + 1); break;
+      case Op::Le: le(d); break;
+      case Op::Lt: le(d - 1); break;
+      default:  // Eq
+        ge(d);
+        le(d);
+        break;
+    }
+    if (t_hi < t_lo) {
+      empty = true;
+      return true;
+    }
+    hi = static_cast<std::int64_t>(lo + t_hi);
+    lo = static_cast<std::int64_t>(lo + t_lo);
+  }
+  return true;
+}
+
+// `from`: this clause resumes where a listing stopped (its first value is the one it stopped
+// at); `stop`: where to record the stop, each clause its own value, as the stop unwinds.
 bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, OptionSink& sink,
-                         std::int64_t& budget) const {
+                         std::int64_t& budget, const Resume* from, Resume* stop) const {
   std::int64_t coords[kMaxParts * kMaxArity];
   if (ci == it.clauses.size()) {
     if (!coords_of(it, r, coords)) return false;
     return sink.option(coords, it.parts);
   }
   const Clause& c = it.clauses[ci];
+  const auto at = [&](std::int64_t v) {
+    if (stop) stop->at[ci] = v;
+    return false;
+  };
   switch (c.kind) {
     case Clause::Kind::If: {
       if (!exec(c.prog, r)) return false;
-      return r[c.lo_at] != 0 ? clauses(it, ci + 1, r, sink, budget) : true;
+      return r[c.lo_at] != 0 ? clauses(it, ci + 1, r, sink, budget, from, stop) : true;
     }
     case Clause::Kind::List:
-      for (std::int64_t x : c.list) {
+      for (std::size_t i = from ? static_cast<std::size_t>(from->at[ci]) : 0; i < c.list.size(); ++i) {
         if (!spend(budget, 1, sink)) return false;
-        r[c.slot] = x;
-        if (!clauses(it, ci + 1, r, sink, budget)) return false;
+        r[c.slot] = c.list[i];
+        if (!clauses(it, ci + 1, r, sink, budget, from, stop)) return at(static_cast<std::int64_t>(i));
+        from = nullptr;
       }
       return true;
     case Clause::Kind::Bits: {
       if (!exec(c.prog, r)) return false;
-      for (auto m = static_cast<std::uint64_t>(r[c.lo_at]); m != 0; m &= m - 1) {
+      for (auto m = static_cast<std::uint64_t>(from ? from->at[ci] : r[c.lo_at]); m != 0; m &= m - 1) {
         if (!spend(budget, 1, sink)) return false;
         r[c.slot] = __builtin_ctzll(m);
-        if (!clauses(it, ci + 1, r, sink, budget)) return false;
+        if (!clauses(it, ci + 1, r, sink, budget, from, stop)) return at(static_cast<std::int64_t>(m));
+        from = nullptr;
       }
       return true;
     }
     case Clause::Kind::Range: {
       if (!exec(c.prog, r)) return false;
-      const std::int64_t lo = r[c.lo_at];
-      const std::int64_t hi = r[c.hi_at];
+      std::int64_t lo = r[c.lo_at];
+      std::int64_t hi = r[c.hi_at];
       if (hi < lo) return true;
-      if (it.affine && ci + 1 == it.clauses.size()) return affine_run(it, c, lo, hi, r, sink, budget);
-      for (std::int64_t x = lo;; ++x) {
+      if (!c.bounds.empty()) {
+        bool empty = false;
+        if (!bounded(c, r, lo, hi, empty)) return false;
+        if (empty) return true;
+      }
+      if (it.affine && ci + 1 == it.clauses.size()) {
+        if (from && from->in_run) return true;  // gone through by the caller
+        return affine_run(it, c, lo, hi, r, sink, budget);
+      }
+      for (std::int64_t x = from ? from->at[ci] : lo;; ++x) {
         if (!spend(budget, 1, sink)) return false;
         r[c.slot] = x;
-        if (!clauses(it, ci + 1, r, sink, budget)) return false;
+        if (!clauses(it, ci + 1, r, sink, budget, from, stop)) return at(x);
+        from = nullptr;
         if (x == hi) break;
       }
       return true;

@@ -13,6 +13,7 @@
 // affine in k is one run (first option, slope, count), read by the evaluator as a strided loop.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -89,6 +90,16 @@ class IntProgram {
   struct Prog {
     std::vector<Instr> code;
   };
+  // A condition `lhs op rhs` (op: Lt, Le, Gt, Ge or Eq) on a range's variable k, lhs affine
+  // in k with slope `slope` (not 0) and rhs free of k: the range is cut to the k that meet
+  // it, instead of testing each k.
+  struct Bound {
+    Op op = Op::Ge;
+    std::int64_t slope = 1;
+    std::int32_t lhs = -1, rhs = -1;  // nodes
+    Prog prog;                        // computes both
+    std::int32_t lhs_at = 0, rhs_at = 0;
+  };
   struct Clause {
     // Bits: `for k in S` over a set held as a bitmask (lo), in increasing order like the set.
     enum class Kind : std::uint8_t { Range, List, If, Bits } kind = Kind::If;
@@ -97,6 +108,7 @@ class IntProgram {
     std::vector<std::int64_t> list;
     Prog prog;  // computes lo and hi into their places
     std::int32_t lo_at = 0, hi_at = 0;
+    std::vector<Bound> bounds;  // Range
   };
   // A `let` (the value of `expr` into `slot`) or a rule (its clauses, then its parts).
   struct Item {
@@ -117,6 +129,19 @@ class IntProgram {
     std::vector<std::pair<std::int32_t, std::int64_t>> moving;
   };
   static constexpr int kMaxParts = 8;
+  // The most clauses a rule may have (the compiler leaves longer rules to the rules as written).
+  static constexpr int kMaxClauses = 16;
+
+  // Where a listing of a state's options stopped (the sink said stop), so that the next
+  // listing goes on from that option, inclusive, without listing the ones before it again,
+  // as a hand-written win() goes on with its loop after a recursive call.
+  struct Resume {
+    std::int32_t item = 0;  // the rule
+    // The stop was in the run of the rule's last clause: the next listing goes on after the
+    // whole run (the caller has gone through it).
+    bool in_run = false;
+    std::array<std::int64_t, kMaxClauses> at{};  // per clause: Range: the value; List: the index; Bits: the bits left
+  };
 
   // ---- written by the compiler ----
   int arity = 0;
@@ -135,6 +160,8 @@ class IntProgram {
   }
   // d(node)/d(slot) when the node is affine in the slot with a constant slope.
   std::optional<std::int64_t> slope(std::int32_t node, std::int64_t slot) const;
+  // Whether the node's value depends on the slot.
+  bool mentions(std::int32_t i, std::int64_t slot) const;
   // Once every item is written: flattens their expressions into instructions over the value
   // array, and finds what moves along each affine run.
   void link();
@@ -146,7 +173,10 @@ class IntProgram {
   // when the program cannot go on (an overflow, a division by zero, a value that is not an
   // integer) or the sink said stop; the evaluator then falls back to the rules themselves,
   // which meet the same error only if the query needs that state.
-  bool options(const std::int64_t* state, OptionSink& sink) const;
+  bool options(const std::int64_t* state, OptionSink& sink) const { return options(state, sink, nullptr, nullptr); }
+  // The same from where `from` says (the start when null), recording in `stop` (when not
+  // null) where the listing stopped.
+  bool options(const std::int64_t* state, OptionSink& sink, const Resume* from, Resume* stop) const;
 
  private:
   std::vector<std::int64_t> consts_;  // at frame + i
@@ -157,14 +187,15 @@ class IntProgram {
   std::int32_t sealed(std::int32_t at) const;
   void seal(Prog& p) const;
   void moving_values(Item& it);
-  bool mentions(std::int32_t i, std::int64_t slot) const;
   std::int64_t operand(std::int32_t i, std::int64_t* r, bool& bail) const;
   std::int64_t eval(std::int32_t i, std::int64_t* r, bool& bail) const;
   bool exec(const Prog& p, std::int64_t* v) const;
   bool coords_of(const Item& it, std::int64_t* r, std::int64_t* out) const;
   bool affine_run(const Item& it, const Clause& c, std::int64_t lo, std::int64_t hi, std::int64_t* r,
                   OptionSink& sink, std::int64_t& budget) const;
-  bool clauses(const Item& it, std::size_t ci, std::int64_t* r, OptionSink& sink, std::int64_t& budget) const;
+  bool bounded(const Clause& c, std::int64_t* r, std::int64_t& lo, std::int64_t& hi, bool& empty) const;
+  bool clauses(const Item& it, std::size_t ci, std::int64_t* r, OptionSink& sink, std::int64_t& budget,
+               const Resume* from, Resume* stop) const;
 };
 
 }  // namespace grundy

@@ -21,9 +21,7 @@ class OutcomeSink : public OptionSink {
     if (hooks_.poll) hooks_.poll();
   }
 
-  // Looks at the options from number `skip` on (the earlier ones are known to be N).
-  void start(std::int64_t skip) {
-    skip_ = skip;
+  void start() {
     seen_ = 0;
     found_ = Found::Nothing;
     grow_ = false;
@@ -32,7 +30,7 @@ class OutcomeSink : public OptionSink {
   }
 
   bool option(const std::int64_t* coords, int parts) override {
-    if (seen_++ < skip_) return true;
+    ++seen_;
     // split []: the empty sum, where the opponent cannot move: lost for them, or won in misère
     if (parts == 0) return misere_ ? true : stop(Found::Losing, coords);
     return look(coords);
@@ -40,19 +38,15 @@ class OutcomeSink : public OptionSink {
 
   bool run(const std::int64_t* first, const std::int64_t* slope, int parts, std::int64_t count) override {
     if (count <= 0) return true;
-    if (seen_ + count <= skip_) {
-      seen_ += count;
-      return true;
-    }
     const int ar = o_.arity();
     const std::int64_t start = seen_;
-    std::int64_t k = std::max<std::int64_t>(0, skip_ - seen_);
+    std::int64_t k = 0;
     if (parts == 0) {  // split []: the empty sum, a P-position (won by the opponent in misère)
       if (misere_) {
         seen_ = start + count;
         return true;
       }
-      seen_ += k + 1;
+      seen_ += 1;
       return stop(Found::Losing, first);
     }
     // Stepped rather than multiplied, in unsigned arithmetic: the step after the last
@@ -63,7 +57,7 @@ class OutcomeSink : public OptionSink {
       if (!look(c)) {
         seen_ = start + k + 1;
         if (found_ == Found::Unknown) {
-          run_ = Run{{}, {}, k, count, start};
+          run_ = Run{{}, {}, k, count};
           std::copy(first, first + ar, run_.first.begin());
           std::copy(slope, slope + ar, run_.slope.begin());
           in_run_ = true;
@@ -86,7 +80,6 @@ class OutcomeSink : public OptionSink {
   struct Run {
     Coords first, slope;
     std::int64_t k = 0, count = 0;
-    std::int64_t start = 0;  // the number of the run's first option among the state's options
   };
   bool in_run() const { return in_run_; }
   const Run& run_found() const { return run_; }
@@ -102,8 +95,7 @@ class OutcomeSink : public OptionSink {
   }
 
   Found found() const { return found_; }
-  std::int64_t position() const { return seen_ - 1; }  // of the option found
-  std::int64_t seen() const { return seen_; }          // options listed, skipped ones too
+  std::int64_t seen() const { return seen_; }  // options listed
   const Coords& child() const { return child_; }
   bool child_searching() const { return searching_; }  // the unknown child is an ancestor
   bool grow_wanted() const { return grow_; }
@@ -142,7 +134,6 @@ class OutcomeSink : public OptionSink {
   const bool any_values_;
   const bool misere_;
   const BoxHooks& hooks_;
-  std::int64_t skip_ = 0;
   std::int64_t seen_ = 0;
   Found found_ = Found::Nothing;
   bool grow_ = false;
@@ -193,12 +184,14 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
   };
   struct Entry {
     Coords c;
-    std::int64_t skip;  // options before this one are known to be N
     bool expanded;
     bool in_run = false;  // the option being decided lies in `run`: go on from there
+    // The options before `from` are known to be N: a listing goes on from there.
+    bool resumed = false;
+    IntProgram::Resume from{};
     OutcomeSink::Run run{};
   };
-  std::vector<Entry> stack{{root, 0, false}};
+  std::vector<Entry> stack{{root, false}};
   // The expanded states on the stack (the ancestors of the top) carry a mark in the memo
   // itself, where a loop meets them again; however the search ends (an answer, giving up,
   // an exception from a hook), no mark stays behind.
@@ -233,8 +226,8 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
         wins = true;
         continue;
       }
+      // The parent's listing goes on from this option, now known to be N.
       if (parent.in_run) ++parent.run.k;
-      else ++parent.skip;
       return;
     }
   };
@@ -264,7 +257,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
       why = "the search stack holds " + std::to_string(stack.size()) + " states";
       return false;
     }
-    stack.push_back({child, 0, false});
+    stack.push_back({child, false});
     return true;
   };
   if (auto w = known(c)) return *w;
@@ -297,16 +290,16 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
         continue;
       }
       if (f == OutcomeSink::Found::Unknown) {
-        e.skip = r.start + r.k;
         if (!descend()) return std::nullopt;
         continue;
       }
-      // Every option of the run is N: the options after it are listed from there.
+      // Every option of the run is N: the options after it are listed from there
+      // (e.from.in_run).
       e.in_run = false;
-      e.skip = r.start + r.count;
     }
-    sink.start(e.skip);
-    const bool all = rules.options(e.c.data(), sink);
+    sink.start();
+    IntProgram::Resume stopped;
+    const bool all = rules.options(e.c.data(), sink, e.resumed ? &e.from : nullptr, &stopped);
     if (!all && sink.found() == OutcomeSink::Found::Nothing) {
       if (sink.grow_wanted() && grow(sink.child().data())) continue;
       if (sink.grow_wanted()) cannot_grow(e.c);
@@ -315,12 +308,13 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
     }
     if (sink.found() != OutcomeSink::Found::Unknown) {
       // No lost option: lost, unless there was no option at all under misère.
-      settle(sink.found() == OutcomeSink::Found::Losing || (misere && sink.seen() == 0));
+      settle(sink.found() == OutcomeSink::Found::Losing || (misere && sink.seen() == 0 && !e.resumed));
       continue;
     }
-    // The first option not known yet: decide it, then come back to the options after it.
-    e.skip = sink.position();
-    e.in_run = sink.in_run();
+    // The first option not known yet: decide it, then come back to the options from it on.
+    e.from = stopped;
+    e.from.in_run = e.in_run = sink.in_run();
+    e.resumed = true;
     if (e.in_run) e.run = sink.run_found();
     if (!descend()) return std::nullopt;
   }

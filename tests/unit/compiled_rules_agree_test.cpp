@@ -138,6 +138,31 @@ TEST_CASE("compiled rules over sets of small integers (bitmasks) agree with the 
   CHECK(set_game.out == list_game.out);
 }
 
+TEST_CASE("conditions on a range's variable cut the range, and the same options come out",
+          "[fast][compile]") {
+  const std::string grid =
+      "[grundy(G(a, b)) for a in 0..14 for b in 0..14]\n[wins(G(a, b)) for a in 0..14 for b in 0..14]\n"
+      "[outcome(misere G(a, b)) for a in 0..9 for b in 0..9]\n";
+  // Every comparison, slopes 1, 2, -3, k on either side, with other conditions around them.
+  agree_throughout("(a, b)",
+                   "move (a - k, ID(b)) for k in 1..a if 2 * k + b >= a  "
+                   "move (a, b - k) for k in 1..b if a - 3 * k < b and k % 2 == 1  "
+                   "move (a - k, b - 1) for k in 0..a if b > 0 and b % 4 == k  "
+                   "move (a - k, b) for k in 1..a if k > b / 2 if a <= 10 + k  "
+                   "move (b / 2, a - k) for k in 1..a if 7 != k and a + b > k + 10 if k <= b",
+                   grid);
+  // A condition free of k, tested once before the loop; an empty range after the cut.
+  agree_throughout("(a, b)",
+                   "move (a - 1, ID(b)) for k in 1..3 if a > 0  move (a, b - k) for k in 1..b if k > b + 5  "
+                   "move (a, b - k) for k in 1..b if b - k >= a if -k > -3",
+                   grid);
+  // Contest style: LeetCode 464 with the bounds the two rules imply.
+  agree_throughout("(used, total)",
+                   "move ({0}, 30) for k in 1..9 if not (k in used) and total + k >= 30 and total < 30  "
+                   "move (used + {ID(k)}, total + k) for k in 1..9 if not (k in used) and total + k < 30",
+                   "[wins(G({}, t)) for t in 0..30]\n[grundy(G({k}, k)) for k in 1..9]\n");
+}
+
 TEST_CASE("compiled rules meet the errors of the rules only where the query goes", "[fast][compile]") {
   // A move to a negative state is a state like any other for rules; the box hands over.
   const auto neg = run_source(
@@ -161,6 +186,12 @@ TEST_CASE("compiled rules meet the errors of the rules only where the query goes
       "grundy(O(3, 3))\n");
   CHECK(over.code == grundy::kExitRuntime);
   CHECK(contains(over.err, "overflow"));
+  // A cut range's condition overflows where the rules as written would test it: the same error.
+  for (const char* q : {"grundy(B(3))\n", "wins(B(3))\n"}) {
+    const auto cut = run_source(std::string("game B { state n  move n - k for k in 1..n if k * 4611686018427387904 < n }\n") + q);
+    CHECK(cut.code == grundy::kExitRuntime);
+    CHECK(contains(cut.err, "overflow"));
+  }
 }
 
 TEST_CASE(
