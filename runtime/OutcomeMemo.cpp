@@ -1,5 +1,7 @@
 #include "runtime/OutcomeMemo.hpp"
 
+#include <cstring>
+
 namespace grundy {
 
 OutcomeMemo::OutcomeMemo(int arity, bool hashed) : arity_(arity), hashed_(hashed), bits_(tile_bits(arity)) {}
@@ -46,6 +48,77 @@ bool OutcomeMemo::grow(const std::int64_t* c, std::uint64_t max_directory) {
                                          << bits_;
   }
   return true;
+}
+
+std::int64_t OutcomeMemo::won_run(const std::int64_t* c, const std::int64_t* slope, std::int64_t count) const {
+  if (hashed_) return 0;
+  for (int i = 0; i < arity_; ++i) {
+    if (slope[i] < -1 || slope[i] > 1) return 0;
+  }
+  if (arity_ == 1) return slope[0] == 0 ? 0 : won_line(c[0], slope[0], count);
+  // Cell by cell within a tile, the cell's place moving by a fixed step.
+  const std::int64_t side = std::int64_t{1} << bits_;
+  std::int64_t delta = 0;
+  for (int i = 0; i < arity_; ++i) delta += slope[i] << (bits_ * (arity_ - 1 - i));
+  if (delta == 0) return 0;
+  Coords x{};
+  std::copy(c, c + arity_, x.begin());
+  std::int64_t done = 0;
+  while (done < count && inside(x.data())) {
+    const Place at = place(x.data());
+    const Tile* t = tiles_[at.tile].get();
+    if (t == nullptr) return done;
+    std::int64_t steps = count - done;  // within this tile
+    for (int i = 0; i < arity_; ++i) {
+      const std::int64_t in = x[static_cast<std::size_t>(i)] & (side - 1);
+      if (slope[i] > 0) steps = std::min(steps, side - in);
+      if (slope[i] < 0) steps = std::min(steps, in + 1);
+    }
+    auto cell_at = static_cast<std::int64_t>(at.cell);
+    for (std::int64_t j = 0; j < steps; ++j, cell_at += delta) {
+      if (cell(*t, static_cast<std::size_t>(cell_at)) != kWins) return done + j;
+    }
+    done += steps;
+    for (int i = 0; i < arity_; ++i) x[static_cast<std::size_t>(i)] += steps * slope[i];
+  }
+  return done;
+}
+
+std::int64_t OutcomeMemo::won_line(std::int64_t x, std::int64_t step, std::int64_t count) const {
+  constexpr std::uint64_t kAllWon = 0xAAAAAAAAAAAAAAAAULL;  // 32 cells of kWins (binary 10)
+  constexpr int kCellsPerTile = 1 << 12;
+  std::int64_t done = 0;
+  while (done < count && x >= 0 && static_cast<std::uint64_t>(x) < span_[0]) {
+    const Tile* t = tiles_[static_cast<std::size_t>(x >> 12)].get();
+    if (t == nullptr) return done;
+    auto cell = static_cast<int>(x & (kCellsPerTile - 1));
+    // Within this tile: word by word, a pair of bits that differs from 10 is a cell not won.
+    for (;;) {
+      std::uint64_t w = 0;
+      std::memcpy(&w, t->data() + (cell >> 5) * 8, 8);
+      const int bit = (cell & 31) * 2;
+      std::uint64_t differ = w ^ kAllWon;
+      int n = 0;  // cells won from `cell` on, in this word
+      if (step == 1) {
+        differ >>= bit;
+        const int room = 32 - (cell & 31);
+        n = differ == 0 ? room : std::min(room, __builtin_ctzll(differ) / 2);
+      } else {
+        if (bit < 62) differ &= (std::uint64_t{1} << (bit + 2)) - 1;
+        const int room = (cell & 31) + 1;
+        n = differ == 0 ? room : (cell & 31) - (63 - __builtin_clzll(differ)) / 2;
+      }
+      const std::int64_t take = std::min<std::int64_t>(n, count - done);
+      done += take;
+      x += take * step;
+      if (take < n || done == count) return done;
+      const int room = step == 1 ? 32 - (cell & 31) : (cell & 31) + 1;
+      if (n < room) return done;  // a cell not won
+      cell += n * static_cast<int>(step);
+      if (cell < 0 || cell >= kCellsPerTile) break;  // on to the next tile
+    }
+  }
+  return done;
 }
 
 void OutcomeMemo::put(const std::int64_t* c, unsigned v) {

@@ -55,6 +55,11 @@ class OutcomeMemo {
     const Tile* t = tiles_[at.tile].get();
     return t == nullptr ? kUnknown : static_cast<Probe>(cell(*t, at.cell));
   }
+  // How many of the states c, c + slope, ... (at most `count` of them) are known to be won
+  // before the first that is not, read straight from the tiles as a hand-written loop reads
+  // a bool array (one-integer states 32 cells a word). Slopes of -1, 0 and 1 only: 0 for
+  // others, and in a hashed memo.
+  std::int64_t won_run(const std::int64_t* c, const std::int64_t* slope, std::int64_t count) const;
   // True when the player to move wins at c, nothing when not known (or outside the box).
   std::optional<bool> get(const std::int64_t* c) const {
     const Probe v = probe(c);
@@ -125,6 +130,8 @@ class OutcomeMemo {
       return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3];
     }
   };
+
+  std::int64_t won_line(std::int64_t x, std::int64_t step, std::int64_t count) const;
 
   int arity_;
   bool hashed_;

@@ -54,6 +54,11 @@ class OutcomeSink : public OptionSink {
     std::int64_t c[kMaxBoxArity];
     for (int i = 0; i < ar; ++i) c[i] = first[i] + k * slope[i];
     for (; k < count; ++k) {
+      if (const std::int64_t won = o_.won_run(c, slope, count - k); won > 0) {
+        k += won;  // the options known to be won, read straight from the tiles
+        if (k == count) break;
+        for (int i = 0; i < ar; ++i) c[i] = first[i] + k * slope[i];
+      }
       if (!look(c)) {
         seen_ = start + k + 1;
         if (found_ == Found::Unknown) {
@@ -277,6 +282,12 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
         if ((++ticks & 0xFFF) == 0) poll();
         for (int i = 0; i < ar; ++i)
           p[i] = r.first[static_cast<std::size_t>(i)] + r.k * r.slope[static_cast<std::size_t>(i)];
+        if (const std::int64_t won = outcomes.won_run(p, r.slope.data(), r.count - r.k); won > 0) {
+          r.k += won;  // the options known to be won, read straight from the tiles
+          if (r.k == r.count) break;
+          for (int i = 0; i < ar; ++i)
+            p[i] = r.first[static_cast<std::size_t>(i)] + r.k * r.slope[static_cast<std::size_t>(i)];
+        }
         f = sink.judge(p);
         if (f != OutcomeSink::Found::Nothing || sink.grow_wanted()) break;
       }

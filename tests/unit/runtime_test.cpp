@@ -416,3 +416,48 @@ TEST_CASE("the tiled outcome memo keeps what it was told as its box grows", "[ru
     REQUIRE_FALSE(memo.grow(far.data(), std::uint64_t{1} << 20));
   }
 }
+
+TEST_CASE("a run of won states read from the tiles is what probing them one by one says",
+          "[runtime][box]") {
+  std::uint64_t seed = 99;
+  auto next = [&] {
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    return seed;
+  };
+  for (int arity = 1; arity <= 3; ++arity) {
+    CAPTURE(arity);
+    grundy::OutcomeMemo memo(arity);
+    // Mostly won cells (long runs across words and tiles), some lost, unknown and being
+    // searched; a box of 2 or 3 tiles a side.
+    const std::int64_t side = arity == 1 ? 3 * 4096 : arity == 2 ? 3 * 64 : 2 * 16;
+    std::vector<std::int64_t> corner(static_cast<std::size_t>(arity), side - 1);
+    REQUIRE(memo.grow(corner.data(), std::uint64_t{1} << 20));
+    std::vector<std::int64_t> c(static_cast<std::size_t>(arity));
+    const std::int64_t cells = arity == 1 ? side : arity == 2 ? side * side : side * side * side;
+    for (std::int64_t i = 0; i < cells; ++i) {
+      for (int d = 0, rest = static_cast<int>(i); d < arity; ++d, rest /= static_cast<int>(side)) {
+        c[static_cast<std::size_t>(d)] = rest % side;
+      }
+      const std::uint64_t r = next() % 200;
+      if (r == 0) continue;  // unknown
+      if (r == 1) memo.mark_searching(c.data());
+      else memo.set(c.data(), r > 3);  // won unless r is 2 or 3
+    }
+    for (int k = 0; k < 20000; ++k) {
+      std::vector<std::int64_t> slope(static_cast<std::size_t>(arity));
+      for (auto& s : slope) s = static_cast<std::int64_t>(next() % 3) - 1;
+      for (auto& x : c) x = static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(side));
+      const auto count = static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(2 * side)) + 1;
+      std::int64_t want = 0;  // one by one, stopping at the box's edge as the run's reader does
+      for (std::vector<std::int64_t> x = c; want < count; ++want) {
+        if (memo.probe(x.data()) != grundy::OutcomeMemo::kWins) break;
+        for (int d = 0; d < arity; ++d) x[static_cast<std::size_t>(d)] += slope[static_cast<std::size_t>(d)];
+      }
+      const bool still = std::all_of(slope.begin(), slope.end(), [](std::int64_t s) { return s == 0; });
+      CAPTURE(c, slope, count);
+      REQUIRE(memo.won_run(c.data(), slope.data(), count) == (still ? 0 : want));
+    }
+  }
+}
