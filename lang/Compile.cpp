@@ -283,29 +283,52 @@ class Compiler {
 
   // The conditions right after a `for k in lo..hi`: one that compares an expression affine
   // in k with one free of k becomes a bound of the range (IntProgram::Bound), and one free
-  // of k is tested once, before the loop. The same options in the same order, without a
-  // test per k: `for k in 1..M if total + k < T` runs over 1..min(M, T - total - 1).
+  // of k is tested once, when the range's ends are known. The same options in the same
+  // order, without a test per k: `for k in 1..M if total + k < T` runs over
+  // 1..min(M, T - total - 1). The rules as written meet an error in a condition only where
+  // they evaluate it, so a condition is taken only when none before it can fail for a k
+  // it would leave out (`if n / (k - 5) > 0 if k <= 3` divides by zero at k = 5).
   void bound_ranges(std::vector<CClause>& clauses) {
     for (std::size_t i = 0; i < clauses.size(); ++i) {
       if (clauses[i].kind != CClause::Kind::Range) continue;
       const std::int64_t k = clauses[i].slot;
       for (std::size_t j = i + 1; j < clauses.size() && clauses[j].kind == CClause::Kind::If;) {
         const std::int32_t cond = clauses[j].lo;
+        std::optional<IntProgram::Bound> b;
         if (!code_.mentions(cond, k)) {
-          CClause hoisted = std::move(clauses[j]);
-          clauses.erase(clauses.begin() + static_cast<std::ptrdiff_t>(j));
-          clauses.insert(clauses.begin() + static_cast<std::ptrdiff_t>(i), std::move(hoisted));
-          ++i;  // the range moved up one
-          j = i + 1;
-          continue;
+          b.emplace();
+          b->guard = true;
+          b->rhs = cond;
+        } else {
+          b = bound(cond, k);
         }
-        if (auto b = bound(cond, k)) {
+        if (b) {
           clauses[i].bounds.push_back(*b);
           clauses.erase(clauses.begin() + static_cast<std::ptrdiff_t>(j));
           continue;
         }
+        if (can_fail(cond)) break;
         ++j;
       }
+    }
+  }
+
+  // Whether evaluating the node may meet an error (an overflow, a division by zero, an
+  // element that is not a small integer).
+  bool can_fail(std::int32_t i) const {
+    if (i < 0) return false;
+    const Node& n = code_.nodes[static_cast<std::size_t>(i)];
+    switch (n.op) {
+      case Op::Add:
+      case Op::Sub:
+      case Op::Mul:
+      case Op::Div:
+      case Op::Mod:
+      case Op::Pow:
+      case Op::Neg:
+      case Op::Abs:
+      case Op::Bit: return true;
+      default: return can_fail(n.a) || can_fail(n.b) || can_fail(n.c);
     }
   }
 

@@ -139,6 +139,10 @@ struct BoxHooks {
   std::function<void()> poll;                   // every few thousand states; may throw
   std::function<void(std::uint64_t)> reserve;   // before computing more states; may throw
   std::function<void(std::uint64_t)> computed;  // states computed
+  // Options the outcome search looked at, in eighths of a step, to --max-steps (a search
+  // that is finite but far too long, such as one whose options come in the worst order,
+  // stops in seconds). May throw.
+  std::function<void(std::uint64_t)> looked;
   std::uint64_t max_cells = std::uint64_t{1} << 26;
   std::uint64_t max_stack_bytes = UINT64_MAX;    // the search's stack of states to visit
   std::uint64_t max_outcome_bytes = UINT64_MAX;  // the outcome search's table, its directory included

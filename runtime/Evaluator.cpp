@@ -93,6 +93,22 @@ BoxHooks Evaluator::box_hooks(BoxCall& call) {
     }
     check_runaway(path);
   };
+  hooks.looked = [c](std::uint64_t eighths) {
+    c->looked += eighths;
+    const std::uint64_t steps = c->looked / 8;
+    c->looked %= 8;
+    const Limits& l = c->ev->limits_;
+    if (steps > l.max_steps - std::min(l.steps, l.max_steps)) {
+      throw Error(ErrorKind::Limit,
+                  "more than " + std::to_string(l.max_steps) + " steps in one statement: the outcome search of " +
+                      c->g->display_name() +
+                      " looked at more options of its compiled rules than that allows (8 options to a step "
+                      "while its table is dense, 1 once it is a hash map)",
+                  "raise the limit with --max-steps N; rules that list the moves likely to win first (the "
+                  "largest take first) let the search stop sooner");
+    }
+    l.charge(steps);
+  };
   hooks.computed = [c](std::uint64_t n) {
     c->done += n;
     c->ev->games_.states += n;

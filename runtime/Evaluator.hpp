@@ -208,6 +208,7 @@ class Evaluator {
     const GameInstance* g;
     std::uint64_t done = 0;
     std::uint64_t total = 0;  // for the bar: the cells of the box up to the query, 0 unknown
+    std::uint64_t looked = 0;  // options not charged to --max-steps yet
   };
   // Hooks of a box fill: polling, the state cap, and counting.
   BoxHooks box_hooks(BoxCall& call);

@@ -192,7 +192,7 @@ void IntProgram::link() {
       c.lo_at = place(c.lo, c.prog);
       if (c.kind == Clause::Kind::Range) c.hi_at = place(c.hi, c.prog);
       for (Bound& b : c.bounds) {
-        b.lhs_at = place(b.lhs, b.prog);
+        if (!b.guard) b.lhs_at = place(b.lhs, b.prog);
         b.rhs_at = place(b.rhs, b.prog);
       }
     }
@@ -398,6 +398,14 @@ I128 ceil_div(I128 a, I128 b) { return -floor_div(-a, b); }
 bool IntProgram::bounded(const Clause& c, std::int64_t* r, std::int64_t& lo, std::int64_t& hi,
                          bool& empty) const {
   for (const Bound& b : c.bounds) {
+    if (b.guard) {
+      if (!exec(b.prog, r)) return false;
+      if (r[b.rhs_at] == 0) {
+        empty = true;
+        return true;
+      }
+      continue;
+    }
     r[c.slot] = hi;
     if (!exec(b.prog, r)) return false;
     r[c.slot] = lo;

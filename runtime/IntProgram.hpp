@@ -92,8 +92,10 @@ class IntProgram {
   };
   // A condition `lhs op rhs` (op: Lt, Le, Gt, Ge or Eq) on a range's variable k, lhs affine
   // in k with slope `slope` (not 0) and rhs free of k: the range is cut to the k that meet
-  // it, instead of testing each k.
+  // it, instead of testing each k. Or (`guard`) a condition free of k, `rhs`: tested once,
+  // once the range's ends are known, and the range is empty unless it holds.
   struct Bound {
+    bool guard = false;
     Op op = Op::Ge;
     std::int64_t slope = 1;
     std::int32_t lhs = -1, rhs = -1;  // nodes

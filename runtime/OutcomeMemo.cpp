@@ -50,6 +50,31 @@ bool OutcomeMemo::grow(const std::int64_t* c, std::uint64_t max_directory) {
   return true;
 }
 
+void OutcomeMemo::to_hashed() {
+  if (hashed_) return;
+  hashed_ = true;
+  const std::int64_t side = std::int64_t{1} << bits_;
+  for (std::size_t k = 0; k < tiles_.size(); ++k) {
+    const Tile* t = tiles_[k].get();
+    if (t == nullptr) continue;
+    Coords corner{};  // the tile's first cell
+    auto rest = static_cast<std::int64_t>(k);
+    for (int i = 0; i < arity_; ++i) {
+      corner[static_cast<std::size_t>(i)] = rest / strides_[static_cast<std::size_t>(i)] * side;
+      rest %= strides_[static_cast<std::size_t>(i)];
+    }
+    for (std::size_t at = 0; at < std::size_t{4096}; ++at) {
+      const unsigned v = cell(*t, at);
+      if (v == 0) continue;
+      Coords c = corner;
+      for (int i = arity_, a = static_cast<int>(at); i-- > 0; a >>= bits_) c[static_cast<std::size_t>(i)] += a & (side - 1);
+      cells_[c] = static_cast<std::uint8_t>(v);
+    }
+  }
+  std::vector<std::unique_ptr<Tile>>().swap(tiles_);
+  used_ = 0;
+}
+
 std::int64_t OutcomeMemo::won_run(const std::int64_t* c, const std::int64_t* slope, std::int64_t count) const {
   if (hashed_) return 0;
   for (int i = 0; i < arity_; ++i) {

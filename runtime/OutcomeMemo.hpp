@@ -26,6 +26,7 @@ class OutcomeMemo {
   // hashed: a hash map rather than tiles (the box then holds every state).
   explicit OutcomeMemo(int arity, bool hashed = false);
   int arity() const { return arity_; }
+  bool hashed() const { return hashed_; }
   // Whether c lies in the box (every coordinate from 0 to below the box's size).
   bool inside(const std::int64_t* c) const {
     if (hashed_) return true;
@@ -76,6 +77,8 @@ class OutcomeMemo {
     if (searching(c)) put(c, 0);
   }
   // Hashed: the map's memory in tiles.
+  // From tiles to a hash map, every cell written kept (once: a hashed memo stays so).
+  void to_hashed();
   std::uint64_t tiles_used() const {
     if (!hashed_) return used_;
     return cells_.capacity() * (sizeof(std::pair<Coords, std::uint8_t>) + 1) / tile_bytes() + 1;

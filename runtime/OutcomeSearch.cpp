@@ -18,8 +18,18 @@ class OutcomeSink : public OptionSink {
       : o_(outcomes), v_(values), any_values_(!misere && values.cells() > 0), misere_(misere), hooks_(hooks) {}
 
   void pulse() override {
+    charge();
     if (hooks_.poll) hooks_.poll();
   }
+  // The options looked at since the last charge, to --max-steps, in eighths of a step: a
+  // probe of the tiles takes a few nanoseconds, an eighth of the interpreter's step; one of
+  // a large hash map a cache miss, a step; known won options read a word at a time, a
+  // thirty-second of an eighth.
+  void charge() {
+    if (hooks_.looked && looked_ > 0) hooks_.looked(looked_);
+    looked_ = 0;
+  }
+  void skipped(std::int64_t won) { looked_ += static_cast<std::uint64_t>(won) / 32; }
 
   void start() {
     seen_ = 0;
@@ -55,6 +65,7 @@ class OutcomeSink : public OptionSink {
     for (int i = 0; i < ar; ++i) c[i] = first[i] + k * slope[i];
     for (; k < count; ++k) {
       if (const std::int64_t won = o_.won_run(c, slope, count - k); won > 0) {
+        skipped(won);
         k += won;  // the options known to be won, read straight from the tiles
         if (k == count) break;
         for (int i = 0; i < ar; ++i) c[i] = first[i] + k * slope[i];
@@ -107,6 +118,7 @@ class OutcomeSink : public OptionSink {
 
  private:
   bool look(const std::int64_t* p) {
+    looked_ += o_.hashed() ? 8 : 1;
     switch (o_.probe(p)) {
       case OutcomeMemo::kWins: return true;
       case OutcomeMemo::kLoses: return stop(Found::Losing, p);
@@ -140,6 +152,7 @@ class OutcomeSink : public OptionSink {
   const bool misere_;
   const BoxHooks& hooks_;
   std::int64_t seen_ = 0;
+  std::uint64_t looked_ = 0;
   Found found_ = Found::Nothing;
   bool grow_ = false;
   bool searching_ = false;
@@ -162,7 +175,13 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
   // spans, kept to an eighth of it.
   const std::uint64_t max_tiles = hooks.max_outcome_bytes / OutcomeMemo::tile_bytes();
   const std::uint64_t max_directory = hooks.max_outcome_bytes / 64;
-  auto grow = [&](const std::int64_t* p) { return outcomes.grow(p, max_directory); };
+  // A state past what the tiles' directory may span (Euclid's game at (10^6, 999999) spans
+  // 2.4 * 10^8 tiles and touches a few million states): the states go into a hash map,
+  // those known so far and the marks of the search's path with them.
+  auto grow = [&](const std::int64_t* p) {
+    if (!outcomes.grow(p, max_directory)) outcomes.to_hashed();
+    return true;
+  };
   auto no_room = [&](const std::string& state) {
     why = "the state " + state + " lies outside a table whose directory may hold " +
           std::to_string(max_directory) + " tiles (--max-memory)";
@@ -214,6 +233,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
   std::uint64_t ticks = 0;
   auto poll = [&] {
     tally.flush();
+    sink.charge();
     if (hooks.poll) hooks.poll();
   };
   // The top entry is decided (wins: the player to move there wins): it is recorded and
@@ -283,6 +303,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
         for (int i = 0; i < ar; ++i)
           p[i] = r.first[static_cast<std::size_t>(i)] + r.k * r.slope[static_cast<std::size_t>(i)];
         if (const std::int64_t won = outcomes.won_run(p, r.slope.data(), r.count - r.k); won > 0) {
+          sink.skipped(won);
           r.k += won;  // the options known to be won, read straight from the tiles
           if (r.k == r.count) break;
           for (int i = 0; i < ar; ++i)

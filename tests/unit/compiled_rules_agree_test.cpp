@@ -186,6 +186,16 @@ TEST_CASE("compiled rules meet the errors of the rules only where the query goes
       "grundy(O(3, 3))\n");
   CHECK(over.code == grundy::kExitRuntime);
   CHECK(contains(over.err, "overflow"));
+  // A condition before the one that cuts the range divides by zero at a k the cut leaves out,
+  // and a range's end divides by zero where a condition after it would say no: the rules as
+  // written meet the error, and so does the compiled program.
+  for (const char* text : {"game D { state n  move n - k for k in 1..n if n / (k - 5) > 0 if k <= 3 }\ngrundy(D(9))\n",
+                           "game D { state (a, b)  move (a - k * b, b) for k in 1..a / b if b > 0 }\nwins(D(3, 0))\n"}) {
+    CAPTURE(text);
+    const auto zero = run_source(text);
+    CHECK(zero.code == grundy::kExitRuntime);
+    CHECK(contains(zero.err, "division by zero"));
+  }
   // A cut range's condition overflows where the rules as written would test it: the same error.
   for (const char* q : {"grundy(B(3))\n", "wins(B(3))\n"}) {
     const auto cut = run_source(std::string("game B { state n  move n - k for k in 1..n if k * 4611686018427387904 < n }\n") + q);

@@ -461,3 +461,34 @@ TEST_CASE("a run of won states read from the tiles is what probing them one by o
     }
   }
 }
+
+TEST_CASE("an outcome memo that turns into a hash map keeps its cells and marks", "[runtime][box]") {
+  for (int arity = 1; arity <= 4; ++arity) {
+    CAPTURE(arity);
+    grundy::OutcomeMemo memo(arity);
+    std::map<std::vector<std::int64_t>, unsigned> told;  // 1 lost, 2 won, 3 being searched
+    std::uint64_t seed = 777;
+    for (int k = 0; k < 2000; ++k) {
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      std::vector<std::int64_t> c(static_cast<std::size_t>(arity));
+      for (int i = 0; i < arity; ++i) c[static_cast<std::size_t>(i)] = static_cast<std::int64_t>((seed >> (8 * i + 11)) % 300);
+      if (!memo.inside(c.data())) REQUIRE(memo.grow(c.data(), std::uint64_t{1} << 30));
+      const unsigned v = 1 + static_cast<unsigned>(seed >> 60) % 3;
+      if (v == 3) memo.mark_searching(c.data());
+      else memo.set(c.data(), v == 2);
+      told[c] = v;
+    }
+    memo.to_hashed();
+    REQUIRE(memo.hashed());
+    for (const auto& [c, v] : told) {
+      CAPTURE(c);
+      REQUIRE(static_cast<unsigned>(memo.probe(c.data())) == v);
+    }
+    // Past any directory now, and still empty where nothing was written.
+    std::vector<std::int64_t> far(static_cast<std::size_t>(arity), std::int64_t{1} << 40);
+    REQUIRE(memo.inside(far.data()));
+    REQUIRE(memo.probe(far.data()) == grundy::OutcomeMemo::kUnknown);
+    memo.set(far.data(), true);
+    REQUIRE(memo.get(far.data()) == std::optional<bool>(true));
+  }
+}
