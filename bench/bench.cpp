@@ -130,7 +130,7 @@ std::int64_t checksum(const Table& g) {
 Table subtraction_hand(const std::vector<int>& S, int N) {
   Table g(static_cast<std::size_t>(N) + 1);
   for (int n = 0; n <= N; ++n) {
-    bool seen[16] = {};
+    std::vector<char> seen(S.size() + 2);  // a value is at most the number of options
     for (int s : S) {
       if (s <= n) seen[g[static_cast<std::size_t>(n - s)]] = true;
     }
@@ -362,6 +362,15 @@ struct ChompHand {
   }
 };
 
+// Euclid's game (POJ 2348) as the judge's solutions write it: the mover wins at once when
+// the larger is at least twice the smaller (or a multiple of it), else the move is forced.
+bool euclid_hand(std::int64_t a, std::int64_t b) {
+  if (a < b) std::swap(a, b);
+  if (b == 0) return false;
+  if (a / b >= 2 || a % b == 0) return true;
+  return !euclid_hand(b, a - b);
+}
+
 // LeetCode 464 "Can I Win" as a contest solution writes it: the numbers used as a bitmask,
 // the total implied by it, a memo array over the masks.
 struct CanIWinHand {
@@ -574,6 +583,35 @@ std::vector<Case> cases() {
                [] {
                  CanIWinHand h(20, 200);
                  return std::string(h.wins(0, 0) ? "true" : "false");
+               }});
+  c.push_back({"Euclid's game, three queries to 10^6", "wins(), largest multiple first; hand: the judge's rule", 5,
+               [] {
+                 return run_grundy(
+                     "game Euclid { state (a, b)\n"
+                     "  move (a - (a / max(b, 1) - j) * b, b) for j in 0..a / max(b, 1) - 1 if b > 0 and a >= b\n"
+                     "  move (a, b - (b / max(a, 1) - j) * a) for j in 0..b / max(a, 1) - 1 if a > 0 and b > a }\n"
+                     "[wins(Euclid(1000000, 999999)), wins(Euclid(691981, 662394)), wins(Euclid(1000000, 1))]\n");
+               },
+               [] {
+                 std::string out = "[";
+                 for (auto [a, b] : {std::pair{1000000, 999999}, {691981, 662394}, {1000000, 1}}) {
+                   out += std::string(out.size() > 1 ? ", " : "") + (euclid_hand(a, b) ? "true" : "false");
+                 }
+                 return out + "]";
+               }});
+  c.back().ratio = false;  // the hand's rule is a theorem: microseconds; the target is 0.1 s
+  c.push_back({"316 squares as a parameter, sum to 10^5", "G[S](n), S a set parameter; hand: mex over a seen array",
+               3,
+               [] {
+                 return run_grundy(
+                     "game G(S) { state n  move n - s for s in S if s <= n }\n"
+                     "let S = {k * k for k in 1..316}\n"
+                     "sum(grundy(G[S](n)) for n in 0..100000)\n");
+               },
+               [] {
+                 std::vector<int> squares;
+                 for (int k = 1; k <= 316; ++k) squares.push_back(k * k);
+                 return std::to_string(checksum(subtraction_hand(squares, 100000)));
                }});
   c.push_back({"startup: a session that prints 1", "in process; hand: none", 9,
                [] { return run_grundy("1\n"); }, [] { return std::string("-"); }});

@@ -36,6 +36,7 @@ struct RunPath {
 struct KernelPath {
   std::unique_ptr<HeapKernel> kernel;
   HeapSpec spec;
+  bool provable = false;  // spec.provable(), which reads every digit (a set of 316 squares has 10^5)
   DenseTable table;
   std::int64_t below = INT64_MAX;
   std::string differs;

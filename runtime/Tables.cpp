@@ -98,6 +98,7 @@ void Evaluator::setup(const GameInstance& g, Strategy& s) {
       KernelPath k;
       k.kernel = std::make_unique<HeapKernel>(spec);
       k.spec = spec;
+      k.provable = spec.provable();
       k.below = plan.code_below;
       k.differs = plan.code_differs;
       s.path = std::move(k);
@@ -226,7 +227,7 @@ std::optional<std::uint32_t> Evaluator::box_value(const GameInstance& g, Strateg
 
 std::optional<std::uint64_t> Evaluator::kernel_value(const GameInstance& g, Strategy& s, std::int64_t n) {
   KernelPath& k = *s.as<KernelPath>();
-  const bool provable = k.spec.provable();
+  const bool provable = k.provable;
   const auto target = static_cast<std::uint64_t>(n) + 1;
   // The heaps where the rules leave the code, and those past the code's tail, are the
   // rules' own: the table, right below them, stays, and the rules are evaluated from there.
@@ -534,7 +535,7 @@ PeriodInfo Evaluator::period(const GameInstance& game, std::optional<std::int64_
     // rules leave at some heap): only a kernel's table is proven.
     if (auto* k = s.as<KernelPath>()) {
       if (k->p > 0) return PeriodInfo{k->n0, k->p, true};
-      if (k->spec.provable()) {
+      if (k->provable) {
         if (auto r = proven_period(*table, k->spec)) {
           k->n0 = r->n0;
           k->p = r->p;
