@@ -18,14 +18,15 @@ using Op = IntProgram::Op;
 using Node = IntProgram::Node;
 using CClause = IntProgram::Clause;
 using CItem = IntProgram::Item;
-// Set: a set of small integers, as a bitmask (IntProgram::Op::Bit).
-enum class Ty : std::uint8_t { Int, Bool, Set };
+// Set: a set of small integers, as a bitmask (IntProgram::Op::Bit); List: a list of small
+// integers packed into one word (IntProgram::Op::ListAt).
+enum class Ty : std::uint8_t { Int, Bool, Set, List };
 
 class Compiler {
  public:
-  // `sets`: the coordinates of the state taken to be sets (bit i: coordinate i).
-  Compiler(const GameDecl& d, const GameInstance& g, Interpreter& m, std::uint8_t sets)
-      : d_(d), g_(g), m_(m), sets_(sets) {}
+  // `packing`: the coordinates of the state taken to be sets and lists.
+  Compiler(const GameDecl& d, const GameInstance& g, Interpreter& m, IntProgram::Packing packing)
+      : d_(d), g_(g), m_(m), packing_(packing) {}
 
   std::shared_ptr<const IntProgram> build() {
     const auto& params = g_.params().items();
@@ -40,7 +41,7 @@ class Compiler {
         case GameItem::Kind::State:
           arity = static_cast<int>(it.slots.size());
           if (arity < 1 || arity > IntProgram::kMaxArity || (!it.tuple_pattern && arity != 1)) return nullptr;
-          if (sets_ >> arity) return nullptr;  // a set where there is no coordinate
+          if ((packing_.sets | packing_.lists) >> arity) return nullptr;  // no such coordinate
           for (int s : it.slots) {
             ty_[static_cast<std::size_t>(s)] = coord_ty(static_cast<int>(state_slots.size()));
             state_slots.push_back(s);
@@ -70,7 +71,7 @@ class Compiler {
     }
     if (arity == 0 || d_.frame_size > 4096) return nullptr;
     code_.arity = arity;
-    code_.set_coords = sets_;
+    code_.packing = packing_;
     code_.state_slots = std::move(state_slots);
     code_.frame = std::max(d_.frame_size, 1);
     code_.items = std::move(items);
@@ -81,7 +82,9 @@ class Compiler {
  private:
   using Typed = std::pair<std::int32_t, Ty>;
 
-  Ty coord_ty(int i) const { return sets_ >> i & 1 ? Ty::Set : Ty::Int; }
+  Ty coord_ty(int i) const {
+    return packing_.sets >> i & 1 ? Ty::Set : packing_.lists >> i & 1 ? Ty::List : Ty::Int;
+  }
 
   std::int32_t add(Node n) { return code_.add(n); }
   std::int32_t constant(std::int64_t v) {
@@ -126,6 +129,7 @@ class Compiler {
           if (v.is(Kind::Int)) return Typed{constant(v.as_int()), Ty::Int};
           if (v.is(Kind::Bool)) return Typed{constant(v.as_bool() ? 1 : 0), Ty::Bool};
           if (std::int64_t mask = 0; mask_of(v, mask)) return Typed{constant(mask), Ty::Set};
+          if (std::int64_t word = 0; packed_of(v, word)) return Typed{constant(word), Ty::List};
           return std::nullopt;
         }
         const auto& t = ty_[static_cast<std::size_t>(slot)];
@@ -146,6 +150,14 @@ class Compiler {
         return Typed{op(Op::Neg, a->first), Ty::Int};
       }
       case ExprKind::Binary: return binary(e);
+      case ExprKind::List: return list(e);
+      case ExprKind::Index: {  // xs[i]
+        if (e.args.size() != 2) return std::nullopt;
+        auto xs = expr(*e.args[0]);
+        auto i = expr(*e.args[1]);
+        if (!xs || !i || xs->second != Ty::List || i->second != Ty::Int) return std::nullopt;
+        return Typed{op(Op::ListAt, xs->first, i->first), Ty::Int};
+      }
       case ExprKind::Set: {  // {a, b, ...}: the union of their bits
         if (!e.clauses.empty()) return std::nullopt;
         std::int32_t acc = constant(0);
@@ -176,6 +188,15 @@ class Compiler {
           if (a && a->second == Ty::Set && b == Builtin::Len && e.args.size() == 2) {
             return Typed{op(Op::Popcount, a->first), Ty::Int};
           }
+          if (a && a->second == Ty::List && i == 1) {
+            if (b == Builtin::Len && e.args.size() == 2) return Typed{op(Op::ListLen, a->first), Ty::Int};
+            if (b == Builtin::Update && e.args.size() == 4) {
+              auto at = expr(*e.args[2]);
+              auto v = expr(*e.args[3]);
+              if (!at || !v || at->second != Ty::Int || v->second != Ty::Int) return std::nullopt;
+              return Typed{op(Op::ListUpdate, a->first, at->first, v->first), Ty::List};
+            }
+          }
           if (!a || a->second != Ty::Int) return std::nullopt;
           args.push_back(a->first);
         }
@@ -190,6 +211,37 @@ class Compiler {
       }
       default: return std::nullopt;
     }
+  }
+
+  // [a, b, ...], or [e for i in lo..hi], as a packed list.
+  std::optional<Typed> list(const Expr& e) {
+    if (e.clauses.empty()) {
+      std::int32_t acc = constant(0);
+      for (const auto& x : e.args) {
+        auto a = expr(*x);
+        if (!a || a->second != Ty::Int) return std::nullopt;
+        acc = op(Op::Append, acc, a->first);
+      }
+      return Typed{acc, Ty::List};
+    }
+    const Clause& cl = e.clauses[0];
+    if (e.clauses.size() != 1 || cl.kind != Clause::Kind::For || cl.slots.size() != 1 ||
+        cl.expr->kind != ExprKind::Range || e.args.size() != 1) {
+      return std::nullopt;
+    }
+    auto lo = expr(*cl.expr->args[0]);
+    auto hi = expr(*cl.expr->args[1]);
+    if (!lo || !hi || lo->second != Ty::Int || hi->second != Ty::Int) return std::nullopt;
+    ty_[static_cast<std::size_t>(cl.slots[0])] = Ty::Int;
+    auto item = expr(*e.args[0]);
+    if (!item || item->second != Ty::Int) return std::nullopt;
+    Node n;
+    n.op = Op::ListComp;
+    n.a = lo->first;
+    n.b = hi->first;
+    n.c = item->first;
+    n.v = cl.slots[0];
+    return Typed{add(n), Ty::List};
   }
 
   std::optional<Typed> binary(const Expr& e) {
@@ -242,6 +294,13 @@ class Compiler {
     if (o == BinOp::Eq || o == BinOp::Ne) {
       if (a->second != b->second) return std::nullopt;
       return Typed{op(o == BinOp::Eq ? Op::Eq : Op::Ne, a->first, b->first), Ty::Bool};
+    }
+    if (a->second == Ty::List && b->second == Ty::List && o == BinOp::Add) {  // xs + [x]
+      const Expr& tail = *e.args[1];
+      if (tail.kind != ExprKind::List || !tail.clauses.empty() || tail.args.size() != 1) return std::nullopt;
+      auto x = expr(*tail.args[0]);
+      if (!x || x->second != Ty::Int) return std::nullopt;
+      return Typed{op(Op::Append, a->first, x->first), Ty::List};
     }
     if (a->second == Ty::Set && b->second == Ty::Set) {
       if (o == BinOp::Add) return Typed{op(Op::Union, a->first, b->first), Ty::Set};
@@ -327,7 +386,11 @@ class Compiler {
       case Op::Pow:
       case Op::Neg:
       case Op::Abs:
-      case Op::Bit: return true;
+      case Op::Bit:
+      case Op::ListAt:
+      case Op::Append:
+      case Op::ListUpdate:
+      case Op::ListComp: return true;
       default: return can_fail(n.a) || can_fail(n.b) || can_fail(n.c);
     }
   }
@@ -433,7 +496,7 @@ class Compiler {
   const GameDecl& d_;
   const GameInstance& g_;
   Interpreter& m_;
-  std::uint8_t sets_ = 0;
+  IntProgram::Packing packing_;
   int params_ = 0;
   std::vector<std::optional<Ty>> ty_;
   IntProgram code_;
@@ -444,15 +507,22 @@ class Compiler {
 std::shared_ptr<const IntProgram> compile_rules(const GameDecl& decl, const GameInstance& game,
                                                 Interpreter& m) {
   if (decl.form != GameDecl::Form::Rules) return nullptr;
-  // Integers first; where the rules treat a coordinate as a set (`k in s`, `s + {k}`), that
-  // coordinate as a set of small integers. Which coordinates are sets is tried in order of
-  // how many (at most 2^4 tries, each failing at the first expression of the wrong type).
-  std::vector<std::uint8_t> tries;
-  for (unsigned s = 0; s < (1u << IntProgram::kMaxArity); ++s) tries.push_back(static_cast<std::uint8_t>(s));
-  std::stable_sort(tries.begin(), tries.end(),
-                   [](std::uint8_t a, std::uint8_t b) { return __builtin_popcount(a) < __builtin_popcount(b); });
-  for (std::uint8_t sets : tries) {
-    if (auto p = Compiler(decl, game, m, sets).build()) return p;
+  // Integers first; where the rules treat a coordinate as a set (`k in s`, `s + {k}`) or a
+  // list (`xs[i]`, `len(xs)`), that coordinate as a set or a list of small integers. The
+  // kinds are tried in order of how many coordinates are not integers (at most 3^4 tries,
+  // each failing at the first expression of the wrong type).
+  std::vector<IntProgram::Packing> tries;
+  const unsigned all = 1u << IntProgram::kMaxArity;
+  for (unsigned s = 0; s < all; ++s) {
+    for (unsigned l = 0; l < all; ++l) {
+      if ((s & l) == 0) tries.push_back({static_cast<std::uint8_t>(s), static_cast<std::uint8_t>(l)});
+    }
+  }
+  std::stable_sort(tries.begin(), tries.end(), [](IntProgram::Packing a, IntProgram::Packing b) {
+    return __builtin_popcount(a.sets | a.lists) < __builtin_popcount(b.sets | b.lists);
+  });
+  for (IntProgram::Packing packing : tries) {
+    if (auto p = Compiler(decl, game, m, packing).build()) return p;
   }
   return nullptr;
 }

@@ -417,11 +417,11 @@ Fill search(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const Coords
     if (!ok) {
       if (sink.grow_wanted() && memo.grow(sink.grow_to().data(), hooks.max_cells)) continue;
       why = sink.grow_wanted()
-                ? "the option " + coords_text(sink.grow_to(), ar, rules.set_coords) + " of " + coords_text(at, ar, rules.set_coords) +
+                ? "the option " + coords_text(sink.grow_to(), ar, rules.packing) + " of " + coords_text(at, ar, rules.packing) +
                       " does not fit a table of at most " + std::to_string(hooks.max_cells) + " cells"
             : sink.crowded()
-                ? "the options of " + coords_text(at, ar, rules.set_coords) + " not known yet fill the search stack"
-                : "the compiled rules stop at " + coords_text(at, ar, rules.set_coords);
+                ? "the options of " + coords_text(at, ar, rules.packing) + " not known yet fill the search stack"
+                : "the compiled rules stop at " + coords_text(at, ar, rules.packing);
       return Fill::Failed;
     }
     if (!sink.any_unknown()) {
@@ -446,7 +446,7 @@ Fill search(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const Coords
     }
     for (const Coords& child : sink.children()) {
       if (grey.count(child)) {
-        why = "a loop through " + coords_text(child, ar, rules.set_coords);
+        why = "a loop through " + coords_text(child, ar, rules.packing);
         return Fill::Failed;
       }
       stack.push_back({child, false});
@@ -561,7 +561,7 @@ std::optional<std::uint32_t> box_value(BoxTable& memo, const IntProgram& rules, 
   Coords root{};
   std::copy(c, c + ar, root.begin());
   if (!memo.inside(c) && !memo.grow(c, hooks.max_cells)) {
-    why = "the state " + coords_text(root, ar, rules.set_coords) + " does not fit a table of at most " +
+    why = "the state " + coords_text(root, ar, rules.packing) + " does not fit a table of at most " +
           std::to_string(hooks.max_cells) + " cells";
     return std::nullopt;
   }

@@ -114,12 +114,11 @@ bool BoxTable::grow(const std::int64_t* c, std::uint64_t max_cells) {
   return true;
 }
 
-std::string coords_text(const Coords& c, int arity, std::uint8_t sets) {
+std::string coords_text(const Coords& c, int arity, IntProgram::Packing packing) {
   std::string s = "(";
   for (int i = 0; i < arity; ++i) {
     if (i) s += ", ";
-    const std::int64_t x = c[static_cast<std::size_t>(i)];
-    s += sets >> i & 1 ? to_string(set_of_mask(x)) : std::to_string(x);
+    s += to_string(coord_value(c[static_cast<std::size_t>(i)], i, packing));
   }
   return s + ")";
 }

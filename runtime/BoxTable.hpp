@@ -38,13 +38,35 @@ inline Value set_of_mask(std::int64_t mask) {
   return Value::sorted_set(std::move(items));
 }
 
-// A state of `arity` coordinates (one, or a tuple of them) as coordinates: integers, and
-// where bit i of `sets` is set, sets of small integers as bitmasks. False when it is not one.
-inline bool coords_of(const Value& state, int arity, Coords& c, std::uint8_t sets = 0) {
+// A list of small integers packed as compiled rules hold it (IntProgram::pack_list); false
+// when it is not one (too long, or an element that is not an integer in 0..kMaxItem).
+inline bool packed_of(const Value& list, std::int64_t& word) {
+  if (!list.is(Kind::List) || list.items().size() > static_cast<std::size_t>(IntProgram::kMaxListLength)) return false;
+  word = static_cast<std::int64_t>(list.items().size()) << IntProgram::kLengthShift;
+  for (std::size_t i = 0; i < list.items().size(); ++i) {
+    const Value& x = list.items()[i];
+    if (!x.is(Kind::Int) || x.as_int() < 0 || x.as_int() > IntProgram::kMaxItem) return false;
+    word |= x.as_int() << (IntProgram::kItemBits * static_cast<int>(i));
+  }
+  return true;
+}
+
+inline Value list_of_packed(std::int64_t word) {
+  std::vector<Value> items;
+  const auto n = static_cast<int>(word >> IntProgram::kLengthShift);
+  for (int i = 0; i < n; ++i) items.push_back(Value::integer((word >> (IntProgram::kItemBits * i)) & IntProgram::kMaxItem));
+  return Value::list(std::move(items));
+}
+
+// A state of `arity` coordinates (one, or a tuple of them) as coordinates: integers, sets
+// and lists as `packing` says. False when it is not one.
+inline bool coords_of(const Value& state, int arity, Coords& c, IntProgram::Packing packing = {}) {
   auto one = [&](const Value& v, int i) {
-    if (sets >> i & 1) return mask_of(v, c[static_cast<std::size_t>(i)]);
+    auto& x = c[static_cast<std::size_t>(i)];
+    if (packing.sets >> i & 1) return mask_of(v, x);
+    if (packing.lists >> i & 1) return packed_of(v, x);
     if (!v.is(Kind::Int)) return false;
-    c[static_cast<std::size_t>(i)] = v.as_int();
+    x = v.as_int();
     return true;
   };
   if (arity == 1) return one(state, 0);
@@ -55,12 +77,18 @@ inline bool coords_of(const Value& state, int arity, Coords& c, std::uint8_t set
   return true;
 }
 
+// The value of coordinate i as the language sees it.
+inline Value coord_value(std::int64_t x, int i, IntProgram::Packing packing) {
+  if (packing.sets >> i & 1) return set_of_mask(x);
+  if (packing.lists >> i & 1) return list_of_packed(x);
+  return Value::integer(x);
+}
+
 // The state of coordinates c (coords_of's inverse).
-inline Value state_of(const std::int64_t* c, int arity, std::uint8_t sets = 0) {
-  auto one = [&](int i) { return sets >> i & 1 ? set_of_mask(c[i]) : Value::integer(c[i]); };
-  if (arity == 1) return one(0);
+inline Value state_of(const std::int64_t* c, int arity, IntProgram::Packing packing = {}) {
+  if (arity == 1) return coord_value(c[0], 0, packing);
   std::vector<Value> items;
-  for (int i = 0; i < arity; ++i) items.push_back(one(i));
+  for (int i = 0; i < arity; ++i) items.push_back(coord_value(c[i], i, packing));
   return Value::tuple(std::move(items));
 }
 
@@ -191,6 +219,6 @@ class Tally {
 };
 
 // A state as a message names it: (3, 5).
-std::string coords_text(const Coords& c, int arity, std::uint8_t sets = 0);
+std::string coords_text(const Coords& c, int arity, IntProgram::Packing packing = {});
 
 }  // namespace grundy

@@ -212,7 +212,7 @@ void cross_check_cell(const GameInstance& game, const BoxTable& box, const std::
                       const std::function<std::uint64_t(const Position&)>& value_of) {
   constexpr std::uint64_t kMaxOptions = std::uint64_t{1} << 16;
   const int arity = box.arity();
-  const Value state = state_of(c, arity, game.plan().set_coords());
+  const Value state = state_of(c, arity, game.plan().packing());
   const std::string where = to_string(Position{&game, state});
   std::vector<bool> seen;
   try {

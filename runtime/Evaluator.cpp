@@ -54,7 +54,7 @@ using SearchStack = std::deque<Frame>;
 std::optional<std::uint64_t> known_value(const Strategy& s, const Value& state) {
   if (const auto* b = s.as<BoxPath>()) {
     Coords c{};
-    if (!coords_of(state, b->box->arity(), c, b->program->set_coords)) return std::nullopt;
+    if (!coords_of(state, b->box->arity(), c, b->program->packing)) return std::nullopt;
     return b->box->known(c.data());
   }
   if (state.is(Kind::Int)) return s.known(state.as_int());
@@ -89,7 +89,7 @@ BoxHooks Evaluator::box_hooks(BoxCall& call) {
     std::vector<Position> path;
     path.reserve(coords.size());
     for (const Coords& x : coords) {
-      path.push_back(Position{c->g, state_of(x.data(), arity, c->g->plan().set_coords())});
+      path.push_back(Position{c->g, state_of(x.data(), arity, c->g->plan().packing())});
     }
     check_runaway(path);
   };
@@ -249,12 +249,12 @@ void Evaluator::check_work_ahead(const Position& root) {
   const std::shared_ptr<const IntProgram>& program = root.game->plan().program;
   const int arity = root.game->rules().state_arity();
   Coords c{};
-  if (!program || program->arity != arity || arity > kMaxBoxArity || !coords_of(root.state, arity, c, program->set_coords)) return;
+  if (!program || program->arity != arity || arity > kMaxBoxArity || !coords_of(root.state, arity, c, program->packing)) return;
   const std::uint64_t left = limits_.max_steps - std::min(limits_.steps, limits_.max_steps);
   const BoxPath* box = strategy(*root.game).as<BoxPath>();
   const auto known = [&](const std::int64_t* x) {
     if (box && box->box->known(x)) return true;
-    return root.game->memo.contains(state_of(x, arity, program->set_coords));
+    return root.game->memo.contains(state_of(x, arity, program->packing));
   };
   const std::uint64_t ahead = steps_ahead(*program, c.data(), arity, known, left);
   if (ahead <= left) return;
@@ -281,7 +281,7 @@ bool Evaluator::wins(const Sum& sum) {
   const Position& p = sum[0];
   Coords c{};
   const int arity = p.game->rules().state_arity();
-  if (arity <= kMaxBoxArity && coords_of(p.state, arity, c, p.game->plan().set_coords())) {
+  if (arity <= kMaxBoxArity && coords_of(p.state, arity, c, p.game->plan().packing())) {
     if (auto w = table_wins(*p.game, c.data(), arity)) return *w;
   }
   // The outcome alone (a table or a formula when the game has one), searched until the

@@ -15,6 +15,24 @@ checked::Fault bit(std::int64_t k, std::int64_t& z) {
   z = std::int64_t{1} << k;
   return checked::Fault::None;
 }
+using P = IntProgram;
+std::int64_t list_len(std::int64_t w) { return w >> P::kLengthShift; }
+// w[i]; an overflow (a bail) when i is out of range.
+checked::Fault list_at(std::int64_t w, std::int64_t i, std::int64_t& z) {
+  if (i < 0 || i >= list_len(w)) return checked::Fault::Overflow;
+  z = (w >> (P::kItemBits * i)) & P::kMaxItem;
+  return checked::Fault::None;
+}
+// w with item i set to x (i == len: appended).
+checked::Fault list_put(std::int64_t w, std::int64_t i, std::int64_t x, std::int64_t& z) {
+  const std::int64_t n = list_len(w);
+  if (i < 0 || i > n || i >= P::kMaxListLength || x < 0 || x > P::kMaxItem) return checked::Fault::Overflow;
+  const int shift = P::kItemBits * static_cast<int>(i);
+  z = (w & ~(P::kMaxItem << shift)) | (x << shift);
+  if (i == n) z += std::int64_t{1} << P::kLengthShift;
+  return checked::Fault::None;
+}
+
 // k in the set `mask`: an integer outside 0..kMaxElement is in none.
 std::int64_t member(std::int64_t k, std::int64_t mask) {
   return k >= 0 && k <= IntProgram::kMaxElement ? (mask >> k) & 1 : 0;
@@ -46,6 +64,26 @@ std::int64_t IntProgram::eval(std::int32_t i, std::int64_t* r, bool& bail) const
     case Op::Neg: return done(checked::neg(eval(n.a, r, bail), z));
     case Op::Abs: return done(checked::abs(eval(n.a, r, bail), z));
     case Op::Bit: return done(bit(eval(n.a, r, bail), z));
+    case Op::ListLen: return list_len(eval(n.a, r, bail));
+    case Op::ListUpdate: {
+      const std::int64_t w = eval(n.a, r, bail);
+      const std::int64_t at = eval(n.b, r, bail);
+      const std::int64_t x = eval(n.c, r, bail);
+      if (bail) return 0;
+      return at == list_len(w) ? done(checked::Fault::Overflow) : done(list_put(w, at, x, z));
+    }
+    case Op::ListComp: {
+      const std::int64_t lo = eval(n.a, r, bail);
+      const std::int64_t hi = eval(n.b, r, bail);
+      std::int64_t w = 0;
+      for (std::int64_t k = lo; k <= hi && !bail; ++k) {
+        if (k - lo >= kMaxListLength) return done(checked::Fault::Overflow);
+        r[n.v] = k;
+        const std::int64_t x = eval(n.c, r, bail);
+        if (bail || list_put(w, k - lo, x, w) != checked::Fault::None) return done(checked::Fault::Overflow);
+      }
+      return w;
+    }
     case Op::Popcount: return __builtin_popcountll(static_cast<std::uint64_t>(eval(n.a, r, bail)));
     case Op::Not: return eval(n.a, r, bail) ? 0 : 1;
     case Op::And: return eval(n.a, r, bail) ? (eval(n.b, r, bail) ? 1 : 0) : 0;
@@ -68,6 +106,8 @@ std::int64_t IntProgram::eval(std::int32_t i, std::int64_t* r, bool& bail) const
     case Op::Pow: return done(checked::pow(x, y, z));
     case Op::Xor: return x ^ y;
     case Op::Test: return member(x, y);
+    case Op::ListAt: return done(list_at(x, y, z));
+    case Op::Append: return done(list_put(x, list_len(x), y, z));
     case Op::Union: return x | y;
     case Op::Minus: return x & ~y;
     case Op::Min: return std::min(x, y);
@@ -151,6 +191,8 @@ std::int32_t IntProgram::place(std::int32_t i, Prog& p) {
     case Op::If:
     case Op::InSet:
     case Op::Pow:
+    case Op::ListUpdate:
+    case Op::ListComp:
       in.tree = true;
       in.a = i;
       break;
@@ -158,7 +200,8 @@ std::int32_t IntProgram::place(std::int32_t i, Prog& p) {
     case Op::Abs:
     case Op::Not:
     case Op::Bit:
-    case Op::Popcount: in.a = place(n.a, p); break;
+    case Op::Popcount:
+    case Op::ListLen: in.a = place(n.a, p); break;
     default:
       in.a = place(n.a, p);
       in.b = place(n.b, p);
@@ -285,6 +328,13 @@ void IntProgram::moving_values(Item& it) {
       case Op::Test: z = member(x, y); break;
       case Op::Union: z = x | y; break;
       case Op::Minus: z = x & ~y; break;
+      case Op::ListLen: z = list_len(x); break;
+      case Op::ListAt:
+        if (list_at(x, y, z) != Fault::None) return false;
+        break;
+      case Op::Append:
+        if (list_put(x, list_len(x), y, z) != Fault::None) return false;
+        break;
       default: return false;
     }
     v[in.dst] = z;

@@ -71,10 +71,23 @@ class IntProgram {
     Union,     // a + b
     Minus,     // a - b
     Popcount,  // len(a)
+    // Lists of small integers packed into one word: item i in bits 8i..8i+7, the length in
+    // bits 56..62 (so that lists of different lengths differ). Each bails where the
+    // list would not fit (longer than kMaxListLength, an item outside 0..kMaxItem) or the
+    // rules as written raise (an index out of range):
+    ListLen,      // len(a)
+    ListAt,       // a[b]
+    Append,       // a + [b]
+    ListUpdate,   // update(a, b, c)
+    ListComp,     // [c for slot v in a..b]
   };
   // The largest element of a set held as a bitmask: bit 63 stays clear, so that a mask is a
   // non-negative coordinate like any other.
   static constexpr std::int64_t kMaxElement = 62;
+  static constexpr int kItemBits = 8;
+  static constexpr std::int64_t kMaxItem = (std::int64_t{1} << kItemBits) - 1;
+  static constexpr int kMaxListLength = 7;
+  static constexpr int kLengthShift = kItemBits * kMaxListLength;
   // A node of the expression graph: operands a, b, c are node numbers.
   struct Node {
     Op op = Op::Const;
@@ -147,9 +160,14 @@ class IntProgram {
 
   // ---- written by the compiler ----
   int arity = 0;
-  // Which coordinates of the state are sets of small integers held as bitmasks (bit i:
-  // coordinate i); the others are integers.
-  std::uint8_t set_coords = 0;
+  // Which coordinates of the state are sets of small integers held as bitmasks, and which
+  // lists of small integers packed into one word (bit i: coordinate i); the others are
+  // integers.
+  struct Packing {
+    std::uint8_t sets = 0, lists = 0;
+    bool any() const { return (sets | lists) != 0; }
+  };
+  Packing packing;
   std::vector<std::int64_t> state_slots;  // the registers of the state's coordinates
   std::int32_t frame = 1;                 // registers
   std::vector<Node> nodes;

@@ -161,7 +161,7 @@ bool MisereSolver::wins(const Sum& sum, Method* how) {
     const Position& p = live[0];
     const int arity = p.game->rules().state_arity();
     Coords c{};
-    if (arity <= kMaxBoxArity && coords_of(p.state, arity, c, p.game->plan().set_coords())) {
+    if (arity <= kMaxBoxArity && coords_of(p.state, arity, c, p.game->plan().packing())) {
       if (auto w = ev_.table_misere_wins(*p.game, c.data(), arity)) return *w;
     }
     return ev_.position_wins(live[0], /*misere=*/true, [this](const Sum& s) { return wins(s); });

@@ -187,7 +187,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
           std::to_string(max_directory) + " tiles (--max-memory)";
   };
   if (!outcomes.inside(c) && !grow(c)) {
-    no_room(coords_text(root, ar, rules.set_coords));
+    no_room(coords_text(root, ar, rules.packing));
     return std::nullopt;
   }
   auto known = [&](const std::int64_t* p) -> std::optional<bool> {
@@ -257,7 +257,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
     }
   };
   auto cannot_grow = [&](const Coords& at) {
-    no_room(coords_text(sink.child(), ar, rules.set_coords) + ", an option of " + coords_text(at, ar, rules.set_coords) + ",");
+    no_room(coords_text(sink.child(), ar, rules.packing) + ", an option of " + coords_text(at, ar, rules.packing) + ",");
   };
   // The option sink.child() of the top entry is not known yet: decide it first (true), or
   // give up (false).
@@ -270,7 +270,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
     }
     const Coords& child = sink.child();
     if (sink.child_searching()) {
-      why = "a loop through " + coords_text(child, ar, rules.set_coords);
+      why = "a loop through " + coords_text(child, ar, rules.packing);
       return false;
     }
     if (grey + tally.done() >= hooks.room) {
@@ -335,7 +335,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
     if (!all && sink.found() == OutcomeSink::Found::Nothing) {
       if (sink.grow_wanted() && grow(sink.child().data())) continue;
       if (sink.grow_wanted()) cannot_grow(e.c);
-      else why = "the compiled rules stop at " + coords_text(e.c, ar, rules.set_coords);
+      else why = "the compiled rules stop at " + coords_text(e.c, ar, rules.packing);
       return std::nullopt;
     }
     if (sink.found() != OutcomeSink::Found::Unknown) {

@@ -33,8 +33,8 @@ struct Plan {
   // The rules compiled over integers, for states of one integer or a tuple of integers (and
   // sets of small integers among them, as bitmasks).
   std::shared_ptr<const IntProgram> program;
-  // The coordinates of the compiled rules' states that are sets (IntProgram::set_coords).
-  std::uint8_t set_coords() const { return program ? program->set_coords : 0; }
+  // The coordinates of the compiled rules' states that are sets or lists (IntProgram::packing).
+  IntProgram::Packing packing() const { return program ? program->packing : IntProgram::Packing{}; }
 
   // Outcomes by a theorem, whatever computes the values.
   std::optional<OutcomeTheorem> theorem;

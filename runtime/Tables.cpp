@@ -112,9 +112,9 @@ void Evaluator::setup(const GameInstance& g, Strategy& s) {
     b.program = plan.program;
     b.box = std::make_unique<BoxTable>(arity);
     s.path = std::move(b);
-    if (plan.program->set_coords != 0) {
+    if (plan.program->packing.any()) {
       return search(
-          "compiled rules (its sets of small integers as bitmasks), values in a dense table over a box of "
+          "compiled rules (its sets and lists of small integers packed into words), values in a dense table over a box of "
           "states, filled top-down or swept; outcomes in a hash map");
     }
     return search("compiled rules, values in a dense table over a box of states, filled top-down or swept");
@@ -131,7 +131,7 @@ std::optional<std::uint64_t> Evaluator::fast_value(const Position& p) {
   Strategy& s = strategy(g);
   if (auto* b = s.as<BoxPath>()) {
     Coords c{};
-    if (!coords_of(p.state, b->box->arity(), c, b->program->set_coords)) return std::nullopt;
+    if (!coords_of(p.state, b->box->arity(), c, b->program->packing)) return std::nullopt;
     return box_value(g, s, c.data());
   }
   if (!p.state.is(Kind::Int)) {
@@ -216,7 +216,8 @@ std::optional<std::uint32_t> Evaluator::box_value(const GameInstance& g, Strateg
     v = grundy::box_value(*b.box, *b.program, c, hooks, why);
     if (!v) {
       b.stopped = true;
-      explain(g, "the compiled rules stop: " + why + "; memoized search from there");
+      explain(g, "the compiled rules stop: " + why + "; memoized search from there" +
+                     (b.program->packing.any() ? " (wins and outcome stay with the compiled rules)" : ""));
     }
   }
   if (v && limits_.cross_check) {
@@ -444,12 +445,14 @@ std::optional<bool> Evaluator::table_wins(const GameInstance& g, const std::int6
     if (auto w = s.outcome_rule->wins(c, n)) return w;
   }
   BoxPath* b = s.as<BoxPath>();
-  if (!b || b->stopped || b->outcomes_stopped || s.busy || b->program->max_parts() > 1 ||
+  // Not b->stopped: the table of values may stop where outcomes go on (a packed list is too
+  // large a coordinate for a dense table, and its outcomes are hashed).
+  if (!b || b->outcomes_stopped || s.busy || b->program->max_parts() > 1 ||
       n != b->box->arity()) {
     return std::nullopt;
   }
   if (auto v = b->box->known(c)) return *v != 0;
-  if (!b->outcomes) b->outcomes = std::make_unique<OutcomeMemo>(b->box->arity(), b->program->set_coords != 0);
+  if (!b->outcomes) b->outcomes = std::make_unique<OutcomeMemo>(b->box->arity(), b->program->packing.any());
   return outcome_over_rules(g, s, *b->outcomes, *b->box, *b->program, c, false, b->outcomes_stopped);
 }
 
@@ -479,7 +482,7 @@ std::optional<bool> Evaluator::table_misere_wins(const GameInstance& g, const st
   if (g.rules().is_nim() || !program || program->arity != n || program->max_parts() > 1) return std::nullopt;
   Strategy& s = strategy(g);
   if (s.misere_stopped || s.busy) return std::nullopt;
-  if (!s.misere_outcomes) s.misere_outcomes = std::make_unique<OutcomeMemo>(n, program->set_coords != 0);
+  if (!s.misere_outcomes) s.misere_outcomes = std::make_unique<OutcomeMemo>(n, program->packing.any());
   const BoxTable no_values(n);  // normal play's values say nothing of misère outcomes
   return outcome_over_rules(g, s, *s.misere_outcomes, no_values, *program, c, true, s.misere_stopped);
 }

@@ -138,6 +138,47 @@ TEST_CASE("compiled rules over sets of small integers (bitmasks) agree with the 
   CHECK(set_game.out == list_game.out);
 }
 
+TEST_CASE("compiled rules over lists of small integers (packed words) agree with the rules as written",
+          "[fast][compile]") {
+  // Chomp by column heights, every position of up to 4 columns of height up to 4, and some
+  // that are not packed lists (a column of 300, 8 columns): the rules as written take them.
+  // Outcomes by the compiled rules throughout; nim-values by the memoized search (a packed
+  // list is too large a coordinate for a dense table of values).
+  const std::string walls = "let walls = [[a, b, c, d] for a in 0..4 for b in 0..a for c in 0..b for d in 0..c]\n";
+  const std::string chomp_rules =
+      "move [if i >= c then min(hs[i], ID(j)) else hs[i] for i in 0..len(hs)-1] "
+      "for c in 0..len(hs)-1 for j in 0..hs[c]-1 if c > 0 or j > 0";
+  agree_throughout("hs", chomp_rules,
+                   walls + "[wins(G(hs)) for hs in walls]\n[outcome(misere G(hs)) for hs in walls]\n"
+                           "[wins(G([a, b])) for a in 0..6 for b in 0..a]\n");
+  agree("hs", chomp_rules, walls + "[grundy(G(hs)) for hs in walls]\n");
+  CHECK(handed_over(agree("hs",
+                          "move [if i >= c then min(hs[i], ID(j)) else hs[i] for i in 0..len(hs)-1] "
+                          "for c in 0..len(hs)-1 for j in 0..hs[c]-1 if c > 0 or j > 0",
+                          "wins(G([3, 3, 2, 2, 2, 1, 1, 1]))\nwins(G([300, 2]))\n[grundy(G([2, 1, 1, 1, 1, 1, 1]))]\n")));
+  // update, appending, indexing by a loop variable, a list and an integer in one state.
+  const std::string rules =
+      "move (update(xs, i, xs[i] - ID(k)), n) for i in 0..len(xs)-1 for k in 1..xs[i]  "
+      "move (xs + [n], n - 1) if n > 0 and len(xs) < 3  move ([], n) if len(xs) == 3 and xs[0] == xs[2]";
+  agree_throughout("(xs, n)", rules,
+                   "[wins(G(xs, n)) for xs in [[], [1], [2, 1], [3, 0, 2]] for n in 0..3]\n"
+                   "[wins(G([a, b], n)) for a in 0..3 for b in 0..3 for n in 0..3]\n"
+                   "[outcome(misere G([a], n)) for a in 0..3 for n in 0..4]\n");
+  agree("(xs, n)", rules, "[grundy(G(xs, n)) for xs in [[], [1], [2, 1], [3, 0, 2]] for n in 0..3]\n");
+  // Items of 128 and more (the top bit of an item's byte).
+  agree_throughout("xs", "move update(xs, i, xs[i] / ID(2)) for i in 0..len(xs)-1 if xs[i] > 0",
+                   "[wins(G([255, 200, 130])), wins(G([255, 128])), wins(G([200, 129])), wins(G([128]))]\n");
+  // The same rules over tuples of integers give the same values.
+  const auto lists = run_source(
+      "game G { state hs  move update(hs, i, hs[i] - k) for i in 0..2 for k in 1..hs[i] }\n"
+      "[grundy(G([a, b, c])) for a in 0..3 for b in 0..3 for c in 0..3]\n");
+  const auto tuples = run_source(
+      "game G { state (a, b, c)  move (a - k, b, c) for k in 1..a  move (a, b - k, c) for k in 1..b  "
+      "move (a, b, c - k) for k in 1..c }\n[grundy(G(a, b, c)) for a in 0..3 for b in 0..3 for c in 0..3]\n");
+  CHECK(lists.code == 0);
+  CHECK(lists.out == tuples.out);
+}
+
 TEST_CASE("conditions on a range's variable cut the range, and the same options come out",
           "[fast][compile]") {
   const std::string grid =
@@ -196,6 +237,13 @@ TEST_CASE("compiled rules meet the errors of the rules only where the query goes
     CHECK(zero.code == grundy::kExitRuntime);
     CHECK(contains(zero.err, "division by zero"));
   }
+  // An index out of range, in a list the compiled rules pack: the rules' own error.
+  const auto index = run_source("game X { state xs  move update(xs, 0, xs[3] - 1) if len(xs) > 0 and xs[0] > 0 }\nwins(X([2, 1]))\n");
+  CHECK(index.code == grundy::kExitRuntime);
+  CHECK(contains(index.err, "index"));
+  const auto past = run_source("game U { state xs  move update(xs, len(xs), 1) if len(xs) < 2 }\nwins(U([]))\n");
+  CHECK(past.code == grundy::kExitRuntime);
+  CHECK(contains(past.err, "index"));
   // A cut range's condition overflows where the rules as written would test it: the same error.
   for (const char* q : {"grundy(B(3))\n", "wins(B(3))\n"}) {
     const auto cut = run_source(std::string("game B { state n  move n - k for k in 1..n if k * 4611686018427387904 < n }\n") + q);
