@@ -54,6 +54,22 @@ std::string agree(const std::string& state, const std::string& rules, const std:
   return fast.explain;
 }
 
+// A program that must stop with a runtime error saying `what`.
+void fails_with(const std::string& program, const char* what) {
+  const auto r = run_source(program);
+  INFO(program);
+  CHECK(r.code == grundy::kExitRuntime);
+  CHECK(contains(r.err, what));
+}
+
+// Two programs that must print the same, the first without an error.
+void same_output(const std::string& a, const std::string& b) {
+  const auto x = run_source(a);
+  const auto y = run_source(b);
+  CHECK(x.code == 0);
+  CHECK(x.out == y.out);
+}
+
 // --explain says that the compiled rules (or the searches over them) stopped and handed over.
 bool handed_over(const std::string& explain) {
   return contains(explain, " stop: ") || contains(explain, " stops: ");
@@ -127,15 +143,12 @@ TEST_CASE("compiled rules over sets of small integers (bitmasks) agree with the 
         "move ({0}, 15) for k in 1..7 if not (k in used) and total + k >= 15 and total < 15  "
         "move (used + {ID(k)}, total + k) for k in 1..7 if not (k in used) and total + k < 15",
         "[wins(G({}, t)) for t in 0..15]\n[wins(G({k}, k)) for k in 1..7]\n[grundy(G({1, 2}, 3))]\n");
-  // The same rules over lists are not compiled: the sets' values are those of the lists.
-  const auto set_game = run_source(
+  // The same rules over sorted lists (sorted() is left to the interpreter): the same values.
+  same_output(
       "game G { state (used, total)  move (used + {k}, total + k) for k in 1..9 if not (k in used) and "
-      "total + k <= 20 }\n[grundy(G({}, 0)), grundy(G({2, 5}, 7)), wins(G({1}, 1))]\n");
-  const auto list_game = run_source(
+      "total + k <= 20 }\n[grundy(G({}, 0)), grundy(G({2, 5}, 7)), wins(G({1}, 1))]\n",
       "game G { state (used, total)  move (sorted(used + [k]), total + k) for k in 1..9 if not (k in used) and "
       "total + k <= 20 }\n[grundy(G([], 0)), grundy(G([2, 5], 7)), wins(G([1], 1))]\n");
-  CHECK(set_game.code == 0);
-  CHECK(set_game.out == list_game.out);
 }
 
 TEST_CASE("compiled rules over lists of small integers (packed words) agree with the rules as written",
@@ -169,14 +182,11 @@ TEST_CASE("compiled rules over lists of small integers (packed words) agree with
   agree_throughout("xs", "move update(xs, i, xs[i] / ID(2)) for i in 0..len(xs)-1 if xs[i] > 0",
                    "[wins(G([255, 200, 130])), wins(G([255, 128])), wins(G([200, 129])), wins(G([128]))]\n");
   // The same rules over tuples of integers give the same values.
-  const auto lists = run_source(
+  same_output(
       "game G { state hs  move update(hs, i, hs[i] - k) for i in 0..2 for k in 1..hs[i] }\n"
-      "[grundy(G([a, b, c])) for a in 0..3 for b in 0..3 for c in 0..3]\n");
-  const auto tuples = run_source(
+      "[grundy(G([a, b, c])) for a in 0..3 for b in 0..3 for c in 0..3]\n",
       "game G { state (a, b, c)  move (a - k, b, c) for k in 1..a  move (a, b - k, c) for k in 1..b  "
       "move (a, b, c - k) for k in 1..c }\n[grundy(G(a, b, c)) for a in 0..3 for b in 0..3 for c in 0..3]\n");
-  CHECK(lists.code == 0);
-  CHECK(lists.out == tuples.out);
 }
 
 TEST_CASE("conditions on a range's variable cut the range, and the same options come out",
@@ -215,40 +225,25 @@ TEST_CASE("compiled rules meet the errors of the rules only where the query goes
       "move (a, b - 1) if b > 0 }\ngrundy(G(2, 2))\nwins(G(1, 3))\n");
   CHECK(neg.out == ref.out);
   // A loop is named by the search.
-  const auto loop = run_source("game L { state (a, b)  move (b, a) }\ngrundy(L(1, 2))\n");
-  CHECK(loop.code == grundy::kExitRuntime);
-  CHECK(contains(loop.err, "the rules loop"));
-  const auto loop2 = run_source("game L { state (a, b)  move (b, a) }\nwins(L(1, 2))\n");
-  CHECK(loop2.code == grundy::kExitRuntime);
-  CHECK(contains(loop2.err, "the rules loop"));
+  fails_with("game L { state (a, b)  move (b, a) }\ngrundy(L(1, 2))\n", "the rules loop");
+  fails_with("game L { state (a, b)  move (b, a) }\nwins(L(1, 2))\n", "the rules loop");
   // Overflow in a rule is reported as the rules report it.
-  const auto over = run_source(
+  fails_with(
       "game O { state (a, b)  move (a - 1, b * 4611686018427387904) if a > 0 }\n"
-      "grundy(O(3, 3))\n");
-  CHECK(over.code == grundy::kExitRuntime);
-  CHECK(contains(over.err, "overflow"));
+      "grundy(O(3, 3))\n", "overflow");
   // A condition before the one that cuts the range divides by zero at a k the cut leaves out,
   // and a range's end divides by zero where a condition after it would say no: the rules as
   // written meet the error, and so does the compiled program.
-  for (const char* text : {"game D { state n  move n - k for k in 1..n if n / (k - 5) > 0 if k <= 3 }\ngrundy(D(9))\n",
-                           "game D { state (a, b)  move (a - k * b, b) for k in 1..a / b if b > 0 }\nwins(D(3, 0))\n"}) {
-    CAPTURE(text);
-    const auto zero = run_source(text);
-    CHECK(zero.code == grundy::kExitRuntime);
-    CHECK(contains(zero.err, "division by zero"));
-  }
+  fails_with("game D { state n  move n - k for k in 1..n if n / (k - 5) > 0 if k <= 3 }\ngrundy(D(9))\n",
+             "division by zero");
+  fails_with("game D { state (a, b)  move (a - k * b, b) for k in 1..a / b if b > 0 }\nwins(D(3, 0))\n",
+             "division by zero");
   // An index out of range, in a list the compiled rules pack: the rules' own error.
-  const auto index = run_source("game X { state xs  move update(xs, 0, xs[3] - 1) if len(xs) > 0 and xs[0] > 0 }\nwins(X([2, 1]))\n");
-  CHECK(index.code == grundy::kExitRuntime);
-  CHECK(contains(index.err, "index"));
-  const auto past = run_source("game U { state xs  move update(xs, len(xs), 1) if len(xs) < 2 }\nwins(U([]))\n");
-  CHECK(past.code == grundy::kExitRuntime);
-  CHECK(contains(past.err, "index"));
+  fails_with("game X { state xs  move update(xs, 0, xs[3] - 1) if len(xs) > 0 and xs[0] > 0 }\nwins(X([2, 1]))\n", "index");
+  fails_with("game U { state xs  move update(xs, len(xs), 1) if len(xs) < 2 }\nwins(U([]))\n", "index");
   // A cut range's condition overflows where the rules as written would test it: the same error.
   for (const char* q : {"grundy(B(3))\n", "wins(B(3))\n"}) {
-    const auto cut = run_source(std::string("game B { state n  move n - k for k in 1..n if k * 4611686018427387904 < n }\n") + q);
-    CHECK(cut.code == grundy::kExitRuntime);
-    CHECK(contains(cut.err, "overflow"));
+    fails_with(std::string("game B { state n  move n - k for k in 1..n if k * 4611686018427387904 < n }\n") + q, "overflow");
   }
 }
 
