@@ -20,6 +20,24 @@ namespace grundy {
 constexpr int kMaxBoxArity = IntProgram::kMaxArity;
 using Coords = std::array<std::int64_t, kMaxBoxArity>;
 
+// Coordinates as a hash map's key (unused ones 0), the four words mixed inline: absl hashes
+// an array of them as bytes, and compares keys with a call to memcmp, which was a third of
+// the search of a game over sets.
+struct CoordsHash {
+  std::size_t operator()(const Coords& k) const {
+    std::uint64_t h = 0;
+    for (std::int64_t x : k) h = (h ^ static_cast<std::uint64_t>(x)) * 0x9E3779B97F4A7C15ULL + (h >> 29);
+    h ^= h >> 32;
+    h *= 0xD6E8FEB86659FD93ULL;
+    return static_cast<std::size_t>(h ^ (h >> 32));
+  }
+};
+struct CoordsEq {
+  bool operator()(const Coords& a, const Coords& b) const {
+    return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3];
+  }
+};
+
 // A set of small integers as the bitmask of compiled rules (IntProgram::Op::Bit); false
 // when it is not one (an element that is not an integer in 0..kMaxElement).
 inline bool mask_of(const Value& set, std::int64_t& mask) {

@@ -55,6 +55,7 @@ std::optional<std::uint64_t> known_value(const Strategy& s, const Value& state) 
   if (const auto* b = s.as<BoxPath>()) {
     Coords c{};
     if (!coords_of(state, b->box->arity(), c, b->program->packing)) return std::nullopt;
+    if (b->hashed) return b->hashed->known(c.data());
     return b->box->known(c.data());
   }
   if (state.is(Kind::Int)) return s.known(state.as_int());

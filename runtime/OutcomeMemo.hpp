@@ -117,28 +117,12 @@ class OutcomeMemo {
     std::copy(c, c + arity_, k.begin());
     return k;
   }
-  // Four words mixed inline: absl hashes an array of them as bytes, and compares keys with
-  // a call to memcmp, which was a third of the search of a game over sets.
-  struct KeyHash {
-    std::size_t operator()(const Coords& k) const {
-      std::uint64_t h = 0;
-      for (std::int64_t x : k) h = (h ^ static_cast<std::uint64_t>(x)) * 0x9E3779B97F4A7C15ULL + (h >> 29);
-      h ^= h >> 32;
-      h *= 0xD6E8FEB86659FD93ULL;
-      return static_cast<std::size_t>(h ^ (h >> 32));
-    }
-  };
-  struct KeyEq {
-    bool operator()(const Coords& a, const Coords& b) const {
-      return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3];
-    }
-  };
 
   std::int64_t won_line(std::int64_t x, std::int64_t step, std::int64_t count) const;
 
   int arity_;
   bool hashed_;
-  absl::flat_hash_map<Coords, std::uint8_t, KeyHash, KeyEq> cells_;  // hashed_: the cells not 0
+  absl::flat_hash_map<Coords, std::uint8_t, CoordsHash, CoordsEq> cells_;  // hashed_: the cells not 0
   int bits_;                                        // per coordinate: arity_ * bits_ == 12
   Coords dims_{};                                   // in tiles
   Coords strides_{};                                // of the directory

@@ -15,6 +15,7 @@
 #include "runtime/CrossCheck.hpp"
 #include "runtime/Dense.hpp"
 #include "runtime/Kernels.hpp"
+#include "runtime/HashedValues.hpp"
 #include "runtime/OutcomeMemo.hpp"
 #include "runtime/OutcomeRule.hpp"
 
@@ -59,6 +60,8 @@ struct DensePath {
 struct BoxPath {
   std::shared_ptr<const IntProgram> program;
   std::unique_ptr<BoxTable> box;
+  // Packed states (sets, lists): their values in a hash map instead of the box.
+  std::unique_ptr<HashedValues> hashed;
   std::unique_ptr<OutcomeMemo> outcomes;
   bool stopped = false;
   bool outcomes_stopped = false;

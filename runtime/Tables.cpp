@@ -114,8 +114,8 @@ void Evaluator::setup(const GameInstance& g, Strategy& s) {
     s.path = std::move(b);
     if (plan.program->packing.any()) {
       return search(
-          "compiled rules (its sets and lists of small integers packed into words), values in a dense table over a box of "
-          "states, filled top-down or swept; outcomes in a hash map");
+          "compiled rules (its sets and lists of small integers packed into words), values and outcomes in hash "
+          "maps, searched depth first");
     }
     return search("compiled rules, values in a dense table over a box of states, filled top-down or swept");
   }
@@ -197,6 +197,7 @@ std::optional<std::uint64_t> Evaluator::table_value(const GameInstance& g, const
 
 std::optional<std::uint32_t> Evaluator::box_value(const GameInstance& g, Strategy& s, const std::int64_t* c) {
   BoxPath& b = *s.as<BoxPath>();
+  if (b.program->packing.any()) return hashed_box_value(g, s, c);
   if (auto v = b.box->known(c)) return v;
   if (b.stopped || s.busy) return std::nullopt;
   std::optional<std::uint32_t> v;
@@ -216,12 +217,33 @@ std::optional<std::uint32_t> Evaluator::box_value(const GameInstance& g, Strateg
     v = grundy::box_value(*b.box, *b.program, c, hooks, why);
     if (!v) {
       b.stopped = true;
-      explain(g, "the compiled rules stop: " + why + "; memoized search from there" +
-                     (b.program->packing.any() ? " (wins and outcome stay with the compiled rules)" : ""));
+      explain(g, "the compiled rules stop: " + why + "; memoized search from there");
     }
   }
   if (v && limits_.cross_check) {
     cross_check_cell(g, *b.box, c, *v, [this](const Position& p) { return grundy(p); });
+  }
+  return v;
+}
+
+// Packed states: the same search as box_value's top-down one, over a hash map.
+std::optional<std::uint32_t> Evaluator::hashed_box_value(const GameInstance& g, Strategy& s, const std::int64_t* c) {
+  BoxPath& b = *s.as<BoxPath>();
+  if (!b.hashed) b.hashed = std::make_unique<HashedValues>(b.box->arity());
+  if (auto v = b.hashed->known(c)) return v;
+  if (b.stopped || s.busy) return std::nullopt;
+  std::optional<std::uint32_t> v;
+  {
+    BoxCall call{this, &g};
+    const BoxHooks hooks = box_hooks(call);
+    BusyScope busy(s);
+    ProgressScope bar(limits_.progress, [&g] { return g.display_name(); });
+    std::string why;
+    v = hashed_value(*b.hashed, *b.program, c, hooks, why);
+    if (!v) {
+      b.stopped = true;
+      explain(g, "the compiled rules stop: " + why + "; memoized search from there");
+    }
   }
   return v;
 }
@@ -445,13 +467,13 @@ std::optional<bool> Evaluator::table_wins(const GameInstance& g, const std::int6
     if (auto w = s.outcome_rule->wins(c, n)) return w;
   }
   BoxPath* b = s.as<BoxPath>();
-  // Not b->stopped: the table of values may stop where outcomes go on (a packed list is too
-  // large a coordinate for a dense table, and its outcomes are hashed).
+  // Not b->stopped: the table of values may stop where outcomes go on (a state past what a
+  // dense box holds: the outcome search then hashes its states).
   if (!b || b->outcomes_stopped || s.busy || b->program->max_parts() > 1 ||
       n != b->box->arity()) {
     return std::nullopt;
   }
-  if (auto v = b->box->known(c)) return *v != 0;
+  if (auto v = b->hashed ? b->hashed->known(c) : b->box->known(c)) return *v != 0;
   if (!b->outcomes) b->outcomes = std::make_unique<OutcomeMemo>(b->box->arity(), b->program->packing.any());
   return outcome_over_rules(g, s, *b->outcomes, *b->box, *b->program, c, false, b->outcomes_stopped);
 }

@@ -1,0 +1,192 @@
+// The memoized search for nim-values over compiled rules, in a hash map
+// (runtime/HashedValues.hpp).
+#include "runtime/HashedValues.hpp"
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "runtime/Mex.hpp"
+
+namespace grundy {
+
+namespace {
+
+constexpr int kMaxCoords = IntProgram::kMaxParts * IntProgram::kMaxArity;
+
+// A run of options (IntProgram's affine loop) in which an option not known yet was met: the
+// search decides it, then goes on through the run from there.
+struct Run {
+  std::array<std::int64_t, kMaxCoords> first{}, slope{};
+  int parts = 0;
+  std::int64_t k = 0, count = 0;
+};
+
+// Adds the value of each option whose parts are all known to `seen`; stops at the first
+// part that is not (`child`).
+class ValueSink : public OptionSink {
+ public:
+  ValueSink(const HashedValues& memo, const BoxHooks& hooks) : memo_(memo), hooks_(hooks) {}
+
+  void start(SeenValues& seen) {
+    seen_ = &seen;
+    stuck_ = false;
+    in_run_ = false;
+  }
+  void pulse() override {
+    if (hooks_.poll) hooks_.poll();
+  }
+  bool option(const std::int64_t* coords, int parts) override {
+    const int ar = memo_.arity();
+    std::uint32_t x = 0;
+    for (int j = 0; j < parts; ++j) {
+      const std::int64_t* p = coords + j * ar;
+      const std::uint32_t* v = memo_.find(p);
+      if (v == nullptr || *v == HashedValues::kInProgress) {
+        stuck_ = true;
+        looping_ = v != nullptr;
+        std::copy(p, p + ar, child_.begin());
+        return false;
+      }
+      x ^= *v;
+    }
+    seen_->add(x);
+    return true;
+  }
+  bool run(const std::int64_t* first, const std::int64_t* slope, int parts, std::int64_t count) override {
+    const int n = parts * memo_.arity();
+    std::array<std::int64_t, kMaxCoords> c{};
+    std::copy(first, first + n, c.begin());
+    for (std::int64_t k = 0; k < count; ++k) {
+      if (!option(c.data(), parts)) {
+        in_run_ = true;
+        run_ = Run{};
+        std::copy(first, first + n, run_.first.begin());
+        std::copy(slope, slope + n, run_.slope.begin());
+        run_.parts = parts;
+        run_.k = k;
+        run_.count = count;
+        return false;
+      }
+      // Unsigned: the step after the last option may leave the 64-bit range (and is not used).
+      for (int q = 0; q < n; ++q) {
+        c[static_cast<std::size_t>(q)] = static_cast<std::int64_t>(static_cast<std::uint64_t>(c[static_cast<std::size_t>(q)]) +
+                                                                   static_cast<std::uint64_t>(slope[q]));
+      }
+    }
+    return true;
+  }
+
+  bool stuck() const { return stuck_; }      // at an option not known yet (else: the rules stopped)
+  bool looping() const { return looping_; }  // ... which is on the search's path
+  const Coords& child() const { return child_; }
+  bool in_run() const { return in_run_; }
+  const Run& run_found() const { return run_; }
+
+ private:
+  const HashedValues& memo_;
+  const BoxHooks& hooks_;
+  SeenValues* seen_ = nullptr;
+  bool stuck_ = false, looping_ = false, in_run_ = false;
+  Coords child_{};
+  Run run_;
+};
+
+}  // namespace
+
+std::optional<std::uint32_t> hashed_value(HashedValues& memo, const IntProgram& rules, const std::int64_t* c,
+                                          const BoxHooks& hooks, std::string& why) {
+  if (auto v = memo.known(c)) return v;
+  const int ar = memo.arity();
+  struct Frame {
+    Coords c;
+    SeenValues seen;
+    bool resumed = false;  // a listing goes on from `from`
+    IntProgram::Resume from{};
+    bool in_run = false;  // the option being decided lies in `run`
+    Run run{};
+  };
+  std::vector<Frame> stack;
+  // However the search ends, the states on its path lose their mark.
+  struct Unmark {
+    HashedValues& memo;
+    std::vector<Frame>& stack;
+    ~Unmark() {
+      for (const Frame& f : stack) memo.erase(f.c.data());
+    }
+  } unmark{memo, stack};
+  Tally tally(hooks);
+  ValueSink sink(memo, hooks);
+  std::uint64_t ticks = 0;
+  // false: give up (why says)
+  auto enter = [&](const Coords& at, bool looping) {
+    if (looping) {
+      why = "a loop through " + coords_text(at, ar, rules.packing);
+      return false;
+    }
+    if (stack.size() + tally.done() >= hooks.room) {
+      why = "more states than --max-states allows";
+      return false;
+    }
+    if ((stack.size() + 1) * sizeof(Frame) > hooks.max_stack_bytes) {
+      why = "the search stack holds " + std::to_string(stack.size()) + " states";
+      return false;
+    }
+    memo.set(at.data(), HashedValues::kInProgress);
+    stack.push_back(Frame{at, {}, false, {}, false, {}});
+    return true;
+  };
+  Coords root{};
+  std::copy(c, c + ar, root.begin());
+  if (!enter(root, false)) return std::nullopt;
+  while (!stack.empty()) {
+    if ((++ticks & 0xFFF) == 0) {
+      tally.flush();
+      if (hooks.poll) hooks.poll();
+      if (memo.bytes() > hooks.max_outcome_bytes) {
+        why = "the table of values passes its share of --max-memory";
+        return std::nullopt;
+      }
+    }
+    Frame& f = stack.back();
+    if (f.in_run) {  // through the run from where it stopped, option by option
+      Run& r = f.run;
+      const int n = r.parts * ar;
+      std::array<std::int64_t, kMaxCoords> p{};
+      sink.start(f.seen);
+      for (; r.k < r.count; ++r.k) {
+        for (int q = 0; q < n; ++q) {
+          p[static_cast<std::size_t>(q)] = r.first[static_cast<std::size_t>(q)] + r.k * r.slope[static_cast<std::size_t>(q)];
+        }
+        if (!sink.option(p.data(), r.parts)) break;
+      }
+      if (r.k < r.count) {
+        const Coords child = sink.child();
+        if (!enter(child, sink.looping())) return std::nullopt;
+        continue;
+      }
+      f.in_run = false;  // the listing goes on after the run (f.from.in_run)
+    }
+    sink.start(f.seen);
+    IntProgram::Resume stopped;
+    if (rules.options(f.c.data(), sink, f.resumed ? &f.from : nullptr, &stopped)) {
+      memo.set(f.c.data(), f.seen.mex());
+      tally.add();
+      stack.pop_back();
+      continue;
+    }
+    if (!sink.stuck()) {
+      why = "the compiled rules stop at " + coords_text(f.c, ar, rules.packing);
+      return std::nullopt;
+    }
+    f.from = stopped;
+    f.from.in_run = f.in_run = sink.in_run();
+    f.resumed = true;
+    if (f.in_run) f.run = sink.run_found();
+    const Coords child = sink.child();
+    if (!enter(child, sink.looping())) return std::nullopt;
+  }
+  return memo.known(c);
+}
+
+}  // namespace grundy
