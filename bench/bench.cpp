@@ -362,6 +362,74 @@ struct ChompHand {
   }
 };
 
+// Nim-values of general games as a contest solution writes them: a memoized grundy() over a
+// std::unordered_map of the states, options in the order of the rules below.
+// Pairs: take a number k out of the set, and k + 1 with it when it is there.
+struct PairsHand {
+  std::unordered_map<std::uint64_t, int> memo;
+  int grundy(std::uint64_t s) {
+    if (auto it = memo.find(s); it != memo.end()) return it->second;
+    std::vector<char> seen(65);
+    for (std::uint64_t m = s; m != 0; m &= m - 1) {
+      const int k = __builtin_ctzll(m);
+      seen[static_cast<std::size_t>(grundy(s & ~(std::uint64_t{3} << k)))] = 1;
+    }
+    int g = 0;
+    while (seen[static_cast<std::size_t>(g)]) ++g;
+    memo.emplace(s, g);
+    return g;
+  }
+};
+// Chomp by column heights, nim-values.
+struct ChompValuesHand {
+  struct Hash {
+    std::size_t operator()(const std::vector<int>& v) const {
+      std::size_t h = 0;
+      for (int x : v) h = h * 1000003u + static_cast<std::size_t>(x);
+      return h;
+    }
+  };
+  std::unordered_map<std::vector<int>, int, Hash> memo;
+  int grundy(const std::vector<int>& hs) {
+    if (auto it = memo.find(hs); it != memo.end()) return it->second;
+    std::vector<char> seen(128);
+    for (std::size_t c = 0; c < hs.size(); ++c) {
+      for (int j = 0; j < hs[c]; ++j) {
+        if (c == 0 && j == 0) continue;
+        std::vector<int> next = hs;
+        for (std::size_t i = c; i < hs.size(); ++i) next[i] = std::min(hs[i], j);
+        seen[static_cast<std::size_t>(grundy(next))] = 1;
+      }
+    }
+    int g = 0;
+    while (seen[static_cast<std::size_t>(g)]) ++g;
+    memo.emplace(hs, g);
+    return g;
+  }
+};
+// A tuple game no kernel knows: (a, b) -> (a - k, b + k - 1) for k in 1..a, (a, b - k) for k
+// in 1..b with k % 3 != 1, and (b / 2, a / 3) when both are positive.
+struct TupleHand {
+  std::unordered_map<std::uint64_t, int> memo;
+  int grundy(std::int64_t a, std::int64_t b) {
+    const std::uint64_t key = static_cast<std::uint64_t>(a) << 32 | static_cast<std::uint64_t>(b);
+    if (auto it = memo.find(key); it != memo.end()) return it->second;
+    std::vector<char> seen(static_cast<std::size_t>(a + b + 3));
+    auto mark = [&](int v) {
+      if (static_cast<std::size_t>(v) < seen.size()) seen[static_cast<std::size_t>(v)] = 1;
+    };
+    for (std::int64_t k = 1; k <= a; ++k) mark(grundy(a - k, b + k - 1));
+    for (std::int64_t k = 1; k <= b; ++k) {
+      if (k % 3 != 1) mark(grundy(a, b - k));
+    }
+    if (a > 0 && b > 0) mark(grundy(b / 2, a / 3));
+    int g = 0;
+    while (seen[static_cast<std::size_t>(g)]) ++g;
+    memo.emplace(key, g);
+    return g;
+  }
+};
+
 // Euclid's game (POJ 2348) as the judge's solutions write it: the mover wins at once when
 // the larger is at least twice the smaller (or a multiple of it), else the move is forced.
 bool euclid_hand(std::int64_t a, std::int64_t b) {
@@ -612,6 +680,35 @@ std::vector<Case> cases() {
                  std::vector<int> squares;
                  for (int k = 1; k <= 316; ++k) squares.push_back(k * k);
                  return std::to_string(checksum(subtraction_hand(squares, 100000)));
+               }});
+  c.push_back({"grundy of a set state, Pairs({0..21})", "hand: memoized grundy() over unordered_map of masks", 3,
+               [] {
+                 return run_grundy("game Pairs { state s  move s - {k, k + 1} for k in s }\ngrundy(Pairs(set(0..21)))\n");
+               },
+               [] {
+                 PairsHand h;
+                 return std::to_string(h.grundy((std::uint64_t{1} << 22) - 1));
+               }});
+  c.push_back({"grundy of a list state, Chomp [7]*6", "hand: memoized grundy() over unordered_map of vectors", 3,
+               [] {
+                 return run_grundy(
+                     "game Chomp { state hs  move [if i >= c then min(hs[i], j) else hs[i] for i in "
+                     "0..len(hs)-1] for c in 0..len(hs)-1 for j in 0..hs[c]-1 if c > 0 or j > 0 }\n"
+                     "grundy(Chomp([7, 7, 7, 7, 7, 7]))\n");
+               },
+               [] {
+                 ChompValuesHand h;
+                 return std::to_string(h.grundy({7, 7, 7, 7, 7, 7}));
+               }});
+  c.push_back({"grundy of a tuple state, no kernel, (300, 300)", "hand: memoized grundy() over unordered_map", 3,
+               [] {
+                 return run_grundy(
+                     "game T { state (a, b)  move (a - k, b + k - 1) for k in 1..a  move (a, b - k) for k in 1..b "
+                     "if k % 3 != 1  move (b / 2, a / 3) if a > 0 and b > 0 }\ngrundy(T(300, 300))\n");
+               },
+               [] {
+                 TupleHand h;
+                 return std::to_string(h.grundy(300, 300));
                }});
   c.push_back({"startup: a session that prints 1", "in process; hand: none", 9,
                [] { return run_grundy("1\n"); }, [] { return std::string("-"); }});
