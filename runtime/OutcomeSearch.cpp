@@ -180,16 +180,8 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
   // those known so far and the marks of the search's path with them.
   auto grow = [&](const std::int64_t* p) {
     if (!outcomes.grow(p, max_directory)) outcomes.to_hashed();
-    return true;
   };
-  auto no_room = [&](const std::string& state) {
-    why = "the state " + state + " lies outside a table whose directory may hold " +
-          std::to_string(max_directory) + " tiles (--max-memory)";
-  };
-  if (!outcomes.inside(c) && !grow(c)) {
-    no_room(coords_text(root, ar, rules.packing));
-    return std::nullopt;
-  }
+  if (!outcomes.inside(c)) grow(c);
   auto known = [&](const std::int64_t* p) -> std::optional<bool> {
     if (auto w = outcomes.get(p)) return w;
     if (misere) return std::nullopt;
@@ -256,9 +248,6 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
       return;
     }
   };
-  auto cannot_grow = [&](const Coords& at) {
-    no_room(coords_text(sink.child(), ar, rules.packing) + ", an option of " + coords_text(at, ar, rules.packing) + ",");
-  };
   // The option sink.child() of the top entry is not known yet: decide it first (true), or
   // give up (false).
   auto descend = [&] {
@@ -313,9 +302,8 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
         if (f != OutcomeSink::Found::Nothing || sink.grow_wanted()) break;
       }
       if (sink.grow_wanted()) {
-        if (grow(sink.child().data())) continue;
-        cannot_grow(e.c);
-        return std::nullopt;
+        grow(sink.child().data());
+        continue;
       }
       if (f == OutcomeSink::Found::Losing) {
         settle(true);
@@ -333,9 +321,11 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
     IntProgram::Resume stopped;
     const bool all = rules.options(e.c.data(), sink, e.resumed ? &e.from : nullptr, &stopped);
     if (!all && sink.found() == OutcomeSink::Found::Nothing) {
-      if (sink.grow_wanted() && grow(sink.child().data())) continue;
-      if (sink.grow_wanted()) cannot_grow(e.c);
-      else why = "the compiled rules stop at " + coords_text(e.c, ar, rules.packing);
+      if (sink.grow_wanted()) {
+        grow(sink.child().data());
+        continue;
+      }
+      why = "the compiled rules stop at " + coords_text(e.c, ar, rules.packing);
       return std::nullopt;
     }
     if (sink.found() != OutcomeSink::Found::Unknown) {
