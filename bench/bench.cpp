@@ -129,13 +129,14 @@ std::int64_t checksum(const Table& g) {
 
 Table subtraction_hand(const std::vector<int>& S, int N) {
   Table g(static_cast<std::size_t>(N) + 1);
+  // seen[v] == n + 1: value v is among heap n's options (a value is at most their number).
+  std::vector<int> seen(S.size() + 2);
   for (int n = 0; n <= N; ++n) {
-    std::vector<char> seen(S.size() + 2);  // a value is at most the number of options
     for (int s : S) {
-      if (s <= n) seen[g[static_cast<std::size_t>(n - s)]] = true;
+      if (s <= n) seen[static_cast<std::size_t>(g[static_cast<std::size_t>(n - s)])] = n + 1;
     }
     int m = 0;
-    while (seen[m]) ++m;
+    while (seen[static_cast<std::size_t>(m)] == n + 1) ++m;
     g[static_cast<std::size_t>(n)] = m;
   }
   return g;
