@@ -701,7 +701,7 @@ std::vector<Case> cases() {
                  ChompValuesHand h;
                  return std::to_string(h.grundy({7, 7, 7, 7, 7, 7}));
                }});
-  c.push_back({"grundy of a tuple state, no kernel, (300, 300)", "hand: memoized grundy() over unordered_map", 3,
+  c.push_back({"grundy of a tuple state, T(300, 300)", "hand: memoized grundy() over unordered_map", 3,
                [] {
                  return run_grundy(
                      "game T { state (a, b)  move (a - k, b + k - 1) for k in 1..a  move (a, b - k) for k in 1..b "

@@ -139,6 +139,7 @@ std::optional<std::uint32_t> hashed_value(HashedValues& memo, const IntProgram& 
   Coords root{};
   std::copy(c, c + ar, root.begin());
   if (!enter(root, false)) return std::nullopt;
+  IntProgram::Resume stopped;  // where a listing stopped: one for the search, not cleared per listing
   while (!stack.empty()) {
     if ((++ticks & 0xFFF) == 0) {
       tally.flush();
@@ -168,7 +169,6 @@ std::optional<std::uint32_t> hashed_value(HashedValues& memo, const IntProgram& 
       f.in_run = false;  // the listing goes on after the run (f.from.in_run)
     }
     sink.start(f.seen);
-    IntProgram::Resume stopped;
     if (rules.options(f.c.data(), sink, f.resumed ? &f.from : nullptr, &stopped)) {
       memo.set(f.c.data(), f.seen.mex());
       tally.add();

@@ -75,6 +75,11 @@ void OutcomeMemo::to_hashed() {
   used_ = 0;
 }
 
+OutcomeMemo::Probe OutcomeMemo::probe_hashed(const std::int64_t* c) const {
+  const auto it = cells_.find(key(c));
+  return it == cells_.end() ? kUnknown : static_cast<Probe>(it->second);
+}
+
 std::int64_t OutcomeMemo::won_run(const std::int64_t* c, const std::int64_t* slope, std::int64_t count) const {
   if (hashed_) return 0;
   for (int i = 0; i < arity_; ++i) {

@@ -47,10 +47,7 @@ class OutcomeMemo {
   // option it looks at).
   enum Probe : unsigned { kUnknown = 0, kLoses = 1, kWins = 2, kSearching = 3, kOutside = 4 };
   Probe probe(const std::int64_t* c) const {
-    if (hashed_) {
-      const auto it = cells_.find(key(c));
-      return it == cells_.end() ? kUnknown : static_cast<Probe>(it->second);
-    }
+    if (hashed_) [[unlikely]] return probe_hashed(c);  // out of line: this stays small enough to inline
     if (!inside(c)) return kOutside;
     const Place at = place(c);
     const Tile* t = tiles_[at.tile].get();
@@ -61,6 +58,16 @@ class OutcomeMemo {
   // a bool array (one-integer states 32 cells a word). Slopes of -1, 0 and 1 only: 0 for
   // others, and in a hashed memo.
   std::int64_t won_run(const std::int64_t* c, const std::int64_t* slope, std::int64_t count) const;
+  // Whether won_run can read a run of this slope (decided once per run, not per option).
+  bool readable(const std::int64_t* slope) const {
+    if (hashed_) return false;
+    bool moves = false;
+    for (int i = 0; i < arity_; ++i) {
+      if (slope[i] < -1 || slope[i] > 1) return false;
+      moves = moves || slope[i] != 0;
+    }
+    return moves;
+  }
   // True when the player to move wins at c, nothing when not known (or outside the box).
   std::optional<bool> get(const std::int64_t* c) const {
     const Probe v = probe(c);
@@ -119,6 +126,7 @@ class OutcomeMemo {
   }
 
   std::int64_t won_line(std::int64_t x, std::int64_t step, std::int64_t count) const;
+  Probe probe_hashed(const std::int64_t* c) const;
 
   int arity_;
   bool hashed_;

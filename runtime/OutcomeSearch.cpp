@@ -63,8 +63,10 @@ class OutcomeSink : public OptionSink {
     // option may leave the 64-bit range (and is not used).
     std::int64_t c[kMaxBoxArity];
     for (int i = 0; i < ar; ++i) c[i] = first[i] + k * slope[i];
+    const bool readable = o_.readable(slope);
     for (; k < count; ++k) {
-      if (const std::int64_t won = o_.won_run(c, slope, count - k); won > 0) {
+      if (!readable) {
+      } else if (const std::int64_t won = o_.won_run(c, slope, count - k); won > 0) {
         skipped(won);
         k += won;  // the options known to be won, read straight from the tiles
         if (k == count) break;
@@ -275,6 +277,9 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
     return true;
   };
   if (auto w = known(c)) return *w;
+  // Where a listing stopped: one for the whole search, not cleared per listing (it writes
+  // only what its path through the clauses needs, and the copy into the entry reads only that).
+  IntProgram::Resume stopped;
   while (!stack.empty()) {
     if ((++ticks & 0xFFF) == 0) poll();
     if (outcomes.tiles_used() > max_tiles) {  // each step writes at most one cell
@@ -287,11 +292,13 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
       OutcomeSink::Run& r = e.run;
       OutcomeSink::Found f = OutcomeSink::Found::Nothing;
       std::int64_t p[kMaxBoxArity];
+      const bool readable = outcomes.readable(r.slope.data());
       for (; r.k < r.count; ++r.k) {
         if ((++ticks & 0xFFF) == 0) poll();
         for (int i = 0; i < ar; ++i)
           p[i] = r.first[static_cast<std::size_t>(i)] + r.k * r.slope[static_cast<std::size_t>(i)];
-        if (const std::int64_t won = outcomes.won_run(p, r.slope.data(), r.count - r.k); won > 0) {
+        if (!readable) {
+        } else if (const std::int64_t won = outcomes.won_run(p, r.slope.data(), r.count - r.k); won > 0) {
           sink.skipped(won);
           r.k += won;  // the options known to be won, read straight from the tiles
           if (r.k == r.count) break;
@@ -318,7 +325,6 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
       e.in_run = false;
     }
     sink.start();
-    IntProgram::Resume stopped;
     const bool all = rules.options(e.c.data(), sink, e.resumed ? &e.from : nullptr, &stopped);
     if (!all && sink.found() == OutcomeSink::Found::Nothing) {
       if (sink.grow_wanted()) {
