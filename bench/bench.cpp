@@ -653,24 +653,25 @@ std::vector<Case> cases() {
                  CanIWinHand h(20, 200);
                  return std::string(h.wins(0, 0) ? "true" : "false");
                }});
-  c.push_back({"Euclid's game, three queries to 10^6", "wins(), largest multiple first; hand: the judge's rule", 5,
-               [] {
-                 return run_grundy(
-                     "game Euclid { state (a, b)\n"
-                     "  move (a - (a / max(b, 1) - j) * b, b) for j in 0..a / max(b, 1) - 1 if b > 0 and a >= b\n"
-                     "  move (a, b - (b / max(a, 1) - j) * a) for j in 0..b / max(a, 1) - 1 if a > 0 and b > a }\n"
-                     "[wins(Euclid(1000000, 999999)), wins(Euclid(691981, 662394)), wins(Euclid(1000000, 1))]\n");
-               },
-               [] {
-                 std::string out = "[";
-                 for (auto [a, b] : {std::pair{1000000, 999999}, {691981, 662394}, {1000000, 1}}) {
-                   out += std::string(out.size() > 1 ? ", " : "") + (euclid_hand(a, b) ? "true" : "false");
-                 }
-                 return out + "]";
-               }});
+  c.push_back(
+      {"Euclid's game, three queries to 10^6", "wins(), largest multiple first; hand: the judge's rule", 5,
+       [] {
+         return run_grundy(
+             "game Euclid { state (a, b)\n"
+             "  move (a - (a / max(b, 1) - j) * b, b) for j in 0..a / max(b, 1) - 1 if b > 0 and a >= b\n"
+             "  move (a, b - (b / max(a, 1) - j) * a) for j in 0..b / max(a, 1) - 1 if a > 0 and b > a }\n"
+             "[wins(Euclid(1000000, 999999)), wins(Euclid(691981, 662394)), wins(Euclid(1000000, 1))]\n");
+       },
+       [] {
+         std::string out = "[";
+         for (auto [a, b] : {std::pair{1000000, 999999}, {691981, 662394}, {1000000, 1}}) {
+           out += std::string(out.size() > 1 ? ", " : "") + (euclid_hand(a, b) ? "true" : "false");
+         }
+         return out + "]";
+       }});
   c.back().ratio = false;  // the hand's rule is a theorem: microseconds; the target is 0.1 s
-  c.push_back({"316 squares as a parameter, sum to 10^5", "G[S](n), S a set parameter; hand: mex over a seen array",
-               3,
+  c.push_back({"316 squares as a parameter, sum to 10^5",
+               "G[S](n), S a set parameter; hand: mex over a seen array", 3,
                [] {
                  return run_grundy(
                      "game G(S) { state n  move n - s for s in S if s <= n }\n"
@@ -682,15 +683,18 @@ std::vector<Case> cases() {
                  for (int k = 1; k <= 316; ++k) squares.push_back(k * k);
                  return std::to_string(checksum(subtraction_hand(squares, 100000)));
                }});
-  c.push_back({"grundy of a set state, Pairs({0..21})", "hand: memoized grundy() over unordered_map of masks", 3,
+  c.push_back({"grundy of a set state, Pairs({0..21})", "hand: memoized grundy() over unordered_map of masks",
+               3,
                [] {
-                 return run_grundy("game Pairs { state s  move s - {k, k + 1} for k in s }\ngrundy(Pairs(set(0..21)))\n");
+                 return run_grundy(
+                     "game Pairs { state s  move s - {k, k + 1} for k in s }\ngrundy(Pairs(set(0..21)))\n");
                },
                [] {
                  PairsHand h;
                  return std::to_string(h.grundy((std::uint64_t{1} << 22) - 1));
                }});
-  c.push_back({"grundy of a list state, Chomp [7]*6", "hand: memoized grundy() over unordered_map of vectors", 3,
+  c.push_back({"grundy of a list state, Chomp [7]*6", "hand: memoized grundy() over unordered_map of vectors",
+               3,
                [] {
                  return run_grundy(
                      "game Chomp { state hs  move [if i >= c then min(hs[i], j) else hs[i] for i in "
@@ -701,16 +705,17 @@ std::vector<Case> cases() {
                  ChompValuesHand h;
                  return std::to_string(h.grundy({7, 7, 7, 7, 7, 7}));
                }});
-  c.push_back({"grundy of a tuple state, T(300, 300)", "hand: memoized grundy() over unordered_map", 3,
-               [] {
-                 return run_grundy(
-                     "game T { state (a, b)  move (a - k, b + k - 1) for k in 1..a  move (a, b - k) for k in 1..b "
-                     "if k % 3 != 1  move (b / 2, a / 3) if a > 0 and b > 0 }\ngrundy(T(300, 300))\n");
-               },
-               [] {
-                 TupleHand h;
-                 return std::to_string(h.grundy(300, 300));
-               }});
+  c.push_back(
+      {"grundy of a tuple state, T(300, 300)", "hand: memoized grundy() over unordered_map", 3,
+       [] {
+         return run_grundy(
+             "game T { state (a, b)  move (a - k, b + k - 1) for k in 1..a  move (a, b - k) for k in 1..b "
+             "if k % 3 != 1  move (b / 2, a / 3) if a > 0 and b > 0 }\ngrundy(T(300, 300))\n");
+       },
+       [] {
+         TupleHand h;
+         return std::to_string(h.grundy(300, 300));
+       }});
   c.push_back({"startup: a session that prints 1", "in process; hand: none", 9,
                [] { return run_grundy("1\n"); }, [] { return std::string("-"); }});
   c.back().ratio = false;

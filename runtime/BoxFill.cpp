@@ -417,11 +417,12 @@ Fill search(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const Coords
     if (!ok) {
       if (sink.grow_wanted() && memo.grow(sink.grow_to().data(), hooks.max_cells)) continue;
       why = sink.grow_wanted()
-                ? "the option " + coords_text(sink.grow_to(), ar, rules.packing) + " of " + coords_text(at, ar, rules.packing) +
-                      " does not fit a table of at most " + std::to_string(hooks.max_cells) + " cells"
-            : sink.crowded()
-                ? "the options of " + coords_text(at, ar, rules.packing) + " not known yet fill the search stack"
-                : "the compiled rules stop at " + coords_text(at, ar, rules.packing);
+                ? "the option " + coords_text(sink.grow_to(), ar, rules.packing) + " of " +
+                      coords_text(at, ar, rules.packing) + " does not fit a table of at most " +
+                      std::to_string(hooks.max_cells) + " cells"
+            : sink.crowded() ? "the options of " + coords_text(at, ar, rules.packing) +
+                                   " not known yet fill the search stack"
+                             : "the compiled rules stop at " + coords_text(at, ar, rules.packing);
       return Fill::Failed;
     }
     if (!sink.any_unknown()) {

@@ -52,14 +52,16 @@ inline bool mask_of(const Value& set, std::int64_t& mask) {
 
 inline Value set_of_mask(std::int64_t mask) {
   std::vector<Value> items;
-  for (auto m = static_cast<std::uint64_t>(mask); m != 0; m &= m - 1) items.push_back(Value::integer(__builtin_ctzll(m)));
+  for (auto m = static_cast<std::uint64_t>(mask); m != 0; m &= m - 1)
+    items.push_back(Value::integer(__builtin_ctzll(m)));
   return Value::sorted_set(std::move(items));
 }
 
 // A list of small integers packed as compiled rules hold it (IntProgram::pack_list); false
 // when it is not one (too long, or an element that is not an integer in 0..kMaxItem).
 inline bool packed_of(const Value& list, std::int64_t& word) {
-  if (!list.is(Kind::List) || list.items().size() > static_cast<std::size_t>(IntProgram::kMaxListLength)) return false;
+  if (!list.is(Kind::List) || list.items().size() > static_cast<std::size_t>(IntProgram::kMaxListLength))
+    return false;
   word = static_cast<std::int64_t>(list.items().size()) << IntProgram::kLengthShift;
   for (std::size_t i = 0; i < list.items().size(); ++i) {
     const Value& x = list.items()[i];
@@ -72,7 +74,8 @@ inline bool packed_of(const Value& list, std::int64_t& word) {
 inline Value list_of_packed(std::int64_t word) {
   std::vector<Value> items;
   const auto n = static_cast<int>(word >> IntProgram::kLengthShift);
-  for (int i = 0; i < n; ++i) items.push_back(Value::integer((word >> (IntProgram::kItemBits * i)) & IntProgram::kMaxItem));
+  for (int i = 0; i < n; ++i)
+    items.push_back(Value::integer((word >> (IntProgram::kItemBits * i)) & IntProgram::kMaxItem));
   return Value::list(std::move(items));
 }
 

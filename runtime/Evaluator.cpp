@@ -101,8 +101,8 @@ BoxHooks Evaluator::box_hooks(BoxCall& call) {
     const Limits& l = c->ev->limits_;
     if (steps > l.max_steps - std::min(l.steps, l.max_steps)) {
       throw Error(ErrorKind::Limit,
-                  "more than " + std::to_string(l.max_steps) + " steps in one statement: the outcome search of " +
-                      c->g->display_name() +
+                  "more than " + std::to_string(l.max_steps) +
+                      " steps in one statement: the outcome search of " + c->g->display_name() +
                       " looked at more options of its compiled rules than that allows (8 options to a step "
                       "while its table is dense, 1 once it is a hash map)",
                   "raise the limit with --max-steps N; rules that list the moves likely to win first (the "
@@ -250,7 +250,9 @@ void Evaluator::check_work_ahead(const Position& root) {
   const std::shared_ptr<const IntProgram>& program = root.game->plan().program;
   const int arity = root.game->rules().state_arity();
   Coords c{};
-  if (!program || program->arity != arity || arity > kMaxBoxArity || !coords_of(root.state, arity, c, program->packing)) return;
+  if (!program || program->arity != arity || arity > kMaxBoxArity ||
+      !coords_of(root.state, arity, c, program->packing))
+    return;
   const std::uint64_t left = limits_.max_steps - std::min(limits_.steps, limits_.max_steps);
   const BoxPath* box = strategy(*root.game).as<BoxPath>();
   const auto known = [&](const std::int64_t* x) {

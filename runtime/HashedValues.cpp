@@ -70,8 +70,9 @@ class ValueSink : public OptionSink {
       }
       // Unsigned: the step after the last option may leave the 64-bit range (and is not used).
       for (int q = 0; q < n; ++q) {
-        c[static_cast<std::size_t>(q)] = static_cast<std::int64_t>(static_cast<std::uint64_t>(c[static_cast<std::size_t>(q)]) +
-                                                                   static_cast<std::uint64_t>(slope[q]));
+        c[static_cast<std::size_t>(q)] =
+            static_cast<std::int64_t>(static_cast<std::uint64_t>(c[static_cast<std::size_t>(q)]) +
+                                      static_cast<std::uint64_t>(slope[q]));
       }
     }
     return true;
@@ -157,7 +158,8 @@ std::optional<std::uint32_t> hashed_value(HashedValues& memo, const IntProgram& 
       sink.start(f.seen);
       for (; r.k < r.count; ++r.k) {
         for (int q = 0; q < n; ++q) {
-          p[static_cast<std::size_t>(q)] = r.first[static_cast<std::size_t>(q)] + r.k * r.slope[static_cast<std::size_t>(q)];
+          p[static_cast<std::size_t>(q)] =
+              r.first[static_cast<std::size_t>(q)] + r.k * r.slope[static_cast<std::size_t>(q)];
         }
         if (!sink.option(p.data(), r.parts)) break;
       }

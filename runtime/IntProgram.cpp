@@ -350,7 +350,8 @@ int IntProgram::max_parts() const {
   return most;
 }
 
-bool IntProgram::options(const std::int64_t* state, OptionSink& sink, const Resume* from, Resume* stop) const {
+bool IntProgram::options(const std::int64_t* state, OptionSink& sink, const Resume* from,
+                         Resume* stop) const {
   std::int64_t small[256];
   std::vector<std::int64_t> big;
   std::int64_t* r = small;
@@ -441,10 +442,10 @@ I128 floor_div(I128 a, I128 b) {
 I128 ceil_div(I128 a, I128 b) { return -floor_div(-a, b); }
 }  // namespace
 
-// Cuts lo..hi (not empty) to the k that meet the range's bounds (`empty`: none does). Each lhs is evaluated at
-// both ends: affine in k, it and every part of it take their extremes there, so when
-// neither end overflows no k between does, and testing each k as written would have met
-// no error either. False when an end does (the rules as written then take over).
+// Cuts lo..hi (not empty) to the k that meet the range's bounds (`empty`: none does). Each lhs is evaluated
+// at both ends: affine in k, it and every part of it take their extremes there, so when neither end overflows
+// no k between does, and testing each k as written would have met no error either. False when an end does
+// (the rules as written then take over).
 bool IntProgram::bounded(const Clause& c, std::int64_t* r, std::int64_t& lo, std::int64_t& hi,
                          bool& empty) const {
   for (const Bound& b : c.bounds) {

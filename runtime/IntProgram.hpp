@@ -75,11 +75,11 @@ class IntProgram {
     // bits 56..62 (so that lists of different lengths differ). Each bails where the
     // list would not fit (longer than kMaxListLength, an item outside 0..kMaxItem) or the
     // rules as written raise (an index out of range):
-    ListLen,      // len(a)
-    ListAt,       // a[b]
-    Append,       // a + [b]
-    ListUpdate,   // update(a, b, c)
-    ListComp,     // [c for slot v in a..b]
+    ListLen,     // len(a)
+    ListAt,      // a[b]
+    Append,      // a + [b]
+    ListUpdate,  // update(a, b, c)
+    ListComp,    // [c for slot v in a..b]
   };
   // The largest element of a set held as a bitmask: bit 63 stays clear, so that a mask is a
   // non-negative coordinate like any other.
@@ -155,7 +155,8 @@ class IntProgram {
     // The stop was in the run of the rule's last clause: the next listing goes on after the
     // whole run (the caller has gone through it).
     bool in_run = false;
-    std::array<std::int64_t, kMaxClauses> at{};  // per clause: Range: the value; List: the index; Bits: the bits left
+    std::array<std::int64_t, kMaxClauses>
+        at{};  // per clause: Range: the value; List: the index; Bits: the bits left
   };
 
   // ---- written by the compiler ----
@@ -193,7 +194,9 @@ class IntProgram {
   // when the program cannot go on (an overflow, a division by zero, a value that is not an
   // integer) or the sink said stop; the evaluator then falls back to the rules themselves,
   // which meet the same error only if the query needs that state.
-  bool options(const std::int64_t* state, OptionSink& sink) const { return options(state, sink, nullptr, nullptr); }
+  bool options(const std::int64_t* state, OptionSink& sink) const {
+    return options(state, sink, nullptr, nullptr);
+  }
   // The same from where `from` says (the start when null), recording in `stop` (when not
   // null) where the listing stopped.
   bool options(const std::int64_t* state, OptionSink& sink, const Resume* from, Resume* stop) const;

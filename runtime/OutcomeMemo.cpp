@@ -67,7 +67,8 @@ void OutcomeMemo::to_hashed() {
       const unsigned v = cell(*t, at);
       if (v == 0) continue;
       Coords c = corner;
-      for (int i = arity_, a = static_cast<int>(at); i-- > 0; a >>= bits_) c[static_cast<std::size_t>(i)] += a & (side - 1);
+      for (int i = arity_, a = static_cast<int>(at); i-- > 0; a >>= bits_)
+        c[static_cast<std::size_t>(i)] += a & (side - 1);
       cells_[c] = static_cast<std::uint8_t>(v);
     }
   }
@@ -80,7 +81,8 @@ OutcomeMemo::Probe OutcomeMemo::probe_hashed(const std::int64_t* c) const {
   return it == cells_.end() ? kUnknown : static_cast<Probe>(it->second);
 }
 
-std::int64_t OutcomeMemo::won_run(const std::int64_t* c, const std::int64_t* slope, std::int64_t count) const {
+std::int64_t OutcomeMemo::won_run(const std::int64_t* c, const std::int64_t* slope,
+                                  std::int64_t count) const {
   if (hashed_) return 0;
   for (int i = 0; i < arity_; ++i) {
     if (slope[i] < -1 || slope[i] > 1) return 0;

@@ -47,7 +47,8 @@ class OutcomeMemo {
   // option it looks at).
   enum Probe : unsigned { kUnknown = 0, kLoses = 1, kWins = 2, kSearching = 3, kOutside = 4 };
   Probe probe(const std::int64_t* c) const {
-    if (hashed_) [[unlikely]] return probe_hashed(c);  // out of line: this stays small enough to inline
+    if (hashed_) [[unlikely]]
+      return probe_hashed(c);  // out of line: this stays small enough to inline
     if (!inside(c)) return kOutside;
     const Place at = place(c);
     const Tile* t = tiles_[at.tile].get();

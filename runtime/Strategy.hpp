@@ -14,8 +14,8 @@
 #include "runtime/BoxTable.hpp"
 #include "runtime/CrossCheck.hpp"
 #include "runtime/Dense.hpp"
-#include "runtime/Kernels.hpp"
 #include "runtime/HashedValues.hpp"
+#include "runtime/Kernels.hpp"
 #include "runtime/OutcomeMemo.hpp"
 #include "runtime/OutcomeRule.hpp"
 

@@ -114,7 +114,8 @@ void Evaluator::setup(const GameInstance& g, Strategy& s) {
     s.path = std::move(b);
     if (plan.program->packing.any()) {
       return search(
-          "compiled rules (its sets and lists of small integers packed into words), values and outcomes in hash "
+          "compiled rules (its sets and lists of small integers packed into words), values and outcomes in "
+          "hash "
           "maps, searched depth first");
     }
     return search("compiled rules, values in a dense table over a box of states, filled top-down or swept");
@@ -227,7 +228,8 @@ std::optional<std::uint32_t> Evaluator::box_value(const GameInstance& g, Strateg
 }
 
 // Packed states: the same search as box_value's top-down one, over a hash map.
-std::optional<std::uint32_t> Evaluator::hashed_box_value(const GameInstance& g, Strategy& s, const std::int64_t* c) {
+std::optional<std::uint32_t> Evaluator::hashed_box_value(const GameInstance& g, Strategy& s,
+                                                         const std::int64_t* c) {
   BoxPath& b = *s.as<BoxPath>();
   if (!b.hashed) b.hashed = std::make_unique<HashedValues>(b.box->arity());
   if (auto v = b.hashed->known(c)) return v;
@@ -469,8 +471,7 @@ std::optional<bool> Evaluator::table_wins(const GameInstance& g, const std::int6
   BoxPath* b = s.as<BoxPath>();
   // Not b->stopped: the table of values may stop where outcomes go on (a state past what a
   // dense box holds: the outcome search then hashes its states).
-  if (!b || b->outcomes_stopped || s.busy || b->program->max_parts() > 1 ||
-      n != b->box->arity()) {
+  if (!b || b->outcomes_stopped || s.busy || b->program->max_parts() > 1 || n != b->box->arity()) {
     return std::nullopt;
   }
   if (auto v = b->hashed ? b->hashed->known(c) : b->box->known(c)) return *v != 0;

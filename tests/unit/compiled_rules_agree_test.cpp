@@ -125,34 +125,40 @@ TEST_CASE("compiled rules over sets of small integers (bitmasks) agree with the 
       "[grundy(G(s)) for s in subsets]\n[wins(G(s)) for s in subsets]\n"
       "[outcome(misere G(s)) for s in subsets]\n";
   const std::string not_masks = "[grundy(G({100, 3})), wins(G({5, 100}))]\n";
-  agree_throughout("s",
-                   "move s - {ID(k)} for k in s  move s + {k + 1} - {k} for k in s if k % 3 == 1 and not (k + 1 in s)  "
-                   "move s - {k, 6, 7} for k in 0..5 if k in s or 6 in s",
-                   subsets + not_masks);
-  agree_throughout("s",
-        "split [s - {ID(k)}, {k - 1}] for k in s if k >= 2  move s - {k, k + 1} for k in s if k + 1 in s "
-        "move s - {k} for k in s if len(s) % 2 == 0 or k % 2 == 1  move {len(s)} if len(s) >= 3",
-        subsets);
+  agree_throughout(
+      "s",
+      "move s - {ID(k)} for k in s  move s + {k + 1} - {k} for k in s if k % 3 == 1 and not (k + 1 in s)  "
+      "move s - {k, 6, 7} for k in 0..5 if k in s or 6 in s",
+      subsets + not_masks);
+  agree_throughout(
+      "s",
+      "split [s - {ID(k)}, {k - 1}] for k in s if k >= 2  move s - {k, k + 1} for k in s if k + 1 in s "
+      "move s - {k} for k in s if len(s) % 2 == 0 or k % 2 == 1  move {len(s)} if len(s) >= 3",
+      subsets);
   // An element past 62 leaves the bitmask: the rules take over from there. Masks up to 2^62
   // are values in a hash map like any others.
-  CHECK(handed_over(
-      agree("s", "move s - {ID(k)} + {k + 1} for k in s if k < 70", "[grundy(G({60})), wins(G({58, 61}))]\n")));
+  CHECK(handed_over(agree("s", "move s - {ID(k)} + {k + 1} for k in s if k < 70",
+                          "[grundy(G({60})), wins(G({58, 61}))]\n")));
   agree_throughout("s", "move s - {ID(k)} for k in s", "grundy(G({60, 61, 62}))\n");
   // A set beside an integer that runs (s, n - k) for k in 1..n: a run of options whose set
   // stays put.
-  agree_throughout("(s, n)", "move (s, n - ID(k)) for k in 1..n  move (s - {j}, n + j) for j in s  split [(s, n - 1), ({}, j)] for j in s if n > 0",
+  agree_throughout("(s, n)",
+                   "move (s, n - ID(k)) for k in 1..n  move (s - {j}, n + j) for j in s  split [(s, n - 1), "
+                   "({}, j)] for j in s if n > 0",
                    "[grundy(G(s, n)) for s in [{}, {1}, {2, 3}, {1, 4, 6}] for n in 0..6]\n"
                    "[wins(G(s, n)) for s in [{}, {1}, {2, 3}, {1, 4, 6}] for n in 0..6]\n");
   // LeetCode 464 "Can I Win": the numbers used, and the total.
-  agree_throughout("(used, total)",
-        "move ({0}, 15) for k in 1..7 if not (k in used) and total + k >= 15 and total < 15  "
-        "move (used + {ID(k)}, total + k) for k in 1..7 if not (k in used) and total + k < 15",
-        "[wins(G({}, t)) for t in 0..15]\n[wins(G({k}, k)) for k in 1..7]\n[grundy(G({1, 2}, 3))]\n");
+  agree_throughout(
+      "(used, total)",
+      "move ({0}, 15) for k in 1..7 if not (k in used) and total + k >= 15 and total < 15  "
+      "move (used + {ID(k)}, total + k) for k in 1..7 if not (k in used) and total + k < 15",
+      "[wins(G({}, t)) for t in 0..15]\n[wins(G({k}, k)) for k in 1..7]\n[grundy(G({1, 2}, 3))]\n");
   // The same rules over sorted lists (sorted() is left to the interpreter): the same values.
   same_output(
       "game G { state (used, total)  move (used + {k}, total + k) for k in 1..9 if not (k in used) and "
       "total + k <= 20 }\n[grundy(G({}, 0)), grundy(G({2, 5}, 7)), wins(G({1}, 1))]\n",
-      "game G { state (used, total)  move (sorted(used + [k]), total + k) for k in 1..9 if not (k in used) and "
+      "game G { state (used, total)  move (sorted(used + [k]), total + k) for k in 1..9 if not (k in used) "
+      "and "
       "total + k <= 20 }\n[grundy(G([], 0)), grundy(G([2, 5], 7)), wins(G([1], 1))]\n");
 }
 
@@ -160,15 +166,18 @@ TEST_CASE("compiled rules over lists of small integers (packed words) agree with
           "[fast][compile]") {
   // Chomp by column heights, every position of up to 4 columns of height up to 4, and some
   // that are not packed lists (a column of 300, 8 columns): the rules as written take them.
-  const std::string walls = "let walls = [[a, b, c, d] for a in 0..4 for b in 0..a for c in 0..b for d in 0..c]\n";
+  const std::string walls =
+      "let walls = [[a, b, c, d] for a in 0..4 for b in 0..a for c in 0..b for d in 0..c]\n";
   const std::string chomp_rules =
       "move [if i >= c then min(hs[i], ID(j)) else hs[i] for i in 0..len(hs)-1] "
       "for c in 0..len(hs)-1 for j in 0..hs[c]-1 if c > 0 or j > 0";
   agree_throughout("hs", chomp_rules,
-                   walls + "[wins(G(hs)) for hs in walls]\n[outcome(misere G(hs)) for hs in walls]\n"
-                           "[wins(G([a, b])) for a in 0..6 for b in 0..a]\n");
+                   walls +
+                       "[wins(G(hs)) for hs in walls]\n[outcome(misere G(hs)) for hs in walls]\n"
+                       "[wins(G([a, b])) for a in 0..6 for b in 0..a]\n");
   agree_throughout("hs", chomp_rules, walls + "[grundy(G(hs)) for hs in walls]\n");
-  agree("hs", chomp_rules, "wins(G([3, 3, 2, 2, 2, 1, 1, 1]))\nwins(G([300, 2]))\n[grundy(G([2, 1, 1, 1, 1, 1, 1]))]\n");
+  agree("hs", chomp_rules,
+        "wins(G([3, 3, 2, 2, 2, 1, 1, 1]))\nwins(G([300, 2]))\n[grundy(G([2, 1, 1, 1, 1, 1, 1]))]\n");
   // update, appending, indexing by a loop variable, a list and an integer in one state.
   const std::string rules =
       "move (update(xs, i, xs[i] - ID(k)), n) for i in 0..len(xs)-1 for k in 1..xs[i]  "
@@ -230,7 +239,8 @@ TEST_CASE("compiled rules meet the errors of the rules only where the query goes
   // Overflow in a rule is reported as the rules report it.
   fails_with(
       "game O { state (a, b)  move (a - 1, b * 4611686018427387904) if a > 0 }\n"
-      "grundy(O(3, 3))\n", "overflow");
+      "grundy(O(3, 3))\n",
+      "overflow");
   // A condition before the one that cuts the range divides by zero at a k the cut leaves out,
   // and a range's end divides by zero where a condition after it would say no: the rules as
   // written meet the error, and so does the compiled program.
@@ -239,11 +249,15 @@ TEST_CASE("compiled rules meet the errors of the rules only where the query goes
   fails_with("game D { state (a, b)  move (a - k * b, b) for k in 1..a / b if b > 0 }\nwins(D(3, 0))\n",
              "division by zero");
   // An index out of range, in a list the compiled rules pack: the rules' own error.
-  fails_with("game X { state xs  move update(xs, 0, xs[3] - 1) if len(xs) > 0 and xs[0] > 0 }\nwins(X([2, 1]))\n", "index");
+  fails_with(
+      "game X { state xs  move update(xs, 0, xs[3] - 1) if len(xs) > 0 and xs[0] > 0 }\nwins(X([2, 1]))\n",
+      "index");
   fails_with("game U { state xs  move update(xs, len(xs), 1) if len(xs) < 2 }\nwins(U([]))\n", "index");
   // A cut range's condition overflows where the rules as written would test it: the same error.
   for (const char* q : {"grundy(B(3))\n", "wins(B(3))\n"}) {
-    fails_with(std::string("game B { state n  move n - k for k in 1..n if k * 4611686018427387904 < n }\n") + q, "overflow");
+    fails_with(
+        std::string("game B { state n  move n - k for k in 1..n if k * 4611686018427387904 < n }\n") + q,
+        "overflow");
   }
 }
 

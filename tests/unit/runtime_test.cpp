@@ -417,8 +417,7 @@ TEST_CASE("the tiled outcome memo keeps what it was told as its box grows", "[ru
   }
 }
 
-TEST_CASE("a run of won states read from the tiles is what probing them one by one says",
-          "[runtime][box]") {
+TEST_CASE("a run of won states read from the tiles is what probing them one by one says", "[runtime][box]") {
   std::uint64_t seed = 99;
   auto next = [&] {
     seed ^= seed << 13;
@@ -471,7 +470,8 @@ TEST_CASE("an outcome memo that turns into a hash map keeps its cells and marks"
     for (int k = 0; k < 2000; ++k) {
       seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
       std::vector<std::int64_t> c(static_cast<std::size_t>(arity));
-      for (int i = 0; i < arity; ++i) c[static_cast<std::size_t>(i)] = static_cast<std::int64_t>((seed >> (8 * i + 11)) % 300);
+      for (int i = 0; i < arity; ++i)
+        c[static_cast<std::size_t>(i)] = static_cast<std::int64_t>((seed >> (8 * i + 11)) % 300);
       if (!memo.inside(c.data())) REQUIRE(memo.grow(c.data(), std::uint64_t{1} << 30));
       const unsigned v = 1 + static_cast<unsigned>(seed >> 60) % 3;
       if (v == 3) memo.mark_searching(c.data());
