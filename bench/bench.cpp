@@ -381,16 +381,9 @@ struct PairsHand {
     return g;
   }
 };
-// Chomp by column heights, nim-values.
+// Chomp by column heights, nim-values (hashed as ChompHand hashes).
 struct ChompValuesHand {
-  struct Hash {
-    std::size_t operator()(const std::vector<int>& v) const {
-      std::size_t h = 0;
-      for (int x : v) h = h * 1000003u + static_cast<std::size_t>(x);
-      return h;
-    }
-  };
-  std::unordered_map<std::vector<int>, int, Hash> memo;
+  std::unordered_map<std::vector<int>, int, ChompHand::Hash> memo;
   int grundy(const std::vector<int>& hs) {
     if (auto it = memo.find(hs); it != memo.end()) return it->second;
     std::vector<char> seen(128);
