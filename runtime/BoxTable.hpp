@@ -37,6 +37,12 @@ struct CoordsEq {
     return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3];
   }
 };
+// The key of `arity` coordinates.
+inline Coords coords_key(const std::int64_t* c, int arity) {
+  Coords k{};
+  std::copy(c, c + arity, k.begin());
+  return k;
+}
 
 // A set of small integers as the bitmask of compiled rules (IntProgram::Op::Bit); false
 // when it is not one (an element that is not an integer in 0..kMaxElement).

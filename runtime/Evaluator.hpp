@@ -193,7 +193,6 @@ class Evaluator {
   std::optional<std::uint32_t> box_value(const GameInstance& g, Strategy& s, const std::int64_t* c);
   // The outcome search over compiled rules (runtime/OutcomeSearch.hpp) into `memo`, for
   // table_wins and table_misere_wins; sets `stopped` when it gives up.
-  std::optional<std::uint32_t> hashed_box_value(const GameInstance& g, Strategy& s, const std::int64_t* c);
   std::optional<bool> outcome_over_rules(const GameInstance& g, Strategy& s, OutcomeMemo& memo,
                                          const BoxTable& values, const IntProgram& program,
                                          const std::int64_t* c, bool misere, bool& stopped);

@@ -37,11 +37,7 @@ class HashedValues {
   std::uint64_t bytes() const { return values_.capacity() * (sizeof(std::pair<Coords, std::uint32_t>) + 1); }
 
  private:
-  Coords key(const std::int64_t* c) const {
-    Coords k{};
-    std::copy(c, c + arity_, k.begin());
-    return k;
-  }
+  Coords key(const std::int64_t* c) const { return coords_key(c, arity_); }
   int arity_;
   absl::flat_hash_map<Coords, std::uint32_t, CoordsHash, CoordsEq> values_;
 };

@@ -83,11 +83,8 @@ OutcomeMemo::Probe OutcomeMemo::probe_hashed(const std::int64_t* c) const {
 
 std::int64_t OutcomeMemo::won_run(const std::int64_t* c, const std::int64_t* slope,
                                   std::int64_t count) const {
-  if (hashed_) return 0;
-  for (int i = 0; i < arity_; ++i) {
-    if (slope[i] < -1 || slope[i] > 1) return 0;
-  }
-  if (arity_ == 1) return slope[0] == 0 ? 0 : won_line(c[0], slope[0], count);
+  if (!readable(slope)) return 0;
+  if (arity_ == 1) return won_line(c[0], slope[0], count);
   // Cell by cell within a tile, the cell's place moving by a fixed step.
   const std::int64_t side = std::int64_t{1} << bits_;
   std::int64_t delta = 0;

@@ -120,11 +120,7 @@ class OutcomeMemo {
     return at;
   }
 
-  Coords key(const std::int64_t* c) const {
-    Coords k{};
-    std::copy(c, c + arity_, k.begin());
-    return k;
-  }
+  Coords key(const std::int64_t* c) const { return coords_key(c, arity_); }
 
   std::int64_t won_line(std::int64_t x, std::int64_t step, std::int64_t count) const;
   Probe probe_hashed(const std::int64_t* c) const;

@@ -198,15 +198,18 @@ std::optional<std::uint64_t> Evaluator::table_value(const GameInstance& g, const
 
 std::optional<std::uint32_t> Evaluator::box_value(const GameInstance& g, Strategy& s, const std::int64_t* c) {
   BoxPath& b = *s.as<BoxPath>();
-  if (b.program->packing.any()) return hashed_box_value(g, s, c);
-  if (auto v = b.box->known(c)) return v;
+  // Packed states (sets, lists): the same top-down search over a hash map, as no box spans them.
+  const bool hashed = b.program->packing.any();
+  if (hashed && !b.hashed) b.hashed = std::make_unique<HashedValues>(b.box->arity());
+  if (auto v = hashed ? b.hashed->known(c) : b.box->known(c)) return v;
   if (b.stopped || s.busy) return std::nullopt;
   std::optional<std::uint32_t> v;
   {
     BoxCall call{this, &g};
     // A fill computes at most the cells from the origin up to the query, fewer when some
-    // are known or the rules skip some: enough for a bar with a total and an estimate.
-    call.total = 1;
+    // are known or the rules skip some: enough for a bar with a total and an estimate (not
+    // for packed words, whose values say nothing of how many states lie below).
+    call.total = hashed ? 0 : 1;
     for (int i = 0; i < b.box->arity() && call.total; ++i) {
       const auto side = c[i] < 0 ? 1 : static_cast<std::uint64_t>(c[i]) + 1;
       call.total = side > std::numeric_limits<std::uint64_t>::max() / call.total ? 0 : call.total * side;
@@ -215,37 +218,15 @@ std::optional<std::uint32_t> Evaluator::box_value(const GameInstance& g, Strateg
     BusyScope busy(s);
     ProgressScope bar(limits_.progress, [&g] { return g.display_name(); });
     std::string why;
-    v = grundy::box_value(*b.box, *b.program, c, hooks, why);
+    v = hashed ? hashed_value(*b.hashed, *b.program, c, hooks, why)
+               : grundy::box_value(*b.box, *b.program, c, hooks, why);
     if (!v) {
       b.stopped = true;
       explain(g, "the compiled rules stop: " + why + "; memoized search from there");
     }
   }
-  if (v && limits_.cross_check) {
+  if (v && !hashed && limits_.cross_check) {
     cross_check_cell(g, *b.box, c, *v, [this](const Position& p) { return grundy(p); });
-  }
-  return v;
-}
-
-// Packed states: the same search as box_value's top-down one, over a hash map.
-std::optional<std::uint32_t> Evaluator::hashed_box_value(const GameInstance& g, Strategy& s,
-                                                         const std::int64_t* c) {
-  BoxPath& b = *s.as<BoxPath>();
-  if (!b.hashed) b.hashed = std::make_unique<HashedValues>(b.box->arity());
-  if (auto v = b.hashed->known(c)) return v;
-  if (b.stopped || s.busy) return std::nullopt;
-  std::optional<std::uint32_t> v;
-  {
-    BoxCall call{this, &g};
-    const BoxHooks hooks = box_hooks(call);
-    BusyScope busy(s);
-    ProgressScope bar(limits_.progress, [&g] { return g.display_name(); });
-    std::string why;
-    v = hashed_value(*b.hashed, *b.program, c, hooks, why);
-    if (!v) {
-      b.stopped = true;
-      explain(g, "the compiled rules stop: " + why + "; memoized search from there");
-    }
   }
   return v;
 }
