@@ -10,9 +10,8 @@
 #include <optional>
 #include <string>
 
-#include <absl/container/flat_hash_map.h>
-
 #include "runtime/BoxTable.hpp"
+#include "runtime/StateMap.hpp"
 
 namespace grundy {
 
@@ -20,26 +19,21 @@ class HashedValues {
  public:
   static constexpr std::uint32_t kInProgress = UINT32_MAX;  // on the search's path
 
-  explicit HashedValues(int arity) : arity_(arity) {}
-  int arity() const { return arity_; }
+  explicit HashedValues(int arity) : values_(arity) {}
+  int arity() const { return values_.arity(); }
   std::optional<std::uint32_t> known(const std::int64_t* c) const {
-    const auto it = values_.find(key(c));
-    if (it == values_.end() || it->second == kInProgress) return std::nullopt;
-    return it->second;
+    const std::uint32_t* v = values_.find(c);
+    if (v == nullptr || *v == kInProgress) return std::nullopt;
+    return *v;
   }
   // The value, kInProgress, or nothing when the state was not met.
-  const std::uint32_t* find(const std::int64_t* c) const {
-    const auto it = values_.find(key(c));
-    return it == values_.end() ? nullptr : &it->second;
-  }
-  void set(const std::int64_t* c, std::uint32_t v) { values_[key(c)] = v; }
-  void erase(const std::int64_t* c) { values_.erase(key(c)); }
-  std::uint64_t bytes() const { return values_.capacity() * (sizeof(std::pair<Coords, std::uint32_t>) + 1); }
+  const std::uint32_t* find(const std::int64_t* c) const { return values_.find(c); }
+  void set(const std::int64_t* c, std::uint32_t v) { values_.set(c, v); }
+  void erase(const std::int64_t* c) { values_.erase(c); }
+  std::uint64_t bytes() const { return values_.bytes(); }
 
  private:
-  Coords key(const std::int64_t* c) const { return coords_key(c, arity_); }
-  int arity_;
-  absl::flat_hash_map<Coords, std::uint32_t, CoordsHash, CoordsEq> values_;
+  StateMap<std::uint32_t> values_;
 };
 
 // The nim-value of `c` by the compiled rules, kept in `memo` with those of the states it

@@ -4,7 +4,8 @@
 
 namespace grundy {
 
-OutcomeMemo::OutcomeMemo(int arity, bool hashed) : arity_(arity), hashed_(hashed), bits_(tile_bits(arity)) {}
+OutcomeMemo::OutcomeMemo(int arity, bool hashed)
+    : arity_(arity), hashed_(hashed), cells_(arity), bits_(tile_bits(arity)) {}
 
 bool OutcomeMemo::grow(const std::int64_t* c, std::uint64_t max_directory) {
   if (hashed_) return true;
@@ -69,7 +70,7 @@ void OutcomeMemo::to_hashed() {
       Coords c = corner;
       for (int i = arity_, a = static_cast<int>(at); i-- > 0; a >>= bits_)
         c[static_cast<std::size_t>(i)] += a & (side - 1);
-      cells_[c] = static_cast<std::uint8_t>(v);
+      cells_.set(c.data(), static_cast<std::uint8_t>(v));
     }
   }
   std::vector<std::unique_ptr<Tile>>().swap(tiles_);
@@ -77,8 +78,8 @@ void OutcomeMemo::to_hashed() {
 }
 
 OutcomeMemo::Probe OutcomeMemo::probe_hashed(const std::int64_t* c) const {
-  const auto it = cells_.find(key(c));
-  return it == cells_.end() ? kUnknown : static_cast<Probe>(it->second);
+  const std::uint8_t* v = cells_.find(c);
+  return v == nullptr ? kUnknown : static_cast<Probe>(*v);
 }
 
 std::int64_t OutcomeMemo::won_run(const std::int64_t* c, const std::int64_t* slope,
@@ -152,8 +153,8 @@ std::int64_t OutcomeMemo::won_line(std::int64_t x, std::int64_t step, std::int64
 
 void OutcomeMemo::put(const std::int64_t* c, unsigned v) {
   if (hashed_) {
-    if (v == 0) cells_.erase(key(c));
-    else cells_[key(c)] = static_cast<std::uint8_t>(v);
+    if (v == 0) cells_.erase(c);
+    else cells_.set(c, static_cast<std::uint8_t>(v));
     return;
   }
   const Place p = place(c);

@@ -15,9 +15,8 @@
 #include <optional>
 #include <vector>
 
-#include <absl/container/flat_hash_map.h>
-
 #include "runtime/BoxTable.hpp"
+#include "runtime/StateMap.hpp"
 
 namespace grundy {
 
@@ -89,7 +88,7 @@ class OutcomeMemo {
   void to_hashed();
   std::uint64_t tiles_used() const {
     if (!hashed_) return used_;
-    return cells_.capacity() * (sizeof(std::pair<Coords, std::uint8_t>) + 1) / tile_bytes() + 1;
+    return cells_.bytes() / tile_bytes() + 1;
   }
   static constexpr std::uint64_t tile_bytes() { return sizeof(Tile); }
 
@@ -120,14 +119,12 @@ class OutcomeMemo {
     return at;
   }
 
-  Coords key(const std::int64_t* c) const { return coords_key(c, arity_); }
-
   std::int64_t won_line(std::int64_t x, std::int64_t step, std::int64_t count) const;
   Probe probe_hashed(const std::int64_t* c) const;
 
   int arity_;
   bool hashed_;
-  absl::flat_hash_map<Coords, std::uint8_t, CoordsHash, CoordsEq> cells_;  // hashed_: the cells not 0
+  StateMap<std::uint8_t> cells_;  // hashed_: the cells not 0
   int bits_;                                        // per coordinate: arity_ * bits_ == 12
   Coords dims_{};                                   // in tiles
   Coords strides_{};                                // of the directory

@@ -17,6 +17,7 @@
 #include "runtime/Game.hpp"
 #include "runtime/Mex.hpp"
 #include "runtime/OutcomeMemo.hpp"
+#include "runtime/StateMap.hpp"
 #include "runtime/Value.hpp"
 
 namespace {
@@ -490,5 +491,47 @@ TEST_CASE("an outcome memo that turns into a hash map keeps its cells and marks"
     REQUIRE(memo.probe(far.data()) == grundy::OutcomeMemo::kUnknown);
     memo.set(far.data(), true);
     REQUIRE(memo.get(far.data()) == std::optional<bool>(true));
+  }
+}
+
+TEST_CASE("a state map keeps what it is told as its keys widen, and past one word", "[runtime][box]") {
+  for (int arity = 1; arity <= 4; ++arity) {
+    CAPTURE(arity);
+    grundy::StateMap<std::uint32_t> map(arity);
+    std::map<std::vector<std::int64_t>, std::uint32_t> told;
+    std::uint64_t seed = 4242;
+    // Widths grow in stages: small coordinates, then a first one wider than its even share
+    // (the fields are redrawn), then a negative one (whole coordinates from then on).
+    for (int stage = 0; stage < 3; ++stage) {
+      for (int k = 0; k < 3000; ++k) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        std::vector<std::int64_t> c(static_cast<std::size_t>(arity));
+        for (int i = 0; i < arity; ++i) {
+          const auto x = static_cast<std::int64_t>(seed >> (5 * i + 3));
+          c[static_cast<std::size_t>(i)] = stage == 0   ? x % 50
+                                           : stage == 1 ? x % (std::int64_t{1} << (i == 0 ? 60 - 6 * arity : 5))
+                                                        : (i == 0 ? -1 - x % 7 : x);
+        }
+        CAPTURE(c);
+        const std::uint32_t* before = map.find(c.data());
+        const auto it = told.find(c);
+        REQUIRE((before == nullptr) == (it == told.end()));
+        if (before) REQUIRE(*before == it->second);
+        const auto v = static_cast<std::uint32_t>(seed >> 40);
+        if (seed % 5 == 0 && it != told.end()) {
+          map.erase(c.data());
+          told.erase(it);
+        } else {
+          map.set(c.data(), v);
+          told[c] = v;
+        }
+      }
+      for (const auto& [c, v] : told) {
+        CAPTURE(stage, c);
+        const std::uint32_t* got = map.find(c.data());
+        REQUIRE(got != nullptr);
+        REQUIRE(*got == v);
+      }
+    }
   }
 }
