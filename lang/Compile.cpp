@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include <absl/container/flat_hash_map.h>
+
 #include "lang/Analysis.hpp"
 #include "lang/BuiltinTable.hpp"
 #include "lang/Interpreter.hpp"
@@ -32,7 +34,8 @@ class Compiler {
     const auto& params = g_.params().items();
     params_ = static_cast<int>(d_.params.size());
     if (static_cast<int>(params.size()) != params_) return nullptr;
-    ty_.assign(static_cast<std::size_t>(std::max(d_.frame_size, 1)), std::nullopt);
+    registers_ = std::max(d_.frame_size, 1);
+    ty_.assign(static_cast<std::size_t>(registers_), std::nullopt);
     int arity = 0;
     std::vector<std::int64_t> state_slots;
     std::vector<CItem> items;
@@ -69,11 +72,11 @@ class Compiler {
         }
       }
     }
-    if (arity == 0 || d_.frame_size > 4096) return nullptr;
+    if (arity == 0 || registers_ > 4096) return nullptr;
     code_.arity = arity;
     code_.packing = packing_;
     code_.state_slots = std::move(state_slots);
-    code_.frame = std::max(d_.frame_size, 1);
+    code_.frame = registers_;
     code_.items = std::move(items);
     code_.link();
     return std::make_shared<const IntProgram>(std::move(code_));
@@ -93,17 +96,23 @@ class Compiler {
     n.v = v;
     return add(n);
   }
-  std::int32_t op(Op o, std::int32_t a, std::int32_t b = -1, std::int32_t c = -1) {
+  std::int32_t op(Op o, std::int32_t a, std::int32_t b = -1, std::int32_t c = -1, std::int64_t v = 0) {
     Node n;
     n.op = o;
     n.a = a;
     n.b = b;
     n.c = c;
+    n.v = v;
     return add(n);
   }
 
   // Collections that do not depend on the state are listed once, with the parameters.
-  bool invariant(const Expr& e) const { return lang::invariant(e, Fixed{params_, {}}); }
+  // In a function's body (scope_), only what names no local at all.
+  bool invariant(const Expr& e) const { return lang::invariant(e, Fixed{scope_ ? 0 : params_, {}}); }
+
+  // The register of a local slot: a function inlined into the rule has its own registers
+  // after the game's (scope_).
+  int reg(int slot) const { return scope_ ? scope_->base + slot : slot; }
 
   std::optional<Value> value_of(const Expr& e) {
     Frame frame(static_cast<std::size_t>(std::max(d_.frame_size, 1)));
@@ -123,8 +132,9 @@ class Compiler {
       case ExprKind::Bool: return Typed{constant(e.ival ? 1 : 0), Ty::Bool};
       case ExprKind::Name: {
         if (e.binding.to != Binding::To::Local) return std::nullopt;
-        const int slot = e.binding.index;
-        if (slot < params_) {
+        int slot = e.binding.index;
+        if (scope_ && slot < static_cast<int>(scope_->args.size())) return scope_->args[static_cast<std::size_t>(slot)];
+        if (!scope_ && slot < params_) {
           const Value& v = g_.params().items()[static_cast<std::size_t>(slot)];
           if (v.is(Kind::Int)) return Typed{constant(v.as_int()), Ty::Int};
           if (v.is(Kind::Bool)) return Typed{constant(v.as_bool() ? 1 : 0), Ty::Bool};
@@ -132,6 +142,7 @@ class Compiler {
           if (std::int64_t word = 0; packed_of(v, word)) return Typed{constant(word), Ty::List};
           return std::nullopt;
         }
+        slot = reg(slot);
         const auto& t = ty_[static_cast<std::size_t>(slot)];
         if (!t) return std::nullopt;
         Node n;
@@ -153,6 +164,17 @@ class Compiler {
       case ExprKind::List: return list(e);
       case ExprKind::Index: {  // xs[i]
         if (e.args.size() != 2) return std::nullopt;
+        if (auto rw = row(*e.args[0])) {  // t[i][j]
+          auto j = expr(*e.args[1]);
+          if (!j || j->second != Ty::Int) return std::nullopt;
+          return Typed{op(Op::RowAt, rw->first, j->first, -1, rw->second), Ty::Int};
+        }
+        if (invariant(*e.args[0])) {  // t[i], t a constant list of integers
+          const auto t = table(*e.args[0], false);
+          auto i = expr(*e.args[1]);
+          if (!t || !i || i->second != Ty::Int) return std::nullopt;
+          return Typed{op(Op::TableAt, i->first, -1, -1, *t), Ty::Int};
+        }
         auto xs = expr(*e.args[0]);
         auto i = expr(*e.args[1]);
         if (!xs || !i || xs->second != Ty::List || i->second != Ty::Int) return std::nullopt;
@@ -177,19 +199,36 @@ class Compiler {
       }
       case ExprKind::Call: {
         const Expr& callee = *e.args[0];
+        if (callee.kind == ExprKind::Name && callee.binding.to == Binding::To::Def && e.clauses.empty()) {
+          return inlined(e);
+        }
         if (callee.kind != ExprKind::Name || callee.binding.to != Binding::To::Builtin ||
             !e.clauses.empty()) {
           return std::nullopt;
         }
         const auto b = static_cast<Builtin>(callee.binding.index);
+        if (b == Builtin::Len && e.args.size() == 2) {
+          if (auto rw = row(*e.args[1])) return Typed{op(Op::RowLen, rw->first, -1, -1, rw->second), Ty::Int};
+        }
         std::vector<std::int32_t> args;
         for (std::size_t i = 1; i < e.args.size(); ++i) {
           auto a = expr(*e.args[i]);
+          if (a && a->second == Ty::Set && b == Builtin::Remove && e.args.size() == 3) {  // remove(s, k)
+            auto k = expr(*e.args[2]);
+            if (!k || k->second != Ty::Int) return std::nullopt;
+            return Typed{op(Op::Minus, a->first, op(Op::Bit, k->first)), Ty::Set};
+          }
           if (a && a->second == Ty::Set && b == Builtin::Len && e.args.size() == 2) {
             return Typed{op(Op::Popcount, a->first), Ty::Int};
           }
           if (a && a->second == Ty::List && i == 1) {
             if (b == Builtin::Len && e.args.size() == 2) return Typed{op(Op::ListLen, a->first), Ty::Int};
+            if (b == Builtin::Sorted && e.args.size() == 2) return Typed{op(Op::ListSort, a->first), Ty::List};
+            if (b == Builtin::Remove && e.args.size() == 3) {
+              auto at = expr(*e.args[2]);
+              if (!at || at->second != Ty::Int) return std::nullopt;
+              return Typed{op(Op::ListRemove, a->first, at->first), Ty::List};
+            }
             if (b == Builtin::Update && e.args.size() == 4) {
               auto at = expr(*e.args[2]);
               auto v = expr(*e.args[3]);
@@ -232,7 +271,7 @@ class Compiler {
     auto lo = expr(*cl.expr->args[0]);
     auto hi = expr(*cl.expr->args[1]);
     if (!lo || !hi || lo->second != Ty::Int || hi->second != Ty::Int) return std::nullopt;
-    ty_[static_cast<std::size_t>(cl.slots[0])] = Ty::Int;
+    ty_[static_cast<std::size_t>(reg(cl.slots[0]))] = Ty::Int;
     auto item = expr(*e.args[0]);
     if (!item || item->second != Ty::Int) return std::nullopt;
     Node n;
@@ -240,7 +279,7 @@ class Compiler {
     n.a = lo->first;
     n.b = hi->first;
     n.c = item->first;
-    n.v = cl.slots[0];
+    n.v = reg(cl.slots[0]);
     return Typed{add(n), Ty::List};
   }
 
@@ -256,10 +295,12 @@ class Compiler {
         auto hi = expr(*coll.args[1]);
         if (!lo || !hi || lo->second != Ty::Int || hi->second != Ty::Int) return std::nullopt;
         test = op(Op::And, op(Op::Ge, x->first, lo->first), op(Op::Le, x->first, hi->first));
-      } else if (!invariant(coll)) {  // a set that the state holds or makes
+      } else if (auto rw = row(coll)) {
+        test = op(Op::InRow, x->first, rw->first, -1, rw->second);
+      } else if (!invariant(coll)) {  // a set or list that the state holds or makes
         auto s = expr(coll);
-        if (!s || s->second != Ty::Set) return std::nullopt;
-        test = op(Op::Test, x->first, s->first);
+        if (!s || (s->second != Ty::Set && s->second != Ty::List)) return std::nullopt;
+        test = op(s->second == Ty::Set ? Op::Test : Op::ListHas, x->first, s->first);
       } else {
         auto v = value_of(coll);
         if (!v) return std::nullopt;
@@ -295,12 +336,14 @@ class Compiler {
       if (a->second != b->second) return std::nullopt;
       return Typed{op(o == BinOp::Eq ? Op::Eq : Op::Ne, a->first, b->first), Ty::Bool};
     }
-    if (a->second == Ty::List && b->second == Ty::List && o == BinOp::Add) {  // xs + [x]
+    if (a->second == Ty::List && b->second == Ty::List && o == BinOp::Add) {  // xs + [x], xs + ys
       const Expr& tail = *e.args[1];
-      if (tail.kind != ExprKind::List || !tail.clauses.empty() || tail.args.size() != 1) return std::nullopt;
-      auto x = expr(*tail.args[0]);
-      if (!x || x->second != Ty::Int) return std::nullopt;
-      return Typed{op(Op::Append, a->first, x->first), Ty::List};
+      if (tail.kind == ExprKind::List && tail.clauses.empty() && tail.args.size() == 1) {
+        auto x = expr(*tail.args[0]);
+        if (!x || x->second != Ty::Int) return std::nullopt;
+        return Typed{op(Op::Append, a->first, x->first), Ty::List};
+      }
+      return Typed{op(Op::Concat, a->first, b->first), Ty::List};
     }
     if (a->second == Ty::Set && b->second == Ty::Set) {
       if (o == BinOp::Add) return Typed{op(Op::Union, a->first, b->first), Ty::Set};
@@ -390,7 +433,12 @@ class Compiler {
       case Op::ListAt:
       case Op::Append:
       case Op::ListUpdate:
-      case Op::ListComp: return true;
+      case Op::ListComp:
+      case Op::ListRemove:
+      case Op::Concat:
+      case Op::TableAt:
+      case Op::RowOf:
+      case Op::RowAt: return true;
       default: return can_fail(n.a) || can_fail(n.b) || can_fail(n.c);
     }
   }
@@ -432,10 +480,14 @@ class Compiler {
         cc.kind = CClause::Kind::Range;
         cc.lo = lo->first;
         cc.hi = hi->first;
-      } else if (!invariant(*cl.expr)) {  // for k in a set the state holds or makes
+      } else if (auto rw = row(*cl.expr)) {  // for x in t[i]
+        cc.kind = CClause::Kind::Row;
+        cc.lo = rw->first;
+        cc.table = static_cast<std::int32_t>(rw->second);
+      } else if (!invariant(*cl.expr)) {  // for k in a set or list the state holds or makes
         auto s = expr(*cl.expr);
-        if (!s || s->second != Ty::Set) return std::nullopt;
-        cc.kind = CClause::Kind::Bits;
+        if (!s || (s->second != Ty::Set && s->second != Ty::List)) return std::nullopt;
+        cc.kind = s->second == Ty::Set ? CClause::Kind::Bits : CClause::Kind::Items;
         cc.lo = s->first;
       } else {
         auto v = value_of(*cl.expr);
@@ -493,12 +545,93 @@ class Compiler {
     return c;
   }
 
+  // A constant list (a parameter, a top-level let) as a table: of integers, or (rows) of
+  // lists, tuples or sets of integers. Each expression's table is made once.
+  std::optional<std::int64_t> table(const Expr& e, bool rows) {
+    const auto known = tables_.find(&e);
+    if (known != tables_.end()) {
+      const auto& t = code_.tables[static_cast<std::size_t>(known->second)];
+      return t.starts.empty() == !rows ? std::optional<std::int64_t>(known->second) : std::nullopt;
+    }
+    auto v = value_of(e);
+    if (!v || !(v->is(Kind::List) || v->is(Kind::Tuple))) return std::nullopt;
+    IntProgram::Table t;
+    if (rows) t.starts.push_back(0);
+    for (const Value& x : v->items()) {
+      if (!rows) {
+        if (!x.is(Kind::Int)) return std::nullopt;
+        t.items.push_back(x.as_int());
+        continue;
+      }
+      if (!(x.is(Kind::List) || x.is(Kind::Tuple) || x.is(Kind::Set))) return std::nullopt;
+      for (const Value& y : x.items()) {
+        if (!y.is(Kind::Int)) return std::nullopt;
+        t.items.push_back(y.as_int());
+      }
+      if (t.items.size() > UINT32_MAX) return std::nullopt;
+      t.starts.push_back(static_cast<std::uint32_t>(t.items.size()));
+    }
+    code_.tables.push_back(std::move(t));
+    const auto id = static_cast<std::int64_t>(code_.tables.size() - 1);
+    tables_[&e] = id;
+    return id;
+  }
+
+  // t[i] for a constant table of rows t: the node of the row number (checked) and the table.
+  std::optional<std::pair<std::int32_t, std::int64_t>> row(const Expr& e) {
+    if (e.kind != ExprKind::Index || e.args.size() != 2 || !invariant(*e.args[0])) return std::nullopt;
+    const auto t = table(*e.args[0], true);
+    if (!t) return std::nullopt;
+    auto i = expr(*e.args[1]);
+    if (!i || i->second != Ty::Int) return std::nullopt;
+    return std::pair{op(Op::RowOf, i->first, -1, -1, *t), *t};
+  }
+
+  // A call of a function that does not call itself, as its body with the arguments in place
+  // of the parameters: `def bite(hs, c, j) = ...` in a rule costs what the body written
+  // inline costs. Its other locals (a comprehension's variable) get registers of their own.
+  // Only arguments that cannot fail: the rules as written evaluate every argument, used or
+  // not, and meet its error there.
+  std::optional<Typed> inlined(const Expr& e) {
+    const int k = e.args[0]->binding.index;
+    auto& defs = m_.world().defs;
+    if (k < 0 || static_cast<std::size_t>(k) >= defs.size()) return std::nullopt;
+    const DefDecl* d = defs[static_cast<std::size_t>(k)].decl;
+    if (!d || !d->body || d->params.size() + 1 != e.args.size() || m_.recursive(k)) return std::nullopt;
+    if (depth_ + 1 >= m_.world().max_depth || depth_ >= 16) return std::nullopt;
+    Scope inner;
+    for (std::size_t i = 1; i < e.args.size(); ++i) {
+      auto a = expr(*e.args[i]);
+      if (!a || can_fail(a->first)) return std::nullopt;
+      inner.args.push_back(*a);
+    }
+    inner.base = registers_;
+    registers_ += std::max(d->frame_size, 1);
+    ty_.resize(static_cast<std::size_t>(registers_), std::nullopt);
+    Scope* outer = scope_;
+    scope_ = &inner;
+    ++depth_;
+    auto body = expr(*d->body);
+    --depth_;
+    scope_ = outer;
+    return body;
+  }
+
+  struct Scope {
+    int base = 0;               // the register of the function's slot 0
+    std::vector<Typed> args;    // its parameters' values
+  };
+
   const GameDecl& d_;
   const GameInstance& g_;
   Interpreter& m_;
   IntProgram::Packing packing_;
   int params_ = 0;
+  int registers_ = 1;  // the game's frame, then each inlined call's
+  Scope* scope_ = nullptr;
+  int depth_ = 0;  // calls inlined within one another
   std::vector<std::optional<Ty>> ty_;
+  absl::flat_hash_map<const Expr*, std::int64_t> tables_;
   IntProgram code_;
 };
 

@@ -379,17 +379,21 @@ bool plain(const Value& v) { return v.is(Kind::Int) || v.is(Kind::Bool) || v.is(
 
 }  // namespace
 
+bool Interpreter::recursive(int def) {
+  DefEntry& d = w_.defs[static_cast<std::size_t>(def)];
+  if (d.recursive < 0) {
+    std::vector<char> seen(w_.defs.size());
+    d.recursive = d.decl && d.decl->body && reaches(w_, *d.decl->body, def, seen) ? 1 : 0;
+  }
+  return d.recursive == 1;
+}
+
 // A pure function: its results are memoized (fib(40) written naively stays cheap), when it
 // is recursive or called on plain values (DefEntry::recursive).
 Value Interpreter::call_def(const Expr& e, DefEntry& d, Frame& frame) {
   std::vector<Value> args;
   for (std::size_t i = 1; i < e.args.size(); ++i) args.push_back(eval(*e.args[i], frame));
-  if (d.recursive < 0) {
-    const int self = e.args[0]->binding.index;  // the callee, a name bound to this function
-    std::vector<char> seen(w_.defs.size());
-    d.recursive = d.decl && d.decl->body && reaches(w_, *d.decl->body, self, seen) ? 1 : 0;
-  }
-  const bool keep = d.recursive == 1 || std::all_of(args.begin(), args.end(), plain);
+  const bool keep = recursive(e.args[0]->binding.index) || std::all_of(args.begin(), args.end(), plain);
   Value key = Value::tuple(args);
   if (keep) {
     if (auto it = d.memo.find(key); it != d.memo.end()) return it->second;

@@ -99,6 +99,8 @@ class Interpreter {
   };
 
   World& world() { return w_; }
+  // Whether function `def` may call itself, directly or through others (DefEntry::recursive).
+  bool recursive(int def);
   Evaluator& evaluator() { return ev_; }
   MisereSolver& misere() { return misere_; }
   EverySolver& every() { return every_; }

@@ -1,6 +1,7 @@
 #include "runtime/IntProgram.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "runtime/Checked.hpp"
 
@@ -30,6 +31,42 @@ checked::Fault list_put(std::int64_t w, std::int64_t i, std::int64_t x, std::int
   const int shift = P::kItemBits * static_cast<int>(i);
   z = (w & ~(P::kMaxItem << shift)) | (x << shift);
   if (i == n) z += std::int64_t{1} << P::kLengthShift;
+  return checked::Fault::None;
+}
+
+std::int64_t list_has(std::int64_t x, std::int64_t w) {
+  for (std::int64_t i = 0, n = list_len(w); i < n; ++i) {
+    if (((w >> (P::kItemBits * i)) & P::kMaxItem) == x) return 1;
+  }
+  return 0;
+}
+constexpr std::int64_t kItemsMask = (std::int64_t{1} << P::kLengthShift) - 1;
+std::int64_t list_sorted(std::int64_t w) {
+  const std::int64_t n = list_len(w);
+  std::array<std::int64_t, P::kMaxListLength> xs{};
+  for (std::int64_t i = 0; i < n; ++i) xs[static_cast<std::size_t>(i)] = (w >> (P::kItemBits * i)) & P::kMaxItem;
+  for (std::int64_t i = 1; i < n; ++i) {  // at most 7 items: an insertion sort
+    for (std::int64_t j = i; j > 0 && xs[static_cast<std::size_t>(j - 1)] > xs[static_cast<std::size_t>(j)]; --j)
+      std::swap(xs[static_cast<std::size_t>(j - 1)], xs[static_cast<std::size_t>(j)]);
+  }
+  std::int64_t z = n << P::kLengthShift;
+  for (std::int64_t i = 0; i < n; ++i) z |= xs[static_cast<std::size_t>(i)] << (P::kItemBits * i);
+  return z;
+}
+// w without item i.
+checked::Fault list_remove(std::int64_t w, std::int64_t i, std::int64_t& z) {
+  const std::int64_t n = list_len(w);
+  if (i < 0 || i >= n) return checked::Fault::Overflow;
+  const std::int64_t items = w & kItemsMask;
+  const std::int64_t low = items & ((std::int64_t{1} << (P::kItemBits * i)) - 1);
+  const std::int64_t high = items >> (P::kItemBits * (i + 1));
+  z = low | (high << (P::kItemBits * i)) | ((n - 1) << P::kLengthShift);
+  return checked::Fault::None;
+}
+checked::Fault list_concat(std::int64_t a, std::int64_t b, std::int64_t& z) {
+  const std::int64_t na = list_len(a), nb = list_len(b);
+  if (na + nb > P::kMaxListLength) return checked::Fault::Overflow;
+  z = (a & kItemsMask) | ((b & kItemsMask) << (P::kItemBits * na)) | ((na + nb) << P::kLengthShift);
   return checked::Fault::None;
 }
 
@@ -85,6 +122,31 @@ std::int64_t IntProgram::eval(std::int32_t i, std::int64_t* r, bool& bail) const
       return w;
     }
     case Op::Popcount: return __builtin_popcountll(static_cast<std::uint64_t>(eval(n.a, r, bail)));
+    case Op::ListSort: return list_sorted(eval(n.a, r, bail));
+    case Op::TableAt:
+    case Op::RowOf: {
+      const Table& t = tables[static_cast<std::size_t>(n.v)];
+      const std::int64_t at = eval(n.a, r, bail);
+      if (bail) return 0;
+      if (at < 0 || at >= (n.op == Op::RowOf ? t.rows() : static_cast<std::int64_t>(t.items.size())))
+        return done(checked::Fault::Overflow);
+      return n.op == Op::RowOf ? at : t.items[static_cast<std::size_t>(at)];
+    }
+    case Op::RowLen:
+    case Op::RowAt:
+    case Op::InRow: {
+      const Table& t = tables[static_cast<std::size_t>(n.v)];
+      const std::int64_t x = n.op == Op::InRow ? eval(n.a, r, bail) : 0;
+      const std::int64_t row = eval(n.op == Op::InRow ? n.b : n.a, r, bail);  // checked by RowOf
+      const std::int64_t j = n.op == Op::RowAt ? eval(n.b, r, bail) : 0;
+      if (bail) return 0;
+      const auto first = t.items.begin() + t.starts[static_cast<std::size_t>(row)];
+      const auto last = t.items.begin() + t.starts[static_cast<std::size_t>(row) + 1];
+      if (n.op == Op::RowLen) return last - first;
+      if (n.op == Op::InRow) return std::find(first, last, x) != last ? 1 : 0;
+      if (j < 0 || j >= last - first) return done(checked::Fault::Overflow);
+      return first[j];
+    }
     case Op::Not: return eval(n.a, r, bail) ? 0 : 1;
     case Op::And: return eval(n.a, r, bail) ? (eval(n.b, r, bail) ? 1 : 0) : 0;
     case Op::Or: return eval(n.a, r, bail) ? 1 : (eval(n.b, r, bail) ? 1 : 0);
@@ -108,6 +170,9 @@ std::int64_t IntProgram::eval(std::int32_t i, std::int64_t* r, bool& bail) const
     case Op::Test: return member(x, y);
     case Op::ListAt: return done(list_at(x, y, z));
     case Op::Append: return done(list_put(x, list_len(x), y, z));
+    case Op::ListHas: return list_has(x, y);
+    case Op::ListRemove: return done(list_remove(x, y, z));
+    case Op::Concat: return done(list_concat(x, y, z));
     case Op::Union: return x | y;
     case Op::Minus: return x & ~y;
     case Op::Min: return std::min(x, y);
@@ -193,6 +258,11 @@ std::int32_t IntProgram::place(std::int32_t i, Prog& p) {
     case Op::Pow:
     case Op::ListUpdate:
     case Op::ListComp:
+    case Op::TableAt:
+    case Op::RowOf:
+    case Op::RowLen:
+    case Op::RowAt:
+    case Op::InRow:
       in.tree = true;
       in.a = i;
       break;
@@ -201,7 +271,8 @@ std::int32_t IntProgram::place(std::int32_t i, Prog& p) {
     case Op::Not:
     case Op::Bit:
     case Op::Popcount:
-    case Op::ListLen: in.a = place(n.a, p); break;
+    case Op::ListLen:
+    case Op::ListSort: in.a = place(n.a, p); break;
     default:
       in.a = place(n.a, p);
       in.b = place(n.b, p);
@@ -334,6 +405,14 @@ void IntProgram::moving_values(Item& it) {
         break;
       case Op::Append:
         if (list_put(x, list_len(x), y, z) != Fault::None) return false;
+        break;
+      case Op::ListHas: z = list_has(x, y); break;
+      case Op::ListSort: z = list_sorted(x); break;
+      case Op::ListRemove:
+        if (list_remove(x, y, z) != Fault::None) return false;
+        break;
+      case Op::Concat:
+        if (list_concat(x, y, z) != Fault::None) return false;
         break;
       default: return false;
     }
@@ -522,6 +601,30 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
         if (!spend(budget, 1, sink)) return false;
         r[c.slot] = __builtin_ctzll(m);
         if (!clauses(it, ci + 1, r, sink, budget, from, stop)) return at(static_cast<std::int64_t>(m));
+        from = nullptr;
+      }
+      return true;
+    }
+    case Clause::Kind::Items: {
+      if (!exec(c.prog, r)) return false;
+      const std::int64_t w = r[c.lo_at];
+      for (std::int64_t i = from ? from->at[ci] : 0, n = list_len(w); i < n; ++i) {
+        if (!spend(budget, 1, sink)) return false;
+        r[c.slot] = (w >> (kItemBits * i)) & kMaxItem;
+        if (!clauses(it, ci + 1, r, sink, budget, from, stop)) return at(i);
+        from = nullptr;
+      }
+      return true;
+    }
+    case Clause::Kind::Row: {
+      if (!exec(c.prog, r)) return false;
+      const Table& t = tables[static_cast<std::size_t>(c.table)];
+      const auto row = static_cast<std::size_t>(r[c.lo_at]);  // checked by RowOf
+      const std::int64_t first = t.starts[row], n = t.starts[row + 1] - first;
+      for (std::int64_t i = from ? from->at[ci] : 0; i < n; ++i) {
+        if (!spend(budget, 1, sink)) return false;
+        r[c.slot] = t.items[static_cast<std::size_t>(first + i)];
+        if (!clauses(it, ci + 1, r, sink, budget, from, stop)) return at(i);
         from = nullptr;
       }
       return true;

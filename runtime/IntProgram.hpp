@@ -80,6 +80,18 @@ class IntProgram {
     Append,      // a + [b]
     ListUpdate,  // update(a, b, c)
     ListComp,    // [c for slot v in a..b]
+    ListHas,     // a in b (b a list)
+    ListSort,    // sorted(a)
+    ListRemove,  // remove(a, b): without item b
+    Concat,      // a + b
+    // Constant tables (Table, `v` the table): a list of integers given by a parameter or a
+    // top-level `let`, or a list of such lists (the edges out of each node of a graph).
+    // Each bails where the rules as written raise (an index out of range):
+    TableAt,  // t[a]
+    RowOf,    // t[a] of a table of rows: the row number a, checked
+    RowLen,   // len(t[a]), a a RowOf
+    RowAt,    // t[a][b]
+    InRow,    // a in t[b]
   };
   // The largest element of a set held as a bitmask: bit 63 stays clear, so that a mask is a
   // non-negative coordinate like any other.
@@ -92,7 +104,14 @@ class IntProgram {
   struct Node {
     Op op = Op::Const;
     std::int32_t a = -1, b = -1, c = -1;
-    std::int64_t v = 0;  // Const: the value; Reg: the slot; InSet: the set
+    std::int64_t v = 0;  // Const: the value; Reg: the slot; InSet: the set; TableAt ... InRow: the table
+  };
+  // A constant table: its items, and for a table of rows where each row starts (one more
+  // than there are rows; empty for a table of integers).
+  struct Table {
+    std::vector<std::int64_t> items;
+    std::vector<std::uint32_t> starts;
+    std::int64_t rows() const { return starts.empty() ? 0 : static_cast<std::int64_t>(starts.size()) - 1; }
   };
   struct Instr {
     Op op;
@@ -117,9 +136,12 @@ class IntProgram {
   };
   struct Clause {
     // Bits: `for k in S` over a set held as a bitmask (lo), in increasing order like the set.
-    enum class Kind : std::uint8_t { Range, List, If, Bits } kind = Kind::If;
+    // Items: `for x in xs` over a packed list (lo). Row: `for x in t[i]` over a row of a
+    // constant table (`table`; lo is the RowOf).
+    enum class Kind : std::uint8_t { Range, List, If, Bits, Items, Row } kind = Kind::If;
     std::int64_t slot = -1;
-    std::int32_t lo = -1, hi = -1;  // Range; If: lo is the condition; Bits: lo is the set
+    std::int32_t lo = -1, hi = -1;  // Range; If: lo is the condition; Bits, Items, Row: lo is the collection
+    std::int32_t table = -1;        // Row
     std::vector<std::int64_t> list;
     Prog prog;  // computes lo and hi into their places
     std::int32_t lo_at = 0, hi_at = 0;
@@ -156,7 +178,7 @@ class IntProgram {
     // whole run (the caller has gone through it).
     bool in_run = false;
     std::array<std::int64_t, kMaxClauses>
-        at{};  // per clause: Range: the value; List: the index; Bits: the bits left
+        at{};  // per clause: Range: the value; List, Items, Row: the index; Bits: the bits left
   };
 
   // ---- written by the compiler ----
@@ -173,6 +195,7 @@ class IntProgram {
   std::int32_t frame = 1;                 // registers
   std::vector<Node> nodes;
   std::vector<std::vector<std::int64_t>> sets;  // sorted
+  std::vector<Table> tables;
   std::vector<Item> items;
 
   std::int32_t add(Node n) {
