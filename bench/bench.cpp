@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -363,6 +364,51 @@ struct ChompHand {
   }
 };
 
+// Six tokens on a DAG, all moving at once (each along an edge out of its node), as a contest
+// solution writes it: the positions packed into one integer, the outcome memoized in a
+// std::unordered_map, options in the order of the nested loops of the rule.
+struct TokensHand {
+  std::vector<std::vector<int>> out;
+  std::unordered_map<std::uint64_t, bool> memo;
+  bool wins(std::array<int, 6> ts) {
+    std::uint64_t key = 0;
+    for (int t : ts) key = key * 64 + static_cast<std::uint64_t>(t);
+    if (auto it = memo.find(key); it != memo.end()) return it->second;
+    std::array<int, 6> next{};
+    const bool w = some_loses(ts, next, 0);
+    memo.emplace(key, w);
+    return w;
+  }
+  // Whether some choice of edges for tokens i.. (those before fixed in next) loses.
+  bool some_loses(const std::array<int, 6>& ts, std::array<int, 6>& next, std::size_t i) {
+    if (i == ts.size()) return !wins(next);
+    for (int x : out[static_cast<std::size_t>(ts[i])]) {
+      next[i] = x;
+      if (some_loses(ts, next, i + 1)) return true;
+    }
+    return false;
+  }
+};
+// Out-edges of node i: i + 1 and i + 2 below n.
+std::vector<std::vector<int>> two_step_dag(int n) {
+  std::vector<std::vector<int>> out(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    for (int j : {i + 1, i + 2}) {
+      if (j < n) out[static_cast<std::size_t>(i)].push_back(j);
+    }
+  }
+  return out;
+}
+std::string list_text(const std::vector<std::vector<int>>& rows) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    s += i ? ", [" : "[";
+    for (std::size_t j = 0; j < rows[i].size(); ++j) s += (j ? ", " : "") + std::to_string(rows[i][j]);
+    s += "]";
+  }
+  return s + "]";
+}
+
 // Nim-values of general games as a contest solution writes them: a memoized grundy() over a
 // std::unordered_map of the states, options in the order of the rules below.
 // Pairs: take a number k out of the set, and k + 1 with it when it is there.
@@ -629,6 +675,29 @@ std::vector<Case> cases() {
                      "game Chomp { state hs  move [if i >= c then min(hs[i], j) else hs[i] for i in "
                      "0..len(hs)-1] for c in 0..len(hs)-1 for j in 0..hs[c]-1 if c > 0 or j > 0 }\n"
                      "wins(Chomp([9, 9, 9, 9, 9, 9, 9]))\n");
+               },
+               [] {
+                 ChompHand h;
+                 return std::string(h.wins({9, 9, 9, 9, 9, 9, 9}) ? "true" : "false");
+               }});
+  c.push_back({"six tokens on a 24-node DAG (list state)", "all move at once, wins(); hand: unordered_map memo",
+               3,
+               [] {
+                 return run_grundy("let E = " + list_text(two_step_dag(24)) +
+                                   "\ngame T { state ts  move [a, b, c, d, e, f] for a in E[ts[0]] "
+                                   "for b in E[ts[1]] for c in E[ts[2]] for d in E[ts[3]] for e in E[ts[4]] "
+                                   "for f in E[ts[5]] }\nwins(T([0, 1, 2, 3, 4, 5]))\n");
+               },
+               [] {
+                 TokensHand h{two_step_dag(24), {}};
+                 return std::string(h.wins({0, 1, 2, 3, 4, 5}) ? "true" : "false");
+               }});
+  c.push_back({"Chomp [9]*7 with a helper bite(hs, c, j)", "wins(); hand: memoized win() over unordered_map", 5,
+               [] {
+                 return run_grundy(
+                     "def bite(hs, c, j) = [if i >= c then min(hs[i], j) else hs[i] for i in 0..len(hs)-1]\n"
+                     "game Chomp { state hs  move bite(hs, c, j) for c in 0..len(hs)-1 for j in 0..hs[c]-1 "
+                     "if c > 0 or j > 0 }\nwins(Chomp([9, 9, 9, 9, 9, 9, 9]))\n");
                },
                [] {
                  ChompHand h;

@@ -41,7 +41,7 @@ void lower_code(const RuleShapes& shapes, const GameInstance& game, Interpreter&
   if (!spec) return;
   spec->normalize();
   const auto bound = static_cast<std::int64_t>(std::min<std::size_t>(spec->K() + 40, 600));
-  const std::optional<CodeDifference> diff = compare_with_code(*spec, game, 0, bound);
+  const std::optional<CodeDifference> diff = compare_with_code(*spec, game, 0, bound, plan.program.get());
   if (diff && spec->subtraction_run()) {
     plan.code_rejected = "not used as " + spec->describe() + ": " + diff->why;
     return;
@@ -95,10 +95,12 @@ Plan lower(const GameEntry& entry, const GameInstance& game, Interpreter& m) {
   if (!entry.shapes || rules.is_nim() || rules.has_formula()) return {};
   Plan plan;
   plan.theorem = lower_theorem(*entry.shapes, decl, game, m);
-  lower_code(*entry.shapes, game, m, plan);
   // Compiled even when a code computes the values: misère outcomes search over the program
-  // (Evaluator::table_misere_wins), and the work-ahead estimate reads it.
+  // (Evaluator::table_misere_wins), the work-ahead estimate reads it, and the code is checked
+  // with it (600 heaps of up to 5000 options each, listed by the rules as written, took longer
+  // than the misère search they were for).
   plan.program = or_nothing([&] { return compile_rules(decl, game, m); });
+  lower_code(*entry.shapes, game, m, plan);
   return plan;
 }
 

@@ -10,6 +10,7 @@
 #include "runtime/Dense.hpp"
 #include "runtime/Error.hpp"
 #include "runtime/Game.hpp"
+#include "runtime/IntProgram.hpp"
 #include "runtime/Kernels.hpp"
 
 namespace grundy {
@@ -28,13 +29,20 @@ Heaps3 heaps3(std::int64_t a = 0, std::int64_t b = 0, std::int64_t c = 0) {
   return h;
 }
 
+// Sorted, each once. Takes are listed in order, largest or smallest first: no sort then
+// (600 heaps of 5000 takes sorted were most of a misère query's time).
+void sort_unique(std::vector<Heaps3>& hs) {
+  if (std::is_sorted(hs.rbegin(), hs.rend())) std::reverse(hs.begin(), hs.end());
+  else if (!std::is_sorted(hs.begin(), hs.end())) std::sort(hs.begin(), hs.end());
+  hs.erase(std::unique(hs.begin(), hs.end()), hs.end());
+}
+
 // The options of heap n under `spec`, sorted, each once.
 void spec_options_into(const HeapSpec& spec, std::int64_t n, std::vector<Heaps3>& out) {
   out.clear();
   for_each_spec_option(
       spec, n, [&](std::int64_t a, std::int64_t b, std::int64_t c) { out.push_back(heaps3(a, b, c)); });
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
+  sort_unique(out);
 }
 
 }  // namespace
@@ -53,11 +61,60 @@ std::vector<std::vector<std::int64_t>> spec_options(const HeapSpec& spec, std::i
   return out;
 }
 
+namespace {
+
+// The options of one heap from compiled rules, as sorted multisets of non-empty heaps; at an
+// option that is not a smaller heap (or leaves more than three) it stops, and the rules as
+// written list the heap and name the option.
+class HeapOptions : public OptionSink {
+ public:
+  HeapOptions(std::int64_t n, std::vector<Heaps3>& out) : n_(n), out_(out) {}
+  bool option(const std::int64_t* coords, int parts) override {
+    Heaps3 h{0, 0, 0};
+    std::size_t k = 0;
+    for (int j = 0; j < parts; ++j) {
+      const std::int64_t x = coords[j];
+      if (x < 0 || x >= n_ || (x != 0 && k == 3)) return false;
+      if (x != 0) h[k++] = x;
+    }
+    std::sort(h.begin(), h.end());
+    out_.push_back(h);
+    return true;
+  }
+  bool run(const std::int64_t* first, const std::int64_t* slope, int parts, std::int64_t count) override {
+    std::int64_t c[IntProgram::kMaxParts]{};
+    std::copy(first, first + parts, c);
+    for (std::int64_t k = 0; k < count; ++k) {
+      if (!option(c, parts)) return false;
+      for (int j = 0; j < parts; ++j) c[j] += slope[j];  // the last step may leave the box: not used
+    }
+    return true;
+  }
+ private:
+  std::int64_t n_;
+  std::vector<Heaps3>& out_;
+};
+
+}  // namespace
+
 std::optional<CodeDifference> compare_with_code(const HeapSpec& spec, const GameInstance& game,
-                                                std::int64_t from, std::int64_t upto) {
+                                                std::int64_t from, std::int64_t upto, const IntProgram* program) {
   std::vector<Heaps3> got, want;
+  const bool compiled = program && program->arity == 1 && !program->packing.any();
+  auto compare = [&](std::int64_t n) -> std::optional<CodeDifference> {
+    sort_unique(got);
+    spec_options_into(spec, n, want);
+    if (got == want) return std::nullopt;
+    return CodeDifference{n, "the options of heap " + std::to_string(n) + " differ from " + spec.describe()};
+  };
   for (std::int64_t n = from; n <= upto; ++n) {
     got.clear();
+    HeapOptions sink(n, got);
+    if (compiled && program->options(&n, sink)) {
+      if (auto d = compare(n)) return d;
+      continue;
+    }
+    got.clear();  // the rules as written list the heap, and say what is wrong with it
     try {
       auto cursor = game.rules().options(game, Value::integer(n));
       Option o;
@@ -84,12 +141,7 @@ std::optional<CodeDifference> compare_with_code(const HeapSpec& spec, const Game
       return CodeDifference{n,
                             std::string("the options of heap ") + std::to_string(n) + " raise: " + e.what()};
     }
-    std::sort(got.begin(), got.end());
-    got.erase(std::unique(got.begin(), got.end()), got.end());
-    spec_options_into(spec, n, want);
-    if (got != want)
-      return CodeDifference{n,
-                            "the options of heap " + std::to_string(n) + " differ from " + spec.describe()};
+    if (auto d = compare(n)) return d;
   }
   return std::nullopt;
 }

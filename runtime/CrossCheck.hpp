@@ -22,6 +22,8 @@
 
 namespace grundy {
 
+class IntProgram;
+
 class DenseTable;
 class GameInstance;
 class BoxTable;
@@ -36,8 +38,11 @@ struct CodeDifference {
   std::int64_t heap = 0;
   std::string why;
 };
+// With `program` (the rules compiled), heaps are listed by it, and by the rules as written
+// only where it stops (an error, an option that is not a smaller heap, which they then name).
 std::optional<CodeDifference> compare_with_code(const HeapSpec& spec, const GameInstance& game,
-                                                std::int64_t from, std::int64_t upto);
+                                                std::int64_t from, std::int64_t upto,
+                                                const IntProgram* program = nullptr);
 
 // The options of heap n under `spec`, as sorted lists of non-empty heaps, each once.
 std::vector<std::vector<std::int64_t>> spec_options(const HeapSpec& spec, std::int64_t n);
