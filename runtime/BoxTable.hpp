@@ -64,24 +64,24 @@ inline Value set_of_mask(std::int64_t mask) {
 }
 
 // A list of small integers packed as compiled rules hold it (IntProgram::pack_list); false
-// when it is not one (too long, or an element that is not an integer in 0..kMaxItem).
+// when it is not one (too long, or an element that is not an integer small enough).
 inline bool packed_of(const Value& list, std::int64_t& word) {
   if (!list.is(Kind::List) || list.items().size() > static_cast<std::size_t>(IntProgram::kMaxListLength))
     return false;
-  word = static_cast<std::int64_t>(list.items().size()) << IntProgram::kLengthShift;
-  for (std::size_t i = 0; i < list.items().size(); ++i) {
-    const Value& x = list.items()[i];
-    if (!x.is(Kind::Int) || x.as_int() < 0 || x.as_int() > IntProgram::kMaxItem) return false;
-    word |= x.as_int() << (IntProgram::kItemBits * static_cast<int>(i));
+  std::int64_t items[IntProgram::kMaxListLength];
+  std::int64_t n = 0;
+  for (const Value& x : list.items()) {
+    if (!x.is(Kind::Int)) return false;
+    items[n++] = x.as_int();
   }
-  return true;
+  return IntProgram::pack_list(items, n, word);
 }
 
 inline Value list_of_packed(std::int64_t word) {
+  std::int64_t xs[IntProgram::kMaxListLength];
+  const std::int64_t n = IntProgram::unpack_list(word, xs);
   std::vector<Value> items;
-  const auto n = static_cast<int>(word >> IntProgram::kLengthShift);
-  for (int i = 0; i < n; ++i)
-    items.push_back(Value::integer((word >> (IntProgram::kItemBits * i)) & IntProgram::kMaxItem));
+  for (std::int64_t i = 0; i < n; ++i) items.push_back(Value::integer(xs[i]));
   return Value::list(std::move(items));
 }
 

@@ -17,57 +17,63 @@ checked::Fault bit(std::int64_t k, std::int64_t& z) {
   return checked::Fault::None;
 }
 using P = IntProgram;
-std::int64_t list_len(std::int64_t w) { return w >> P::kLengthShift; }
+constexpr std::int64_t list_len(std::int64_t w) { return P::list_len(w); }
+using Items = std::array<std::int64_t, P::kMaxListLength>;
+checked::Fault packed(const Items& xs, std::int64_t n, std::int64_t& z) {
+  return P::pack_list(xs.data(), n, z) ? checked::Fault::None : checked::Fault::Overflow;
+}
 // w[i]; an overflow (a bail) when i is out of range.
 checked::Fault list_at(std::int64_t w, std::int64_t i, std::int64_t& z) {
-  if (i < 0 || i >= list_len(w)) return checked::Fault::Overflow;
-  z = (w >> (P::kItemBits * i)) & P::kMaxItem;
+  const std::int64_t n = list_len(w);
+  if (i < 0 || i >= n) return checked::Fault::Overflow;
+  z = (w >> (P::list_bits(n) * i)) & P::max_item(n);
   return checked::Fault::None;
 }
-// w with item i set to x (i == len: appended).
+// w with item i set to x (i == len: appended, and the items may narrow).
 checked::Fault list_put(std::int64_t w, std::int64_t i, std::int64_t x, std::int64_t& z) {
   const std::int64_t n = list_len(w);
-  if (i < 0 || i > n || i >= P::kMaxListLength || x < 0 || x > P::kMaxItem) return checked::Fault::Overflow;
-  const int shift = P::kItemBits * static_cast<int>(i);
-  z = (w & ~(P::kMaxItem << shift)) | (x << shift);
-  if (i == n) z += std::int64_t{1} << P::kLengthShift;
+  if (i < 0 || i > n) return checked::Fault::Overflow;
+  if (i == n) {
+    Items xs;
+    P::unpack_list(w, xs.data());
+    if (n == P::kMaxListLength) return checked::Fault::Overflow;
+    xs[static_cast<std::size_t>(n)] = x;
+    return packed(xs, n + 1, z);
+  }
+  if (x < 0 || x > P::max_item(n)) return checked::Fault::Overflow;
+  const int shift = P::list_bits(n) * static_cast<int>(i);
+  z = (w & ~(P::max_item(n) << shift)) | (x << shift);
   return checked::Fault::None;
 }
-
 std::int64_t list_has(std::int64_t x, std::int64_t w) {
-  for (std::int64_t i = 0, n = list_len(w); i < n; ++i) {
-    if (((w >> (P::kItemBits * i)) & P::kMaxItem) == x) return 1;
+  const std::int64_t n = list_len(w);
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (((w >> (P::list_bits(n) * i)) & P::max_item(n)) == x) return 1;
   }
   return 0;
 }
-constexpr std::int64_t kItemsMask = (std::int64_t{1} << P::kLengthShift) - 1;
 std::int64_t list_sorted(std::int64_t w) {
-  const std::int64_t n = list_len(w);
-  std::array<std::int64_t, P::kMaxListLength> xs{};
-  for (std::int64_t i = 0; i < n; ++i) xs[static_cast<std::size_t>(i)] = (w >> (P::kItemBits * i)) & P::kMaxItem;
-  for (std::int64_t i = 1; i < n; ++i) {  // at most 7 items: an insertion sort
-    for (std::int64_t j = i; j > 0 && xs[static_cast<std::size_t>(j - 1)] > xs[static_cast<std::size_t>(j)]; --j)
-      std::swap(xs[static_cast<std::size_t>(j - 1)], xs[static_cast<std::size_t>(j)]);
-  }
-  std::int64_t z = n << P::kLengthShift;
-  for (std::int64_t i = 0; i < n; ++i) z |= xs[static_cast<std::size_t>(i)] << (P::kItemBits * i);
+  Items xs;
+  const std::int64_t n = P::unpack_list(w, xs.data());
+  std::sort(xs.data(), xs.data() + n);
+  std::int64_t z = 0;
+  P::pack_list(xs.data(), n, z);  // the same items: they fit
   return z;
 }
 // w without item i.
 checked::Fault list_remove(std::int64_t w, std::int64_t i, std::int64_t& z) {
-  const std::int64_t n = list_len(w);
+  Items xs;
+  const std::int64_t n = P::unpack_list(w, xs.data());
   if (i < 0 || i >= n) return checked::Fault::Overflow;
-  const std::int64_t items = w & kItemsMask;
-  const std::int64_t low = items & ((std::int64_t{1} << (P::kItemBits * i)) - 1);
-  const std::int64_t high = items >> (P::kItemBits * (i + 1));
-  z = low | (high << (P::kItemBits * i)) | ((n - 1) << P::kLengthShift);
-  return checked::Fault::None;
+  std::copy(xs.data() + i + 1, xs.data() + n, xs.data() + i);
+  return packed(xs, n - 1, z);
 }
 checked::Fault list_concat(std::int64_t a, std::int64_t b, std::int64_t& z) {
-  const std::int64_t na = list_len(a), nb = list_len(b);
-  if (na + nb > P::kMaxListLength) return checked::Fault::Overflow;
-  z = (a & kItemsMask) | ((b & kItemsMask) << (P::kItemBits * na)) | ((na + nb) << P::kLengthShift);
-  return checked::Fault::None;
+  Items xs;
+  const std::int64_t na = P::unpack_list(a, xs.data());
+  if (na + list_len(b) > P::kMaxListLength) return checked::Fault::Overflow;
+  const std::int64_t nb = P::unpack_list(b, xs.data() + na);
+  return packed(xs, na + nb, z);
 }
 
 // k in the set `mask`: an integer outside 0..kMaxElement is in none.
@@ -112,14 +118,15 @@ std::int64_t IntProgram::eval(std::int32_t i, std::int64_t* r, bool& bail) const
     case Op::ListComp: {
       const std::int64_t lo = eval(n.a, r, bail);
       const std::int64_t hi = eval(n.b, r, bail);
-      std::int64_t w = 0;
+      Items xs;
+      std::int64_t count = 0;
       for (std::int64_t k = lo; k <= hi && !bail; ++k) {
-        if (k - lo >= kMaxListLength) return done(checked::Fault::Overflow);
+        if (count == kMaxListLength) return done(checked::Fault::Overflow);
         r[n.v] = k;
-        const std::int64_t x = eval(n.c, r, bail);
-        if (bail || list_put(w, k - lo, x, w) != checked::Fault::None) return done(checked::Fault::Overflow);
+        xs[static_cast<std::size_t>(count++)] = eval(n.c, r, bail);
       }
-      return w;
+      if (bail) return 0;
+      return done(packed(xs, count, z));
     }
     case Op::Popcount: return __builtin_popcountll(static_cast<std::uint64_t>(eval(n.a, r, bail)));
     case Op::ListSort: return list_sorted(eval(n.a, r, bail));
@@ -610,7 +617,7 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
       const std::int64_t w = r[c.lo_at];
       for (std::int64_t i = from ? from->at[ci] : 0, n = list_len(w); i < n; ++i) {
         if (!spend(budget, 1, sink)) return false;
-        r[c.slot] = (w >> (kItemBits * i)) & kMaxItem;
+        r[c.slot] = (w >> (list_bits(n) * i)) & max_item(n);
         if (!clauses(it, ci + 1, r, sink, budget, from, stop)) return at(i);
         from = nullptr;
       }

@@ -71,10 +71,10 @@ class IntProgram {
     Union,     // a + b
     Minus,     // a - b
     Popcount,  // len(a)
-    // Lists of small integers packed into one word: item i in bits 8i..8i+7, the length in
-    // bits 56..62 (so that lists of different lengths differ). Each bails where the
-    // list would not fit (longer than kMaxListLength, an item outside 0..kMaxItem) or the
-    // rules as written raise (an index out of range):
+    // Lists of small integers packed into one word (list_bits): the length in bits 56..62,
+    // the items below it. Each bails where the list would not fit (longer than
+    // kMaxListLength, an item too large for its length's width) or the rules as written
+    // raise (an index out of range):
     ListLen,     // len(a)
     ListAt,      // a[b]
     Append,      // a + [b]
@@ -96,10 +96,32 @@ class IntProgram {
   // The largest element of a set held as a bitmask: bit 63 stays clear, so that a mask is a
   // non-negative coordinate like any other.
   static constexpr std::int64_t kMaxElement = 62;
-  static constexpr int kItemBits = 8;
-  static constexpr std::int64_t kMaxItem = (std::int64_t{1} << kItemBits) - 1;
-  static constexpr int kMaxListLength = 7;
-  static constexpr int kLengthShift = kItemBits * kMaxListLength;
+  // A packed list of n items shares 56 bits among them: 8 bits each up to 7 items (0..255),
+  // then 56 / n (10 items of 0..31, 14 of 0..15, 56 of 0..1). The width follows from the
+  // length, so a list has one word and equal lists equal words.
+  static constexpr int kLengthShift = 56;
+  static constexpr int kMaxListLength = 56;
+  static constexpr int list_bits(std::int64_t n) { return n <= 7 ? 8 : static_cast<int>(kLengthShift / n); }
+  static constexpr std::int64_t max_item(std::int64_t n) { return (std::int64_t{1} << list_bits(n)) - 1; }
+  static constexpr std::int64_t list_len(std::int64_t w) { return w >> kLengthShift; }
+  // The word of items[0..n); false when they do not fit.
+  static bool pack_list(const std::int64_t* items, std::int64_t n, std::int64_t& w) {
+    if (n < 0 || n > kMaxListLength) return false;
+    const int b = list_bits(n);
+    w = n << kLengthShift;
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (items[i] < 0 || items[i] > max_item(n)) return false;
+      w |= items[i] << (b * i);
+    }
+    return true;
+  }
+  // The items of w into items (room for kMaxListLength); returns how many.
+  static std::int64_t unpack_list(std::int64_t w, std::int64_t* items) {
+    const std::int64_t n = list_len(w);
+    const int b = list_bits(n);
+    for (std::int64_t i = 0; i < n; ++i) items[i] = (w >> (b * i)) & max_item(n);
+    return n;
+  }
   // A node of the expression graph: operands a, b, c are node numbers.
   struct Node {
     Op op = Op::Const;

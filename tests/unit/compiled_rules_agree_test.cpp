@@ -166,7 +166,7 @@ TEST_CASE("compiled rules over sets of small integers (bitmasks) agree with the 
 TEST_CASE("compiled rules over lists of small integers (packed words) agree with the rules as written",
           "[fast][compile]") {
   // Chomp by column heights, every position of up to 4 columns of height up to 4, and some
-  // that are not packed lists (a column of 300, 8 columns): the rules as written take them.
+  // that are not packed lists (a column of 300): the rules as written take them.
   const std::string walls =
       "let walls = [[a, b, c, d] for a in 0..4 for b in 0..a for c in 0..b for d in 0..c]\n";
   const std::string chomp_rules =
@@ -218,12 +218,27 @@ TEST_CASE("compiled rules over lists: members, loops, sorted, remove and joins a
                    "move sorted(update(hs, i, ID(x) - 1)) for x in hs for i in 0..len(hs)-1 "
                    "if hs[i] == x and x > 0 and not (x - 1 in hs)",
                    heaps);
-  // Halve a heap into two (joined as a list), or drop one: past 7 heaps the list is too long
-  // to pack, and the rules as written take those states.
-  agree("xs",
-        "move sorted(remove(xs, i) + [xs[i] / 2, (ID(xs[i]) + 1) / 2]) for i in 0..len(xs)-1 if xs[i] > 1  "
-        "move remove(xs, i) for i in 0..len(xs)-1",
-        "[wins(G([3])), wins(G([6, 5])), grundy(G([8])), grundy(G([2, 7])), wins(G([9]))]\n");
+  // Halve a heap into two (joined as a list), or drop one: the list grows past 7 heaps and
+  // its items narrow (8 of up to 127, 10 of up to 31, ...).
+  agree_throughout("xs",
+                   "move sorted(remove(xs, i) + [xs[i] / 2, (ID(xs[i]) + 1) / 2]) for i in 0..len(xs)-1 "
+                   "if xs[i] > 1  move remove(xs, i) for i in 0..len(xs)-1",
+                   "[wins(G([3])), wins(G([6, 5])), grundy(G([8])), grundy(G([2, 7])), wins(G([12])), "
+                   "grundy(G([1, 1, 1, 1, 1, 1, 1, 1, 1, 4]))]\n");
+  // A list that cannot narrow: 200 among 7 items fits, among 8 it does not (at most 127);
+  // and 57 items fit no width. The rules as written take those states.
+  agree("(xs, n)", "move (xs + [ID(1)], n - 1) if n > 0  move (remove(xs, 0), n) if len(xs) > 0",
+        "[wins(G([200, 1, 1, 1, 1, 1, 1], 2)), grundy(G([120, 3, 3, 3, 3, 3, 3, 3], 2))]\n"
+        "[wins(G([1 for i in 1..57], 1)), wins(G([1 for i in 1..55], 2))]\n");
+  // Every width: lists of n items of the largest value that fits, and one past it.
+  for (int n : {7, 8, 9, 10, 11, 12, 14, 15, 18, 19, 28, 29, 56}) {
+    const int bits = n <= 7 ? 8 : 56 / n;
+    const std::string top = std::to_string((1 << bits) - 1);
+    CAPTURE(n);
+    const std::string rules = "move update(xs, i, xs[i] - ID(1)) for i in 0..len(xs)-1 if xs[i] > 0 and i == 0";
+    agree_throughout("xs", rules, "wins(G([" + top + " for i in 1.." + std::to_string(n) + "]))\n");
+    agree("xs", rules, "wins(G([" + std::to_string(1 << bits) + " for i in 1.." + std::to_string(n) + "]))\n");
+  }
   // remove of a set is a set difference; for x in a set the state holds.
   agree_throughout("s", "move remove(s, ID(k)) for k in s if k % 2 == 0 or k + 1 in s",
                    "[wins(G(set(0..a))) for a in 0..9]\n[grundy(G({1, 4, 5, 8})), grundy(G({0, 2, 3}))]\n");

@@ -15,6 +15,7 @@
 #include "runtime/Error.hpp"
 #include "runtime/Evaluator.hpp"
 #include "runtime/Game.hpp"
+#include "runtime/IntProgram.hpp"
 #include "runtime/Mex.hpp"
 #include "runtime/OutcomeMemo.hpp"
 #include "runtime/StateMap.hpp"
@@ -534,4 +535,40 @@ TEST_CASE("a state map keeps what it is told as its keys widen, and past one wor
       }
     }
   }
+}
+
+TEST_CASE("a packed list shares 56 bits among its items, the width set by its length", "[runtime][box]") {
+  using grundy::IntProgram;
+  // n items: 8 bits each up to 7, then 56 / n; the largest item that fits, and one past it.
+  const std::vector<std::pair<int, int>> widths = {{0, 8},  {1, 8},  {7, 8},  {8, 7},  {9, 6},  {10, 5}, {11, 5},
+                                                   {12, 4}, {14, 4}, {15, 3}, {18, 3}, {19, 2}, {28, 2}, {29, 1},
+                                                   {56, 1}};
+  for (const auto& [n, bits] : widths) {
+    CAPTURE(n);
+    REQUIRE(IntProgram::list_bits(n) == bits);
+    std::vector<std::int64_t> xs(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) xs[static_cast<std::size_t>(i)] = (std::int64_t{1} << bits) - 1 - (i % 2);
+    std::int64_t w = 0;
+    REQUIRE(IntProgram::pack_list(xs.data(), n, w));
+    REQUIRE(w >= 0);
+    REQUIRE(IntProgram::list_len(w) == n);
+    std::vector<std::int64_t> back(IntProgram::kMaxListLength);
+    REQUIRE(IntProgram::unpack_list(w, back.data()) == n);
+    back.resize(static_cast<std::size_t>(n));
+    REQUIRE(back == xs);
+    if (n > 0) {
+      xs.back() = std::int64_t{1} << bits;
+      REQUIRE_FALSE(IntProgram::pack_list(xs.data(), n, w));
+      xs.back() = -1;
+      REQUIRE_FALSE(IntProgram::pack_list(xs.data(), n, w));
+    }
+  }
+  std::vector<std::int64_t> ones(57, 1);
+  std::int64_t w = 0;
+  REQUIRE_FALSE(IntProgram::pack_list(ones.data(), 57, w));
+  // Lists of different lengths never share a word.
+  std::int64_t a = 0, b = 0;
+  REQUIRE(IntProgram::pack_list(ones.data(), 8, a));
+  REQUIRE(IntProgram::pack_list(ones.data(), 7, b));
+  REQUIRE(a != b);
 }
