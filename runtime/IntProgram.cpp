@@ -18,6 +18,7 @@ checked::Fault bit(std::int64_t k, std::int64_t& z) {
 }
 using P = IntProgram;
 constexpr std::int64_t list_len(std::int64_t w) { return P::list_len(w); }
+constexpr int list_bits(std::int64_t n) { return P::list_bits(n); }
 using Items = std::array<std::int64_t, P::kMaxListLength>;
 checked::Fault packed(const Items& xs, std::int64_t n, std::int64_t& z) {
   return P::pack_list(xs.data(), n, z) ? checked::Fault::None : checked::Fault::Overflow;
@@ -33,7 +34,12 @@ checked::Fault list_at(std::int64_t w, std::int64_t i, std::int64_t& z) {
 checked::Fault list_put(std::int64_t w, std::int64_t i, std::int64_t x, std::int64_t& z) {
   const std::int64_t n = list_len(w);
   if (i < 0 || i > n) return checked::Fault::Overflow;
-  if (i == n) {
+  if (i == n && list_bits(n + 1) == list_bits(n)) {  // the same width: one more field
+    if (x < 0 || x > P::max_item(n + 1)) return checked::Fault::Overflow;
+    z = (w | (x << (P::list_bits(n) * static_cast<int>(n)))) + (std::int64_t{1} << P::kLengthShift);
+    return checked::Fault::None;
+  }
+  if (i == n) {  // narrower items: repacked
     Items xs;
     P::unpack_list(w, xs.data());
     if (n == P::kMaxListLength) return checked::Fault::Overflow;
