@@ -1,6 +1,7 @@
 #include "lang/Compile.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -390,9 +391,15 @@ class Compiler {
   // 1..min(M, T - total - 1). The rules as written meet an error in a condition only where
   // they evaluate it, so a condition is taken only when none before it can fail for a k
   // it would leave out (`if n / (k - 5) > 0 if k <= 3` divides by zero at k = 5).
+  // A constant list in increasing order (a set, `let S = {k * k for k in 1..316}`) is cut
+  // the same way, to the items between the bounds: `for s in S if s <= n` looks at the
+  // squares up to n, not at all 316.
   void bound_ranges(std::vector<CClause>& clauses) {
     for (std::size_t i = 0; i < clauses.size(); ++i) {
-      if (clauses[i].kind != CClause::Kind::Range) continue;
+      const auto& l = clauses[i].list;
+      const bool increasing = clauses[i].kind == CClause::Kind::List && !l.empty() &&
+                              std::adjacent_find(l.begin(), l.end(), std::greater_equal<>()) == l.end();
+      if (clauses[i].kind != CClause::Kind::Range && !increasing) continue;
       const std::int64_t k = clauses[i].slot;
       for (std::size_t j = i + 1; j < clauses.size() && clauses[j].kind == CClause::Kind::If;) {
         const std::int32_t cond = clauses[j].lo;

@@ -315,8 +315,7 @@ void IntProgram::link() {
   for (Item& it : items) {
     if (it.let) it.expr_at = place(it.expr, it.prog);
     for (Clause& c : it.clauses) {
-      if (c.kind == Clause::Kind::List) continue;
-      c.lo_at = place(c.lo, c.prog);
+      if (c.kind != Clause::Kind::List) c.lo_at = place(c.lo, c.prog);
       if (c.kind == Clause::Kind::Range) c.hi_at = place(c.hi, c.prog);
       for (Bound& b : c.bounds) {
         if (!b.guard) b.lhs_at = place(b.lhs, b.prog);
@@ -600,14 +599,25 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
       if (!exec(c.prog, r)) return false;
       return r[c.lo_at] != 0 ? clauses(it, ci + 1, r, sink, budget, from, stop) : true;
     }
-    case Clause::Kind::List:
-      for (std::size_t i = from ? static_cast<std::size_t>(from->at[ci]) : 0; i < c.list.size(); ++i) {
+    case Clause::Kind::List: {
+      // Bounds (an increasing list): the items between them, found by their values.
+      std::size_t first = 0, last = c.list.size();
+      if (!c.bounds.empty()) {
+        std::int64_t lo = c.list.front(), hi = c.list.back();
+        bool empty = false;
+        if (!bounded(c, r, lo, hi, empty)) return false;
+        if (empty) return true;
+        first = static_cast<std::size_t>(std::lower_bound(c.list.begin(), c.list.end(), lo) - c.list.begin());
+        last = static_cast<std::size_t>(std::upper_bound(c.list.begin(), c.list.end(), hi) - c.list.begin());
+      }
+      for (std::size_t i = from ? static_cast<std::size_t>(from->at[ci]) : first; i < last; ++i) {
         if (!spend(budget, 1, sink)) return false;
         r[c.slot] = c.list[i];
         if (!clauses(it, ci + 1, r, sink, budget, from, stop)) return at(static_cast<std::int64_t>(i));
         from = nullptr;
       }
       return true;
+    }
     case Clause::Kind::Bits: {
       if (!exec(c.prog, r)) return false;
       for (auto m = static_cast<std::uint64_t>(from ? from->at[ci] : r[c.lo_at]); m != 0; m &= m - 1) {

@@ -280,6 +280,13 @@ TEST_CASE("conditions on a range's variable cut the range, and the same options 
   const std::string grid =
       "[grundy(G(a, b)) for a in 0..14 for b in 0..14]\n[wins(G(a, b)) for a in 0..14 for b in 0..14]\n"
       "[outcome(misere G(a, b)) for a in 0..9 for b in 0..9]\n";
+  // A constant list in increasing order is cut by value; one out of order is not, and both
+  // give the options of the rules as written.
+  agree_throughout("(a, b)",
+                   "move (a - s, ID(b)) for s in S if s <= a if 2 * s > b - 3  "
+                   "move (a, b - s) for s in [9, 5, 2, 1] if s <= b  "
+                   "move (b, a - s) for s in S if s < a and s >= b",
+                   "let S = {1, 2, 4, 7, 11}\n" + grid);
   // Every comparison, slopes 1, 2, -3, k on either side, with other conditions around them.
   agree_throughout("(a, b)",
                    "move (a - k, ID(b)) for k in 1..a if 2 * k + b >= a  "
