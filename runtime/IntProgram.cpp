@@ -250,27 +250,86 @@ std::optional<std::int64_t> IntProgram::slope(std::int32_t i, std::int64_t slot)
 
 // Where node i's value is once `p` has run: appends the instructions that compute it.
 // Temporaries are numbered from 0 here and moved past the constants by `seal`.
+std::int32_t IntProgram::const_place(std::int64_t v) {
+  for (std::size_t k = 0; k < consts_.size(); ++k) {
+    if (consts_[k] == v) return frame + static_cast<std::int32_t>(k);
+  }
+  consts_.push_back(v);
+  return frame + static_cast<std::int32_t>(consts_.size() - 1);
+}
+
+// Appends one instruction; returns its index.
+std::int32_t IntProgram::emit(Prog& p, Op op, std::int32_t dst, std::int32_t a, std::int32_t b,
+                              std::int32_t node) {
+  Instr in;
+  in.op = op;
+  in.dst = dst;
+  in.a = a;
+  in.b = b;
+  in.node = node;
+  p.code.push_back(in);
+  return static_cast<std::int32_t>(p.code.size() - 1);
+}
+
+// If, And, Or and a list comprehension as branches and a loop over flat instructions, so
+// that only the branch taken runs (`if b == 0 then 0 else a / b`) without a tree walk per
+// value. Every instruction that writes the node's value is marked with the node, so that an
+// affine run sees it as the node (not affine) and does not extrapolate it.
+std::int32_t IntProgram::place_branches(std::int32_t i, Prog& p) {
+  const Node& n = nodes[static_cast<std::size_t>(i)];
+  const std::int32_t zero = const_place(0);
+  const std::int32_t dst = -1 - temps_++;
+  auto here = [&] { return static_cast<std::int32_t>(p.code.size()); };
+  switch (n.op) {
+    case Op::If: {
+      const std::int32_t c = place(n.a, p);
+      const std::int32_t jz = emit(p, Op::Jz, zero, c, zero, i);
+      emit(p, Op::Move, dst, place(n.b, p), zero, i);
+      const std::int32_t jmp = emit(p, Op::Jmp, zero, zero, zero, i);
+      p.code[static_cast<std::size_t>(jz)].target = here();
+      emit(p, Op::Move, dst, place(n.c, p), zero, i);
+      p.code[static_cast<std::size_t>(jmp)].target = here();
+      return dst;
+    }
+    case Op::And:
+    case Op::Or: {
+      emit(p, Op::Ne, dst, place(n.a, p), zero, i);
+      const std::int32_t skip = emit(p, n.op == Op::And ? Op::Jz : Op::Jnz, zero, dst, zero, i);
+      emit(p, Op::Ne, dst, place(n.b, p), zero, i);
+      p.code[static_cast<std::size_t>(skip)].target = here();
+      return dst;
+    }
+    default: {  // ListComp: [c for slot v in a..b], item by item, appended
+      const std::int32_t lo = place(n.a, p);
+      const std::int32_t hi = place(n.b, p);
+      const auto k = static_cast<std::int32_t>(n.v);
+      const std::int32_t past = -1 - temps_++;
+      emit(p, Op::Move, dst, zero, zero, i);
+      emit(p, Op::Move, k, lo, zero, i);
+      const std::int32_t loop = here();
+      emit(p, Op::Gt, past, k, hi, i);
+      const std::int32_t out = emit(p, Op::Jnz, zero, past, zero, i);
+      emit(p, Op::Append, dst, dst, place(n.c, p), i);
+      emit(p, Op::Add, k, k, const_place(1), i);
+      p.code[static_cast<std::size_t>(emit(p, Op::Jmp, zero, zero, zero, i))].target = loop;
+      p.code[static_cast<std::size_t>(out)].target = here();
+      return dst;
+    }
+  }
+}
+
 std::int32_t IntProgram::place(std::int32_t i, Prog& p) {
   const Node& n = nodes[static_cast<std::size_t>(i)];
   if (n.op == Op::Reg) return static_cast<std::int32_t>(n.v);
-  if (n.op == Op::Const) {
-    for (std::size_t k = 0; k < consts_.size(); ++k) {
-      if (consts_[k] == n.v) return frame + static_cast<std::int32_t>(k);
-    }
-    consts_.push_back(n.v);
-    return frame + static_cast<std::int32_t>(consts_.size() - 1);
-  }
+  if (n.op == Op::Const) return const_place(n.v);
+  if (n.op == Op::If || n.op == Op::And || n.op == Op::Or || n.op == Op::ListComp) return place_branches(i, p);
   Instr in;
   in.op = n.op;
   in.node = i;
   switch (n.op) {
-    case Op::And:
-    case Op::Or:
-    case Op::If:
     case Op::InSet:
     case Op::Pow:
     case Op::ListUpdate:
-    case Op::ListComp:
     case Op::TableAt:
     case Op::RowOf:
     case Op::RowLen:
@@ -361,7 +420,10 @@ void IntProgram::moving_values(Item& it) {
 // Runs p over the value array v; false on an overflow, a division by zero, ...
 [[gnu::always_inline]] inline bool IntProgram::exec(const Prog& p, std::int64_t* v) const {
   using checked::Fault;
-  for (const Instr& in : p.code) {
+  const Instr* code = p.code.data();
+  const std::size_t size = p.code.size();
+  for (std::size_t pc = 0; pc < size; ++pc) {
+    const Instr& in = code[pc];
     std::int64_t z = 0;
     if (in.tree) {
       bool bail = false;
@@ -426,6 +488,14 @@ void IntProgram::moving_values(Item& it) {
       case Op::Concat:
         if (list_concat(x, y, z) != Fault::None) return false;
         break;
+      case Op::Jz:
+        if (x == 0) pc = static_cast<std::size_t>(in.target) - 1;  // then ++pc
+        continue;
+      case Op::Jnz:
+        if (x != 0) pc = static_cast<std::size_t>(in.target) - 1;
+        continue;
+      case Op::Jmp: pc = static_cast<std::size_t>(in.target) - 1; continue;
+      case Op::Move: z = x; break;
       default: return false;
     }
     v[in.dst] = z;

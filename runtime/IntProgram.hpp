@@ -92,6 +92,12 @@ class IntProgram {
     RowLen,   // len(t[a]), a a RowOf
     RowAt,    // t[a][b]
     InRow,    // a in t[b]
+    // Control flow in flat programs (If, And, Or and list comprehensions are branches and
+    // loops, not tree walks): to `target` when a is 0, when it is not, always; dst = a.
+    Jz,
+    Jnz,
+    Jmp,
+    Move,
   };
   // The largest element of a set held as a bitmask: bit 63 stays clear, so that a mask is a
   // non-negative coordinate like any other.
@@ -139,7 +145,8 @@ class IntProgram {
     Op op;
     bool tree = false;  // evaluate node `a` by the tree walk
     std::int32_t dst = 0, a = 0, b = 0;
-    std::int32_t node = -1;  // the node computed
+    std::int32_t node = -1;    // the node computed
+    std::int32_t target = 0;  // Jz, Jnz, Jmp: the instruction to go on at
   };
   struct Prog {
     std::vector<Instr> code;
@@ -252,6 +259,9 @@ class IntProgram {
 
   std::int32_t values() const { return frame + static_cast<std::int32_t>(consts_.size()) + temps_; }
   std::int32_t place(std::int32_t i, Prog& p);
+  std::int32_t const_place(std::int64_t v);
+  std::int32_t place_branches(std::int32_t i, Prog& p);
+  std::int32_t emit(Prog& p, Op op, std::int32_t dst, std::int32_t a, std::int32_t b, std::int32_t node);
   std::int32_t sealed(std::int32_t at) const;
   void seal(Prog& p) const;
   void moving_values(Item& it);
