@@ -143,6 +143,22 @@ Table subtraction_hand(const std::vector<int>& S, int N) {
   return g;
 }
 
+// Take k from n for k in 1..n if k % 5 != 0, as a naive contest loop writes it (issue 26's
+// first rule shape): a memo array, a seen array stamped per heap, the same double loop.
+Table take_not_multiple_hand(int m, int N) {
+  Table g(static_cast<std::size_t>(N) + 1);
+  std::vector<int> seen(static_cast<std::size_t>(N) + 2);
+  for (int n = 0; n <= N; ++n) {
+    for (int k = 1; k <= n; ++k) {
+      if (k % m != 0) seen[static_cast<std::size_t>(g[static_cast<std::size_t>(n - k)])] = n + 1;
+    }
+    int x = 0;
+    while (seen[static_cast<std::size_t>(x)] == n + 1) ++x;
+    g[static_cast<std::size_t>(n)] = x;
+  }
+  return g;
+}
+
 // Kayles / Dawson's Kayles as the seed articles write them: for each n, knock down t pins
 // at position a, leaving a and n - t - a.
 Table knock_down_hand(const std::vector<int>& ts, int N) {
@@ -732,6 +748,12 @@ std::vector<Case> cases() {
          return out + "]";
        }});
   c.back().ratio = false;  // the hand's rule is a theorem: microseconds; the target is 0.1 s
+  c.push_back({"take k if k % 5 != 0, sum to 30000", "strided runs of compiled rules; hand: naive double loop", 3,
+               [] {
+                 return run_grundy("game D { state n  move n - k for k in 1..n if k % 5 != 0 }\n"
+                                   "sum(grundy(D(n)) for n in 0..30000)\n");
+               },
+               [] { return std::to_string(checksum(take_not_multiple_hand(5, 30000))); }});
   c.push_back({"316 squares as a parameter, sum to 10^5",
                "G[S](n), S a set parameter; hand: mex over a seen array", 3,
                [] {

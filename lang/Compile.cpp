@@ -428,11 +428,15 @@ class Compiler {
     if (i < 0) return false;
     const Node& n = code_.nodes[static_cast<std::size_t>(i)];
     switch (n.op) {
+      case Op::Div:
+      case Op::Mod: {  // by a constant other than 0 and -1, only its dividend can fail
+        const Node& d = code_.nodes[static_cast<std::size_t>(n.b)];
+        if (d.op == Op::Const && d.v != 0 && d.v != -1) return can_fail(n.a);
+        return true;
+      }
       case Op::Add:
       case Op::Sub:
       case Op::Mul:
-      case Op::Div:
-      case Op::Mod:
       case Op::Pow:
       case Op::Neg:
       case Op::Abs:
@@ -536,8 +540,12 @@ class Compiler {
       }
     }
     bound_ranges(c.clauses);
-    if (!c.clauses.empty() && c.clauses.back().kind == CClause::Kind::Range && c.parts > 0) {
-      const std::int64_t k = c.clauses.back().slot;
+    stride_ranges(c.clauses);
+    const std::size_t n = c.clauses.size();
+    if (n > 0 && c.clauses.back().kind == CClause::Kind::Range) c.run_at = static_cast<std::int32_t>(n - 1);
+    if (n > 1 && c.clauses[n - 2].mod > 0) c.run_at = static_cast<std::int32_t>(n - 2);
+    if (c.run_at >= 0 && c.parts > 0) {
+      const std::int64_t k = c.clauses[static_cast<std::size_t>(c.run_at)].slot;
       c.affine = true;
       for (std::int32_t q : c.coords) {
         auto s = code_.slope(q, k);
@@ -549,7 +557,35 @@ class Compiler {
         c.slopes.push_back(*s);
       }
     }
+    if (!c.affine) c.run_at = -1;
     return c;
+  }
+
+  // A range followed at once by `if k % M == R` or `if k % M != R` (M and R constants,
+  // M > 0): the range learns the residues let through (Clause::mod), and lists each as a
+  // strided run where it starts at 0 or above (`for k in 1..n if k % 5 != 0` is four runs,
+  // not n options tested one by one). Options come residue by residue rather than in the
+  // order of k: a set of options for values and outcomes, in any order.
+  void stride_ranges(std::vector<CClause>& clauses) {
+    constexpr std::int64_t kMaxModulus = 64;
+    for (std::size_t i = 0; i + 1 < clauses.size(); ++i) {
+      CClause& range = clauses[i];
+      if (range.kind != CClause::Kind::Range || clauses[i + 1].kind != CClause::Kind::If) continue;
+      const Node& test = code_.nodes[static_cast<std::size_t>(clauses[i + 1].lo)];
+      if (test.op != Op::Eq && test.op != Op::Ne) continue;
+      std::int32_t mod = test.a, rest = test.b;
+      if (code_.nodes[static_cast<std::size_t>(mod)].op != Op::Mod) std::swap(mod, rest);
+      const Node& md = code_.nodes[static_cast<std::size_t>(mod)];
+      const Node& want = code_.nodes[static_cast<std::size_t>(rest)];
+      if (md.op != Op::Mod || want.op != Op::Const) continue;
+      const Node& var = code_.nodes[static_cast<std::size_t>(md.a)];
+      const Node& m = code_.nodes[static_cast<std::size_t>(md.b)];
+      if (var.op != Op::Reg || var.v != range.slot || m.op != Op::Const || m.v <= 0 || m.v > kMaxModulus) continue;
+      for (std::int64_t r = 0; r < m.v; ++r) {
+        if ((r == want.v) == (test.op == Op::Eq)) range.residues.push_back(r);
+      }
+      range.mod = m.v;
+    }
   }
 
   // A constant list (a parameter, a top-level let) as a table: of integers, or (rows) of

@@ -403,7 +403,7 @@ void IntProgram::link() {
 
 // Item::moving, from the instructions of the item's program.
 void IntProgram::moving_values(Item& it) {
-  const std::int64_t k = it.clauses.back().slot;
+  const std::int64_t k = it.clauses[static_cast<std::size_t>(it.run_at)].slot;
   it.still = std::all_of(it.slopes.begin(), it.slopes.end(), [](std::int64_t d) { return d == 0; });
   for (const auto& in : it.prog.code) {
     if (!mentions(in.node, k)) continue;
@@ -563,19 +563,20 @@ bool spend(std::int64_t& budget, std::int64_t n, OptionSink& sink) {
 }
 }  // namespace
 
-// The options of an affine item's last clause (a range lo..hi) as one run. The program runs
-// once, at lo: every value in it that moves with the range's variable is affine in it, so it
-// takes its largest and smallest values at the two ends, and its value at hi (the one at lo
-// plus its slope times the span) fits in 64 bits exactly when evaluating at hi would not
-// overflow; the options between cannot overflow then either.
-[[gnu::always_inline]] inline bool IntProgram::affine_run(const Item& it, const Clause& c, std::int64_t lo,
-                                                          std::int64_t hi, std::int64_t* r, OptionSink& sink,
-                                                          std::int64_t& budget) const {
+// The options of an affine item's last range as one run: `count` values of its variable
+// from `first`, `step` apart (1, or a modular condition's modulus). The program runs once,
+// at first: every value in it that moves with the range's variable is affine in it, so it
+// takes its largest and smallest values at the two ends, and its value at the last (the one
+// at first plus its slope times the span) fits in 64 bits exactly when evaluating there
+// would not overflow; the options between cannot overflow then either.
+[[gnu::always_inline]] inline bool IntProgram::affine_run(const Item& it, const Clause& c, std::int64_t first,
+                                                          std::int64_t count, std::int64_t step, std::int64_t* r,
+                                                          OptionSink& sink, std::int64_t& budget) const {
   std::int64_t span = 0;
-  if (__builtin_sub_overflow(hi, lo, &span) || span == INT64_MAX) return false;
-  r[c.slot] = lo;
-  std::int64_t first[kMaxParts * kMaxArity];
-  if (!coords_of(it, r, first)) return false;
+  if (__builtin_mul_overflow(count - 1, step, &span)) return false;
+  r[c.slot] = first;
+  std::int64_t at_first[kMaxParts * kMaxArity];
+  if (!coords_of(it, r, at_first)) return false;
   for (const auto& [at, slope] : it.moving) {
     std::int64_t d = 0, end = 0;
     if (__builtin_mul_overflow(slope, span, &d) || __builtin_add_overflow(r[at], d, &end)) return false;
@@ -583,10 +584,61 @@ bool spend(std::int64_t& budget, std::int64_t n, OptionSink& sink) {
   // A run counts against the state's budget like the loop it replaces, so that a state with
   // millions of options in runs still gives up (the rules as written then meet their step
   // limit), and still lets Ctrl-C in.
-  if (!spend(budget, span + 1, sink)) return false;
-  // Slope 0 in every coordinate: the same option span + 1 times, which is one option.
-  if (it.still) return sink.option(first, it.parts);
-  return sink.run(first, it.slopes.data(), it.parts, span + 1);
+  if (!spend(budget, count, sink)) return false;
+  // Slope 0 in every coordinate: the same option count times, which is one option.
+  if (it.still) return sink.option(at_first, it.parts);
+  if (step == 1) return sink.run(at_first, it.slopes.data(), it.parts, count);
+  std::int64_t slopes[kMaxParts * kMaxArity];
+  for (std::size_t q = 0; q < it.slopes.size(); ++q) {
+    if (__builtin_mul_overflow(it.slopes[q], step, &slopes[q])) return false;
+  }
+  return sink.run(at_first, slopes, it.parts, count);
+}
+
+// A range lo..hi (lo >= 0) whose next clause is its modular condition (Clause::mod): the
+// values of each residue let through in turn, `mod` apart, and the clauses after the
+// condition for each; one run per residue where the item is affine. A listing stopped in
+// a run goes on with the next residue (the caller has gone through the run); one stopped
+// at a value goes on from it.
+bool IntProgram::strided(const Item& it, std::size_t ci, const Clause& c, std::int64_t lo, std::int64_t hi,
+                         std::int64_t* r, OptionSink& sink, std::int64_t& budget, const Resume* from,
+                         Resume* stop) const {
+  const std::int64_t m = c.mod;
+  const bool run = it.affine && static_cast<std::size_t>(it.run_at) == ci;
+  std::size_t j = 0;
+  std::int64_t resume = -1;  // the value a listing goes on from
+  if (from && run) {
+    j = static_cast<std::size_t>(from->at[ci]) + (from->in_run ? 1 : 0);
+  } else if (from) {
+    resume = from->at[ci];
+    j = static_cast<std::size_t>(std::lower_bound(c.residues.begin(), c.residues.end(), resume % m) -
+                                 c.residues.begin());
+  }
+  for (; j < c.residues.size(); ++j) {
+    std::int64_t first = lo + ((c.residues[j] - lo % m) % m + m) % m;
+    if (resume >= 0) first = resume;
+    resume = -1;
+    if (first > hi) continue;
+    const std::int64_t count = (hi - first) / m + 1;
+    if (run) {
+      if (!affine_run(it, c, first, count, m, r, sink, budget)) {
+        if (stop) stop->at[ci] = static_cast<std::int64_t>(j);
+        return false;
+      }
+      continue;
+    }
+    for (std::int64_t i = 0; i < count; ++i) {
+      if (!spend(budget, 1, sink)) return false;
+      const std::int64_t k = first + i * m;
+      r[c.slot] = k;
+      if (!clauses(it, ci + 2, r, sink, budget, from, stop)) {
+        if (stop) stop->at[ci] = k;
+        return false;
+      }
+      from = nullptr;
+    }
+  }
+  return true;
 }
 
 namespace {
@@ -732,9 +784,12 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
         if (!bounded(c, r, lo, hi, empty)) return false;
         if (empty) return true;
       }
+      if (c.mod > 0 && lo >= 0) return strided(it, ci, c, lo, hi, r, sink, budget, from, stop);
       if (it.affine && ci + 1 == it.clauses.size()) {
         if (from && from->in_run) return true;  // gone through by the caller
-        return affine_run(it, c, lo, hi, r, sink, budget);
+        std::int64_t span = 0;
+        if (__builtin_sub_overflow(hi, lo, &span) || span == INT64_MAX) return false;
+        return affine_run(it, c, lo, span + 1, 1, r, sink, budget);
       }
       for (std::int64_t x = from ? from->at[ci] : lo;; ++x) {
         if (!spend(budget, 1, sink)) return false;

@@ -171,6 +171,12 @@ class IntProgram {
     std::int64_t slot = -1;
     std::int32_t lo = -1, hi = -1;  // Range; If: lo is the condition; Bits, Items, Row: lo is the collection
     std::int32_t table = -1;        // Row
+    // Range: the next clause is `if k % mod == r` (or `!= r`), mod a constant > 0, and these
+    // are the residues it lets through, in increasing order. Where the range starts at 0 or
+    // above, each residue's values are a strided run (k, k + mod, ...): the options of each
+    // in turn, the condition never tested. Below 0 the loop tests it as written.
+    std::int64_t mod = 0;
+    std::vector<std::int64_t> residues;
     std::vector<std::int64_t> list;
     Prog prog;  // computes lo and hi into their places
     std::int32_t lo_at = 0, hi_at = 0;
@@ -187,7 +193,10 @@ class IntProgram {
     std::vector<std::int32_t> coords;  // parts * arity nodes
     std::vector<std::int32_t> coords_at;
     int parts = 0;
-    bool affine = false;               // the last clause is a range and every coordinate is affine in it
+    // The last clause is a range (or a range and its modular condition, Clause::mod) and
+    // every coordinate is affine in its variable.
+    bool affine = false;
+    std::int32_t run_at = -1;  // affine: that range's clause
     std::vector<std::int64_t> slopes;  // per coordinate
     bool still = false;                // affine with every slope 0: the same option throughout
     // Affine: the places of the values in `prog` that move with the range's variable, and
@@ -269,8 +278,10 @@ class IntProgram {
   std::int64_t eval(std::int32_t i, std::int64_t* r, bool& bail) const;
   bool exec(const Prog& p, std::int64_t* v) const;
   bool coords_of(const Item& it, std::int64_t* r, std::int64_t* out) const;
-  bool affine_run(const Item& it, const Clause& c, std::int64_t lo, std::int64_t hi, std::int64_t* r,
-                  OptionSink& sink, std::int64_t& budget) const;
+  bool affine_run(const Item& it, const Clause& c, std::int64_t first, std::int64_t count, std::int64_t step,
+                  std::int64_t* r, OptionSink& sink, std::int64_t& budget) const;
+  bool strided(const Item& it, std::size_t ci, const Clause& c, std::int64_t lo, std::int64_t hi, std::int64_t* r,
+               OptionSink& sink, std::int64_t& budget, const Resume* from, Resume* stop) const;
   bool bounded(const Clause& c, std::int64_t* r, std::int64_t& lo, std::int64_t& hi, bool& empty) const;
   bool clauses(const Item& it, std::size_t ci, std::int64_t* r, OptionSink& sink, std::int64_t& budget,
                const Resume* from, Resume* stop) const;

@@ -287,6 +287,19 @@ TEST_CASE("conditions on a range's variable cut the range, and the same options 
                    "move (a, b - s) for s in [9, 5, 2, 1] if s <= b  "
                    "move (b, a - s) for s in S if s < a and s >= b",
                    "let S = {1, 2, 4, 7, 11}\n" + grid);
+  // A modular condition right after a range: strided runs, residue by residue; == and !=,
+  // the residue on either side, one no k meets, a range from below 0 (tested as written),
+  // and a for nested after the condition.
+  agree_throughout("(a, b)",
+                   "move (a - k, ID(b)) for k in 1..a if k % 4 != 2  "
+                   "move (a, b - 2 * k) for k in 0..b / 2 if 1 == k % 3  "
+                   "move (a - 1, b) for k in 0..a if k % 5 == 7  "
+                   "move (a - 1, b - 1) for k in a - 3..a if k % 2 == 0 and a > 0 and b > 0  "
+                   "move (a - k, b - j) for k in 1..a if k % 3 != 0 for j in 0..min(b, 2)",
+                   grid);
+  // The same option for every k let through: one option, which the outcome search may stop
+  // at and come back to.
+  agree_throughout("(a, b)", "move (a - 1, ID(b)) for k in 0..a if k % 3 == 1  move (a, b - 1) if b > 0", grid);
   // Every comparison, slopes 1, 2, -3, k on either side, with other conditions around them.
   agree_throughout("(a, b)",
                    "move (a - k, ID(b)) for k in 1..a if 2 * k + b >= a  "
