@@ -754,6 +754,17 @@ std::vector<Case> cases() {
                                    "sum(grundy(D(n)) for n in 0..30000)\n");
                },
                [] { return std::to_string(checksum(take_not_multiple_hand(5, 30000))); }});
+  c.push_back({"take a square k * k if k * k <= n, sum to 10^5", "a rising condition cut by bisection; hand: "
+               "for (k = 1; k * k <= n; ++k)", 3,
+               [] {
+                 return run_grundy("game Q { state n  move n - k * k for k in 1..n if k * k <= n }\n"
+                                   "sum(grundy(Q(n)) for n in 0..100000)\n");
+               },
+               [] {
+                 std::vector<int> squares;
+                 for (int k = 1; k * k <= 100000; ++k) squares.push_back(k * k);
+                 return std::to_string(checksum(subtraction_hand(squares, 100000)));
+               }});
   c.push_back({"316 squares as a parameter, sum to 10^5",
                "G[S](n), S a set parameter; hand: mex over a seen array", 3,
                [] {

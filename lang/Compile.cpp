@@ -465,6 +465,14 @@ class Compiler {
     }
     if (code_.mentions(rhs, k)) return std::nullopt;
     const auto s = code_.slope(lhs, k);
+    if (!s && o != Op::Eq && rising(lhs, k).first) {
+      IntProgram::Bound b;
+      b.monotone = true;
+      b.op = o;
+      b.lhs = lhs;
+      b.rhs = rhs;
+      return b;
+    }
     if (!s || *s == 0) return std::nullopt;
     IntProgram::Bound b;
     b.op = o;
@@ -472,6 +480,48 @@ class Compiler {
     b.lhs = lhs;
     b.rhs = rhs;
     return b;
+  }
+
+  // Whether node i never decreases as k grows from 0 (the other registers fixed), and
+  // whether it is never negative there: k, numbers, sums of such, products and powers of
+  // ones never negative. An expression free of k is a constant of either sign.
+  std::pair<bool, bool> rising(std::int32_t i, std::int64_t k) const {
+    const Node& n = code_.nodes[static_cast<std::size_t>(i)];
+    if (!code_.mentions(i, k)) return {true, n.op == Op::Const && n.v >= 0};
+    switch (n.op) {
+      case Op::Reg: return {true, true};  // k itself
+      case Op::Add:
+      case Op::Min:
+      case Op::Max: {
+        const auto a = rising(n.a, k), b = rising(n.b, k);
+        return {a.first && b.first, a.second && b.second};
+      }
+      case Op::Mul: {
+        const auto a = rising(n.a, k), b = rising(n.b, k);
+        const bool both = a.second && b.second;
+        return {a.first && b.first && both, both};
+      }
+      case Op::Pow: {  // a ^ e, e a number >= 1, or c ^ k with c >= 1
+        const Node& e = code_.nodes[static_cast<std::size_t>(n.b)];
+        const Node& base = code_.nodes[static_cast<std::size_t>(n.a)];
+        if (e.op == Op::Const && e.v >= 1) {
+          const auto a = rising(n.a, k);
+          return {a.first && a.second, a.second};
+        }
+        if (base.op == Op::Const && base.v >= 1) {
+          const auto x = rising(n.b, k);
+          return {x.first && x.second, true};
+        }
+        return {false, false};
+      }
+      case Op::Div: {  // by a number >= 1
+        const Node& d = code_.nodes[static_cast<std::size_t>(n.b)];
+        if (d.op != Op::Const || d.v < 1) return {false, false};
+        const auto a = rising(n.a, k);
+        return {a.first && a.second, a.second};
+      }
+      default: return {false, false};
+    }
   }
 
   std::optional<CItem> rule(const GameItem& it, int arity) {

@@ -672,6 +672,12 @@ bool IntProgram::bounded(const Clause& c, std::int64_t* r, std::int64_t& lo, std
     }
     r[c.slot] = hi;
     if (!exec(b.prog, r)) return false;
+    if (b.monotone) {
+      if (lo < 0) return false;
+      if (!monotone_cut(b, c.slot, r, lo, hi, empty)) return false;
+      if (empty) return true;
+      continue;
+    }
     r[c.slot] = lo;
     if (!exec(b.prog, r)) return false;
     // lhs(k) = L + s * t with t = k - lo; the condition on t, solved exactly in 128 bits.
@@ -699,6 +705,43 @@ bool IntProgram::bounded(const Clause& c, std::int64_t* r, std::int64_t& lo, std
     hi = static_cast<std::int64_t>(lo + t_hi);
     lo = static_cast<std::int64_t>(lo + t_lo);
   }
+  return true;
+}
+
+// A monotone bound (Bound::monotone) on lo..hi, lo >= 0, its program just run at hi without
+// an overflow: each part of lhs never decreases from lo to hi and is not negative, so no k
+// between overflows either. The k that meet it are a prefix (lhs < or <= rhs) or a suffix
+// (> or >=) of the range: its end found by bisection, the condition as the rules test it.
+bool IntProgram::monotone_cut(const Bound& b, std::int64_t slot, std::int64_t* r, std::int64_t& lo,
+                              std::int64_t& hi, bool& empty) const {
+  const bool prefix = b.op == Op::Lt || b.op == Op::Le;
+  auto meets = [&](std::int64_t k, bool& ok) {
+    r[slot] = k;
+    ok = exec(b.prog, r);
+    const std::int64_t x = r[b.lhs_at], y = r[b.rhs_at];
+    switch (b.op) {
+      case Op::Lt: return x < y;
+      case Op::Le: return x <= y;
+      case Op::Gt: return x > y;
+      default: return x >= y;
+    }
+  };
+  bool ok = true;
+  // The end where the condition holds if anywhere: lo for a prefix, hi for a suffix.
+  if (!meets(prefix ? lo : hi, ok)) {
+    empty = ok;
+    return ok;
+  }
+  std::int64_t in = prefix ? lo : hi, out = prefix ? hi : lo;  // meets at `in`; at `out` unknown
+  if (meets(out, ok)) return ok;  // the whole range
+  if (!ok) return false;
+  while (in + 1 != out && in - 1 != out) {
+    const std::int64_t mid = in + (out - in) / 2;
+    if (meets(mid, ok)) in = mid;
+    else out = mid;
+    if (!ok) return false;
+  }
+  (prefix ? hi : lo) = in;
   return true;
 }
 

@@ -155,8 +155,15 @@ class IntProgram {
   // in k with slope `slope` (not 0) and rhs free of k: the range is cut to the k that meet
   // it, instead of testing each k. Or (`guard`) a condition free of k, `rhs`: tested once,
   // once the range's ends are known, and the range is empty unless it holds.
+  //
+  // Or (`monotone`) lhs is not affine but never decreases as k grows from 0 (k * k, 2 ^ k,
+  // k * (k + 1) / 2 ...) and op is Lt, Le, Gt or Ge: the k that meet it are a prefix or a
+  // suffix of the range, its end found by bisection (`for k in 1..n if k * k <= n` looks at
+  // the k up to sqrt(n)). Taken where the range starts at 0 or above; below, the rules as
+  // written take the state.
   struct Bound {
     bool guard = false;
+    bool monotone = false;
     Op op = Op::Ge;
     std::int64_t slope = 1;
     std::int32_t lhs = -1, rhs = -1;  // nodes
@@ -283,6 +290,8 @@ class IntProgram {
   bool strided(const Item& it, std::size_t ci, const Clause& c, std::int64_t lo, std::int64_t hi, std::int64_t* r,
                OptionSink& sink, std::int64_t& budget, const Resume* from, Resume* stop) const;
   bool bounded(const Clause& c, std::int64_t* r, std::int64_t& lo, std::int64_t& hi, bool& empty) const;
+  bool monotone_cut(const Bound& b, std::int64_t slot, std::int64_t* r, std::int64_t& lo, std::int64_t& hi,
+                    bool& empty) const;
   bool clauses(const Item& it, std::size_t ci, std::int64_t* r, OptionSink& sink, std::int64_t& budget,
                const Resume* from, Resume* stop) const;
 };

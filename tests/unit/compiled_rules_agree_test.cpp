@@ -287,6 +287,22 @@ TEST_CASE("conditions on a range's variable cut the range, and the same options 
                    "move (a, b - s) for s in [9, 5, 2, 1] if s <= b  "
                    "move (b, a - s) for s in S if s < a and s >= b",
                    "let S = {1, 2, 4, 7, 11}\n" + grid);
+  // Conditions whose left side only grows with k (k * k, 2 ^ k, k * (k + 1) / 2, with a
+  // constant added): the range cut by bisection, a prefix or a suffix; one the analysis
+  // cannot call rising ((k + a) * k, a may be anything) is tested as written; a range from
+  // below 0 is left to the rules as written.
+  agree_throughout("(a, b)",
+                   "move (a - k * k, ID(b)) for k in 1..a if k * k <= a  "
+                   "move (a, b - k) for k in 1..b if 2 ^ k + 1 < b + 2  "
+                   "move (a - 1, b) for k in 0..a if k * (k + 1) / 2 >= a + 3 if a > 0  "
+                   "move (a - 1, b - 1) for k in 0..a if (k + a) * k > b if b > 0",
+                   grid);
+  agree("(a, b)", "move (a - 1, ID(b)) for k in -2..a if k * k <= b if a > 0", grid);
+  // The rules as written overflow at k ~ 6300 (k ^ 5); cut from the end, the same error.
+  for (const char* q : {"grundy(P(1000000))\n", "wins(P(1000000))\n"}) {
+    fails_with(std::string("game P { state n  move n - k for k in 1..n if k * k * k * k * k <= n }\n") + q,
+               "overflow");
+  }
   // A modular condition right after a range: strided runs, residue by residue; == and !=,
   // the residue on either side, one no k meets, a range from below 0 (tested as written),
   // and a for nested after the condition.
