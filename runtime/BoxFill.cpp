@@ -136,6 +136,29 @@ class BoxSink : public OptionSink {
     return true;
   }
 
+  // One-integer options of one part: the known values marked in one pass over the table,
+  // the others as option() takes them.
+  std::int64_t batch(const std::int64_t* coords, int parts, int width, std::int64_t count) override {
+    if (parts != 1 || m_.arity() != 1 || m_.cells() == 0 || m_.strides()[0] != 1)
+      return OptionSink::batch(coords, parts, width, count);
+    std::int64_t j = 0;
+    m_.visit([&](const auto& vec) {
+      using T = typename std::decay_t<decltype(vec)>::value_type;
+      const T none = static_cast<T>(~T{0});
+      const auto size = std::min(static_cast<std::uint64_t>(vec.size()), static_cast<std::uint64_t>(m_.dims()[0]));
+      for (; j < count; ++j) {
+        const auto x = static_cast<std::uint64_t>(coords[j]);
+        const T v = x < size ? vec[x] : none;
+        if (v != none) {
+          mark(v);
+        } else if (!option(coords + j, 1)) {
+          return;
+        }
+      }
+    });
+    return j;
+  }
+
   // Sweep mode: the cells of `extent` whose rank (their place in its lexicographic order)
   // is below `rank` are known; an option that is neither such a cell nor known blocks the
   // sweep instead of being listed for a search.

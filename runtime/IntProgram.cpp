@@ -19,6 +19,7 @@ checked::Fault bit(std::int64_t k, std::int64_t& z) {
 using P = IntProgram;
 constexpr std::int64_t list_len(std::int64_t w) { return P::list_len(w); }
 constexpr int list_bits(std::int64_t n) { return P::list_bits(n); }
+constexpr std::int64_t kMaxByte = 255;  // an item of a list of up to 7
 using Items = std::array<std::int64_t, P::kMaxListLength>;
 checked::Fault packed(const Items& xs, std::int64_t n, std::int64_t& z) {
   return P::pack_list(xs.data(), n, z) ? checked::Fault::None : checked::Fault::Overflow;
@@ -271,10 +272,11 @@ std::int32_t IntProgram::emit(Prog& p, Op op, std::int32_t dst, std::int32_t a, 
   return static_cast<std::int32_t>(p.code.size() - 1);
 }
 
-// If, And, Or and a list comprehension as branches and a loop over flat instructions, so
-// that only the branch taken runs (`if b == 0 then 0 else a / b`) without a tree walk per
-// value. Every instruction that writes the node's value is marked with the node, so that an
-// affine run sees it as the node (not affine) and does not extrapolate it.
+// If, And and Or as branches over flat instructions, so that only the branch taken runs
+// (`if b == 0 then 0 else a / b`) without a tree walk per value. Every instruction that
+// writes the node's value is marked with the node, so that an affine run sees it as the node
+// (not affine) and does not extrapolate it. (A list comprehension stays one tree walk: as a
+// loop of flat instructions, an indirect jump per instruction, it ran slower.)
 std::int32_t IntProgram::place_branches(std::int32_t i, Prog& p) {
   const Node& n = nodes[static_cast<std::size_t>(i)];
   const std::int32_t zero = const_place(0);
@@ -291,28 +293,11 @@ std::int32_t IntProgram::place_branches(std::int32_t i, Prog& p) {
       p.code[static_cast<std::size_t>(jmp)].target = here();
       return dst;
     }
-    case Op::And:
-    case Op::Or: {
+    default: {  // And, Or: b only when a does not decide
       emit(p, Op::Ne, dst, place(n.a, p), zero, i);
       const std::int32_t skip = emit(p, n.op == Op::And ? Op::Jz : Op::Jnz, zero, dst, zero, i);
       emit(p, Op::Ne, dst, place(n.b, p), zero, i);
       p.code[static_cast<std::size_t>(skip)].target = here();
-      return dst;
-    }
-    default: {  // ListComp: [c for slot v in a..b], item by item, appended
-      const std::int32_t lo = place(n.a, p);
-      const std::int32_t hi = place(n.b, p);
-      const auto k = static_cast<std::int32_t>(n.v);
-      const std::int32_t past = -1 - temps_++;
-      emit(p, Op::Move, dst, zero, zero, i);
-      emit(p, Op::Move, k, lo, zero, i);
-      const std::int32_t loop = here();
-      emit(p, Op::Gt, past, k, hi, i);
-      const std::int32_t out = emit(p, Op::Jnz, zero, past, zero, i);
-      emit(p, Op::Append, dst, dst, place(n.c, p), i);
-      emit(p, Op::Add, k, k, const_place(1), i);
-      p.code[static_cast<std::size_t>(emit(p, Op::Jmp, zero, zero, zero, i))].target = loop;
-      p.code[static_cast<std::size_t>(out)].target = here();
       return dst;
     }
   }
@@ -322,7 +307,7 @@ std::int32_t IntProgram::place(std::int32_t i, Prog& p) {
   const Node& n = nodes[static_cast<std::size_t>(i)];
   if (n.op == Op::Reg) return static_cast<std::int32_t>(n.v);
   if (n.op == Op::Const) return const_place(n.v);
-  if (n.op == Op::If || n.op == Op::And || n.op == Op::Or || n.op == Op::ListComp) return place_branches(i, p);
+  if (n.op == Op::If || n.op == Op::And || n.op == Op::Or) return place_branches(i, p);
   Instr in;
   in.op = n.op;
   in.node = i;
@@ -330,6 +315,7 @@ std::int32_t IntProgram::place(std::int32_t i, Prog& p) {
     case Op::InSet:
     case Op::Pow:
     case Op::ListUpdate:
+    case Op::ListComp:
     case Op::TableAt:
     case Op::RowOf:
     case Op::RowLen:
@@ -477,9 +463,16 @@ void IntProgram::moving_values(Item& it) {
       case Op::ListAt:
         if (list_at(x, y, z) != Fault::None) return false;
         break;
-      case Op::Append:
-        if (list_put(x, list_len(x), y, z) != Fault::None) return false;
+      case Op::Append: {
+        // A list comprehension's every item: inline while the items keep 8 bits each.
+        const std::int64_t n = list_len(x);
+        if (n < 7 && static_cast<std::uint64_t>(y) <= static_cast<std::uint64_t>(kMaxByte)) {
+          z = (x | (y << (8 * n))) + (std::int64_t{1} << kLengthShift);
+          break;
+        }
+        if (list_put(x, n, y, z) != Fault::None) return false;
         break;
+      }
       case Op::ListHas: z = list_has(x, y); break;
       case Op::ListSort: z = list_sorted(x); break;
       case Op::ListRemove:
@@ -745,6 +738,46 @@ bool IntProgram::monotone_cut(const Bound& b, std::int64_t slot, std::int64_t* r
   return true;
 }
 
+// The innermost range first..hi of an item whose options are not a run: their coordinates
+// computed a batch at a time, and the sink handed each batch. Where the program cannot go
+// on (an overflow at some k), the options before it are handed over first, so that a sink
+// that stops before it never meets it, as the rules as written would not.
+bool IntProgram::batched(const Item& it, std::size_t ci, const Clause& c, std::int64_t first, std::int64_t hi,
+                         std::int64_t* r, OptionSink& sink, std::int64_t& budget, Resume* stop) const {
+  constexpr int kBatch = 64;
+  const auto width = static_cast<int>(it.coords_at.size());
+  std::int64_t buf[kBatch * kMaxParts * kMaxArity];
+  std::int64_t x = first;
+  for (bool more = true; more;) {
+    const std::int64_t start = x;
+    int n = 0;
+    bool failed = false;
+    while (n < kBatch) {
+      r[c.slot] = x;
+      if (!coords_of(it, r, buf + n * width)) {
+        failed = true;
+        break;
+      }
+      ++n;
+      if (x == hi) {
+        more = false;
+        break;
+      }
+      ++x;
+    }
+    if (n > 0) {
+      if (!spend(budget, n, sink)) return false;
+      const std::int64_t took = sink.batch(buf, it.parts, width, n);
+      if (took < n) {
+        if (stop) stop->at[ci] = start + took;
+        return false;
+      }
+    }
+    if (failed) return false;
+  }
+  return true;
+}
+
 // `from`: this clause resumes where a listing stopped (its first value is the one it stopped
 // at); `stop`: where to record the stop, each clause its own value, as the stop unwinds.
 bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, OptionSink& sink,
@@ -834,6 +867,7 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
         if (__builtin_sub_overflow(hi, lo, &span) || span == INT64_MAX) return false;
         return affine_run(it, c, lo, span + 1, 1, r, sink, budget);
       }
+      if (ci + 1 == it.clauses.size()) return batched(it, ci, c, from ? from->at[ci] : lo, hi, r, sink, budget, stop);
       for (std::int64_t x = from ? from->at[ci] : lo;; ++x) {
         if (!spend(budget, 1, sink)) return false;
         r[c.slot] = x;

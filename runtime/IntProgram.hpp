@@ -31,6 +31,16 @@ class OptionSink {
   // `count` options: the k-th (k = 0 .. count-1) has coordinates first[i] + k * slope[i].
   // Both ends are valid states (checked by the program's arithmetic). False: stop.
   virtual bool run(const std::int64_t* first, const std::int64_t* slope, int parts, std::int64_t count) = 0;
+  // `count` options one after another in coords, `width` integers apart (an innermost
+  // loop whose options are not a run: n - k * k for k in 1..n if k * k <= n). Returns how
+  // many it took before one it said stop at (count: all). One call per batch, rather than
+  // one per option, lets a sink read its table in a loop of its own.
+  virtual std::int64_t batch(const std::int64_t* coords, int parts, int width, std::int64_t count) {
+    for (std::int64_t j = 0; j < count; ++j) {
+      if (!option(coords + j * width, parts)) return j;
+    }
+    return count;
+  }
   // Called every few thousand loop steps, so that one state with millions of options still
   // notices Ctrl-C; may throw (an interrupt).
   virtual void pulse() {}
@@ -92,8 +102,8 @@ class IntProgram {
     RowLen,   // len(t[a]), a a RowOf
     RowAt,    // t[a][b]
     InRow,    // a in t[b]
-    // Control flow in flat programs (If, And, Or and list comprehensions are branches and
-    // loops, not tree walks): to `target` when a is 0, when it is not, always; dst = a.
+    // Control flow in flat programs (If, And and Or are branches, not tree walks): to
+    // `target` when a is 0, when it is not, always; dst = a.
     Jz,
     Jnz,
     Jmp,
@@ -287,6 +297,8 @@ class IntProgram {
   bool coords_of(const Item& it, std::int64_t* r, std::int64_t* out) const;
   bool affine_run(const Item& it, const Clause& c, std::int64_t first, std::int64_t count, std::int64_t step,
                   std::int64_t* r, OptionSink& sink, std::int64_t& budget) const;
+  bool batched(const Item& it, std::size_t ci, const Clause& c, std::int64_t first, std::int64_t hi,
+               std::int64_t* r, OptionSink& sink, std::int64_t& budget, Resume* stop) const;
   bool strided(const Item& it, std::size_t ci, const Clause& c, std::int64_t lo, std::int64_t hi, std::int64_t* r,
                OptionSink& sink, std::int64_t& budget, const Resume* from, Resume* stop) const;
   bool bounded(const Clause& c, std::int64_t* r, std::int64_t& lo, std::int64_t& hi, bool& empty) const;

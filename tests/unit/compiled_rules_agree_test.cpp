@@ -366,6 +366,14 @@ TEST_CASE("compiled rules meet the errors of the rules only where the query goes
       "game X { state xs  move update(xs, 0, xs[3] - 1) if len(xs) > 0 and xs[0] > 0 }\nwins(X([2, 1]))\n",
       "index");
   fails_with("game U { state xs  move update(xs, len(xs), 1) if len(xs) < 2 }\nwins(U([]))\n", "index");
+  // Options listed a batch at a time overflow at k = 9: the outcome search stops at the
+  // first option of G(9), before it, and answers (by the compiled rules, no hand-over);
+  // its value needs every option, and meets the rules' error.
+  const std::string power = "game G { state n  move k ^ 20 / k ^ 20 * 0 + n - 1 for k in 1..n }\n";
+  const auto stops_early = run_explained(power + "wins(G(9))\n");
+  CHECK(stops_early.out == "true\n");
+  CHECK_FALSE(handed_over(stops_early.explain));
+  fails_with(power + "grundy(G(9))\n", "overflow");
   // A cut range's condition overflows where the rules as written would test it: the same error.
   for (const char* q : {"grundy(B(3))\n", "wins(B(3))\n"}) {
     fails_with(
