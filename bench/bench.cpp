@@ -696,8 +696,8 @@ std::vector<Case> cases() {
                  ChompHand h;
                  return std::string(h.wins({9, 9, 9, 9, 9, 9, 9}) ? "true" : "false");
                }});
-  c.push_back({"six tokens on a 24-node DAG (list state)", "all move at once, wins(); hand: unordered_map memo",
-               3,
+  c.push_back({"six tokens on a 24-node DAG (list state)",
+               "all move at once, wins(); hand: unordered_map memo", 3,
                [] {
                  return run_grundy("let E = " + list_text(two_step_dag(24)) +
                                    "\ngame T { state ts  move [a, b, c, d, e, f] for a in E[ts[0]] "
@@ -708,7 +708,8 @@ std::vector<Case> cases() {
                  TokensHand h{two_step_dag(24), {}};
                  return std::string(h.wins({0, 1, 2, 3, 4, 5}) ? "true" : "false");
                }});
-  c.push_back({"Chomp [9]*7 with a helper bite(hs, c, j)", "wins(); hand: memoized win() over unordered_map", 5,
+  c.push_back({"Chomp [9]*7 with a helper bite(hs, c, j)", "wins(); hand: memoized win() over unordered_map",
+               5,
                [] {
                  return run_grundy(
                      "def bite(hs, c, j) = [if i >= c then min(hs[i], j) else hs[i] for i in 0..len(hs)-1]\n"
@@ -748,17 +749,22 @@ std::vector<Case> cases() {
          return out + "]";
        }});
   c.back().ratio = false;  // the hand's rule is a theorem: microseconds; the target is 0.1 s
-  c.push_back({"take k if k % 5 != 0, sum to 30000", "strided runs of compiled rules; hand: naive double loop", 3,
+  c.push_back({"take k if k % 5 != 0, sum to 30000",
+               "strided runs of compiled rules; hand: naive double loop", 3,
                [] {
-                 return run_grundy("game D { state n  move n - k for k in 1..n if k % 5 != 0 }\n"
-                                   "sum(grundy(D(n)) for n in 0..30000)\n");
+                 return run_grundy(
+                     "game D { state n  move n - k for k in 1..n if k % 5 != 0 }\n"
+                     "sum(grundy(D(n)) for n in 0..30000)\n");
                },
                [] { return std::to_string(checksum(take_not_multiple_hand(5, 30000))); }});
-  c.push_back({"take a square k * k if k * k <= n, sum to 10^5", "a rising condition cut by bisection; hand: "
-               "for (k = 1; k * k <= n; ++k)", 3,
+  c.push_back({"take a square k * k if k * k <= n, sum to 10^5",
+               "a rising condition cut by bisection; hand: "
+               "for (k = 1; k * k <= n; ++k)",
+               3,
                [] {
-                 return run_grundy("game Q { state n  move n - k * k for k in 1..n if k * k <= n }\n"
-                                   "sum(grundy(Q(n)) for n in 0..100000)\n");
+                 return run_grundy(
+                     "game Q { state n  move n - k * k for k in 1..n if k * k <= n }\n"
+                     "sum(grundy(Q(n)) for n in 0..100000)\n");
                },
                [] {
                  std::vector<int> squares;

@@ -134,7 +134,8 @@ class Compiler {
       case ExprKind::Name: {
         if (e.binding.to != Binding::To::Local) return std::nullopt;
         int slot = e.binding.index;
-        if (scope_ && slot < static_cast<int>(scope_->args.size())) return scope_->args[static_cast<std::size_t>(slot)];
+        if (scope_ && slot < static_cast<int>(scope_->args.size()))
+          return scope_->args[static_cast<std::size_t>(slot)];
         if (!scope_ && slot < params_) {
           const Value& v = g_.params().items()[static_cast<std::size_t>(slot)];
           if (v.is(Kind::Int)) return Typed{constant(v.as_int()), Ty::Int};
@@ -224,7 +225,8 @@ class Compiler {
           }
           if (a && a->second == Ty::List && i == 1) {
             if (b == Builtin::Len && e.args.size() == 2) return Typed{op(Op::ListLen, a->first), Ty::Int};
-            if (b == Builtin::Sorted && e.args.size() == 2) return Typed{op(Op::ListSort, a->first), Ty::List};
+            if (b == Builtin::Sorted && e.args.size() == 2)
+              return Typed{op(Op::ListSort, a->first), Ty::List};
             if (b == Builtin::Remove && e.args.size() == 3) {
               auto at = expr(*e.args[2]);
               if (!at || at->second != Ty::Int) return std::nullopt;
@@ -630,7 +632,8 @@ class Compiler {
       if (md.op != Op::Mod || want.op != Op::Const) continue;
       const Node& var = code_.nodes[static_cast<std::size_t>(md.a)];
       const Node& m = code_.nodes[static_cast<std::size_t>(md.b)];
-      if (var.op != Op::Reg || var.v != range.slot || m.op != Op::Const || m.v <= 0 || m.v > kMaxModulus) continue;
+      if (var.op != Op::Reg || var.v != range.slot || m.op != Op::Const || m.v <= 0 || m.v > kMaxModulus)
+        continue;
       for (std::int64_t r = 0; r < m.v; ++r) {
         if ((r == want.v) == (test.op == Op::Eq)) range.residues.push_back(r);
       }
@@ -711,8 +714,8 @@ class Compiler {
   }
 
   struct Scope {
-    int base = 0;               // the register of the function's slot 0
-    std::vector<Typed> args;    // its parameters' values
+    int base = 0;             // the register of the function's slot 0
+    std::vector<Typed> args;  // its parameters' values
   };
 
   const GameDecl& d_;

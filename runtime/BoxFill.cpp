@@ -145,7 +145,8 @@ class BoxSink : public OptionSink {
     m_.visit([&](const auto& vec) {
       using T = typename std::decay_t<decltype(vec)>::value_type;
       const T none = static_cast<T>(~T{0});
-      const auto size = std::min(static_cast<std::uint64_t>(vec.size()), static_cast<std::uint64_t>(m_.dims()[0]));
+      const auto size =
+          std::min(static_cast<std::uint64_t>(vec.size()), static_cast<std::uint64_t>(m_.dims()[0]));
       for (; j < count; ++j) {
         const auto x = static_cast<std::uint64_t>(coords[j]);
         const T v = x < size ? vec[x] : none;

@@ -90,6 +90,7 @@ class HeapOptions : public OptionSink {
     }
     return true;
   }
+
  private:
   std::int64_t n_;
   std::vector<Heaps3>& out_;
@@ -98,7 +99,8 @@ class HeapOptions : public OptionSink {
 }  // namespace
 
 std::optional<CodeDifference> compare_with_code(const HeapSpec& spec, const GameInstance& game,
-                                                std::int64_t from, std::int64_t upto, const IntProgram* program) {
+                                                std::int64_t from, std::int64_t upto,
+                                                const IntProgram* program) {
   std::vector<Heaps3> got, want;
   const bool compiled = program && program->arity == 1 && !program->packing.any();
   auto compare = [&](std::int64_t n) -> std::optional<CodeDifference> {

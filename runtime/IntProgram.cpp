@@ -563,8 +563,9 @@ bool spend(std::int64_t& budget, std::int64_t n, OptionSink& sink) {
 // at first plus its slope times the span) fits in 64 bits exactly when evaluating there
 // would not overflow; the options between cannot overflow then either.
 [[gnu::always_inline]] inline bool IntProgram::affine_run(const Item& it, const Clause& c, std::int64_t first,
-                                                          std::int64_t count, std::int64_t step, std::int64_t* r,
-                                                          OptionSink& sink, std::int64_t& budget) const {
+                                                          std::int64_t count, std::int64_t step,
+                                                          std::int64_t* r, OptionSink& sink,
+                                                          std::int64_t& budget) const {
   std::int64_t span = 0;
   if (__builtin_mul_overflow(count - 1, step, &span)) return false;
   r[c.slot] = first;
@@ -726,7 +727,7 @@ bool IntProgram::monotone_cut(const Bound& b, std::int64_t slot, std::int64_t* r
     return ok;
   }
   std::int64_t in = prefix ? lo : hi, out = prefix ? hi : lo;  // meets at `in`; at `out` unknown
-  if (meets(out, ok)) return ok;  // the whole range
+  if (meets(out, ok)) return ok;                               // the whole range
   if (!ok) return false;
   while (in + 1 != out && in - 1 != out) {
     const std::int64_t mid = in + (out - in) / 2;
@@ -867,7 +868,8 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
         if (__builtin_sub_overflow(hi, lo, &span) || span == INT64_MAX) return false;
         return affine_run(it, c, lo, span + 1, 1, r, sink, budget);
       }
-      if (ci + 1 == it.clauses.size()) return batched(it, ci, c, from ? from->at[ci] : lo, hi, r, sink, budget, stop);
+      if (ci + 1 == it.clauses.size())
+        return batched(it, ci, c, from ? from->at[ci] : lo, hi, r, sink, budget, stop);
       for (std::int64_t x = from ? from->at[ci] : lo;; ++x) {
         if (!spend(budget, 1, sink)) return false;
         r[c.slot] = x;

@@ -155,7 +155,7 @@ class IntProgram {
     Op op;
     bool tree = false;  // evaluate node `a` by the tree walk
     std::int32_t dst = 0, a = 0, b = 0;
-    std::int32_t node = -1;    // the node computed
+    std::int32_t node = -1;   // the node computed
     std::int32_t target = 0;  // Jz, Jnz, Jmp: the instruction to go on at
   };
   struct Prog {
@@ -213,7 +213,7 @@ class IntProgram {
     // The last clause is a range (or a range and its modular condition, Clause::mod) and
     // every coordinate is affine in its variable.
     bool affine = false;
-    std::int32_t run_at = -1;  // affine: that range's clause
+    std::int32_t run_at = -1;          // affine: that range's clause
     std::vector<std::int64_t> slopes;  // per coordinate
     bool still = false;                // affine with every slope 0: the same option throughout
     // Affine: the places of the values in `prog` that move with the range's variable, and
@@ -299,8 +299,9 @@ class IntProgram {
                   std::int64_t* r, OptionSink& sink, std::int64_t& budget) const;
   bool batched(const Item& it, std::size_t ci, const Clause& c, std::int64_t first, std::int64_t hi,
                std::int64_t* r, OptionSink& sink, std::int64_t& budget, Resume* stop) const;
-  bool strided(const Item& it, std::size_t ci, const Clause& c, std::int64_t lo, std::int64_t hi, std::int64_t* r,
-               OptionSink& sink, std::int64_t& budget, const Resume* from, Resume* stop) const;
+  bool strided(const Item& it, std::size_t ci, const Clause& c, std::int64_t lo, std::int64_t hi,
+               std::int64_t* r, OptionSink& sink, std::int64_t& budget, const Resume* from,
+               Resume* stop) const;
   bool bounded(const Clause& c, std::int64_t* r, std::int64_t& lo, std::int64_t& hi, bool& empty) const;
   bool monotone_cut(const Bound& b, std::int64_t slot, std::int64_t* r, std::int64_t& lo, std::int64_t& hi,
                     bool& empty) const;

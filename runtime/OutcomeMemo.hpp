@@ -124,7 +124,7 @@ class OutcomeMemo {
 
   int arity_;
   bool hashed_;
-  StateMap<std::uint8_t> cells_;  // hashed_: the cells not 0
+  StateMap<std::uint8_t> cells_;                    // hashed_: the cells not 0
   int bits_;                                        // per coordinate: arity_ * bits_ == 12
   Coords dims_{};                                   // in tiles
   Coords strides_{};                                // of the directory

@@ -34,7 +34,8 @@ struct KeyFields {
     int at = 0;
     for (int i = 0; i < arity; ++i) {
       const int spare = (64 - total) / arity + (i < (64 - total) % arity ? 1 : 0);
-      f.width[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(need[static_cast<std::size_t>(i)] + spare);
+      f.width[static_cast<std::size_t>(i)] =
+          static_cast<std::uint8_t>(need[static_cast<std::size_t>(i)] + spare);
       f.shift[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(at);
       at += f.width[static_cast<std::size_t>(i)];
     }
@@ -56,7 +57,8 @@ struct KeyFields {
     for (int i = 0; i < arity; ++i) {
       const unsigned w = width[static_cast<std::size_t>(i)];
       const std::uint64_t m = w == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1;
-      c[static_cast<std::size_t>(i)] = static_cast<std::int64_t>((k >> shift[static_cast<std::size_t>(i)]) & m);
+      c[static_cast<std::size_t>(i)] =
+          static_cast<std::int64_t>((k >> shift[static_cast<std::size_t>(i)]) & m);
     }
     return c;
   }

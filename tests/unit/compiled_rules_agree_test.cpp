@@ -45,9 +45,10 @@ std::string wythoff_rules() {
 // Returns what --explain said of the compiled rules.
 std::string agree(const std::string& state, const std::string& rules, const std::string& queries) {
   const std::string plain = substitute(rules, "");
-  const auto fast = run_explained("def id(x) = if false then id(x) else x\ngame G { state " + state + " " + plain + " }\n" + queries);
-  const auto slow = run_explained("def id(x) = if false then id(x) else x\ngame G { state " + state + " " + substitute(rules, "id") +
-                                  " }\n" + queries);
+  const auto fast = run_explained("def id(x) = if false then id(x) else x\ngame G { state " + state + " " +
+                                  plain + " }\n" + queries);
+  const auto slow = run_explained("def id(x) = if false then id(x) else x\ngame G { state " + state + " " +
+                                  substitute(rules, "id") + " }\n" + queries);
   INFO(plain << "\n" << fast.explain << slow.explain);
   CHECK(contains(fast.explain, "G: compiled rules"));
   CHECK_FALSE(contains(slow.explain, "G: compiled rules"));
@@ -199,8 +200,9 @@ TEST_CASE("compiled rules over lists of small integers (packed words) agree with
       "move (a, b, c - k) for k in 1..c }\n[grundy(G(a, b, c)) for a in 0..3 for b in 0..3 for c in 0..3]\n");
 }
 
-TEST_CASE("compiled rules over lists: members, loops, sorted, remove and joins agree with the rules as written",
-          "[fast][compile]") {
+TEST_CASE(
+    "compiled rules over lists: members, loops, sorted, remove and joins agree with the rules as written",
+    "[fast][compile]") {
   // Heaps as a sorted list (a multiset): take from one heap, or split one in two; a heap of 0
   // is removed. for x in xs, x in xs, sorted, remove and xs + ys, each against the reference.
   const std::string heaps =
@@ -235,9 +237,11 @@ TEST_CASE("compiled rules over lists: members, loops, sorted, remove and joins a
     const int bits = n <= 7 ? 8 : 56 / n;
     const std::string top = std::to_string((1 << bits) - 1);
     CAPTURE(n);
-    const std::string rules = "move update(xs, i, xs[i] - ID(1)) for i in 0..len(xs)-1 if xs[i] > 0 and i == 0";
+    const std::string rules =
+        "move update(xs, i, xs[i] - ID(1)) for i in 0..len(xs)-1 if xs[i] > 0 and i == 0";
     agree_throughout("xs", rules, "wins(G([" + top + " for i in 1.." + std::to_string(n) + "]))\n");
-    agree("xs", rules, "wins(G([" + std::to_string(1 << bits) + " for i in 1.." + std::to_string(n) + "]))\n");
+    agree("xs", rules,
+          "wins(G([" + std::to_string(1 << bits) + " for i in 1.." + std::to_string(n) + "]))\n");
   }
   // remove of a set is a set difference; for x in a set the state holds.
   agree_throughout("s", "move remove(s, ID(k)) for k in s if k % 2 == 0 or k + 1 in s",
@@ -252,9 +256,10 @@ TEST_CASE("compiled rules read constant tables and inline the functions they cal
       "move [a, ID(b)] for a in E[ts[0]] for b in E[ts[1]]  move [ts[1], ts[0]] if ts[0] in E[ts[1]] and "
       "len(E[ts[0]]) == 2 and E[ts[0]][1] > W[ts[1]]";
   agree_throughout("ts", rules,
-                   graph + "let W = [5, 4, 3, 2, 1, 0, 0, 0]\n"
-                           "[wins(G([a, b])) for a in 0..7 for b in 0..7]\n"
-                           "[grundy(G([a, b])) for a in 0..5 for b in 0..5]\n");
+                   graph +
+                       "let W = [5, 4, 3, 2, 1, 0, 0, 0]\n"
+                       "[wins(G([a, b])) for a in 0..7 for b in 0..7]\n"
+                       "[grundy(G([a, b])) for a in 0..5 for b in 0..5]\n");
   // An index past the table is the rules' own error.
   fails_with(graph + "game T { state ts  move [a] for a in E[ts[0] + 3] }\nwins(T([6]))\n", "index");
   fails_with("let W = [1, 2]\ngame T { state n  move n - W[n] if n > 0 }\ngrundy(T(5))\n", "index");
@@ -262,14 +267,16 @@ TEST_CASE("compiled rules read constant tables and inline the functions they cal
   const std::string bite =
       "def bite(hs, c, j) = [if i >= c then min(hs[i], j) else hs[i] for i in 0..len(hs)-1]\n";
   const std::string chomp =
-      "game Chomp { state hs  move bite(hs, c, j) for c in 0..len(hs)-1 for j in 0..hs[c]-1 if c > 0 or j > 0 }\n"
+      "game Chomp { state hs  move bite(hs, c, j) for c in 0..len(hs)-1 for j in 0..hs[c]-1 if c > 0 or j > "
+      "0 }\n"
       "[wins(Chomp([a, b, c])) for a in 0..4 for b in 0..a for c in 0..b]\n";
   const auto inlined = run_explained(bite + chomp);
   CHECK(contains(inlined.explain, "Chomp: compiled rules"));
-  same_output(bite + chomp,
-              "def bite(hs, c, j) = if false then bite(hs, c, j) else [if i >= c then min(hs[i], j) else hs[i] "
-              "for i in 0..len(hs)-1]\n" +
-                  chomp);
+  same_output(
+      bite + chomp,
+      "def bite(hs, c, j) = if false then bite(hs, c, j) else [if i >= c then min(hs[i], j) else hs[i] "
+      "for i in 0..len(hs)-1]\n" +
+          chomp);
   // A helper's argument that fails is met although the body does not use it.
   fails_with("def f(a, b) = a\ngame F { state n  move f(n - 1, 1 / (n - 2)) if n > 0 }\ngrundy(F(4))\n",
              "division by zero");
@@ -315,7 +322,8 @@ TEST_CASE("conditions on a range's variable cut the range, and the same options 
                    grid);
   // The same option for every k let through: one option, which the outcome search may stop
   // at and come back to.
-  agree_throughout("(a, b)", "move (a - 1, ID(b)) for k in 0..a if k % 3 == 1  move (a, b - 1) if b > 0", grid);
+  agree_throughout("(a, b)", "move (a - 1, ID(b)) for k in 0..a if k % 3 == 1  move (a, b - 1) if b > 0",
+                   grid);
   // Every comparison, slopes 1, 2, -3, k on either side, with other conditions around them.
   agree_throughout("(a, b)",
                    "move (a - k, ID(b)) for k in 1..a if 2 * k + b >= a  "
@@ -393,8 +401,9 @@ TEST_CASE(
     for (const std::string query : {"grundy(O(1, 0))", "wins(O(1, 0))", "grundy(O(2, 0))", "wins(O(3, 0))"}) {
       const std::string rules = "move (a - k, " + second + ") for k in 1..a }\n" + query + "\n";
       const auto fast = run_source("game O { state (a, b)  " + rules);
-      const auto slow = run_source("def id(x) = if false then id(x) else x\ngame O { state (a, b)  move (id(a) - k, " + second +
-                                   ") for k in 1..a }\n" + query + "\n");
+      const auto slow =
+          run_source("def id(x) = if false then id(x) else x\ngame O { state (a, b)  move (id(a) - k, " +
+                     second + ") for k in 1..a }\n" + query + "\n");
       INFO(second << "  " << query << "\n" << fast.out << fast.err);
       CHECK(fast.code == slow.code);
       CHECK(fast.out == slow.out);

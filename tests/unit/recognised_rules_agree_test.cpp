@@ -131,9 +131,9 @@ TEST_CASE("dense tables hand over to the search where the pattern breaks", "[fas
   // memoized search alone would. Written with a function that may call itself (which the
   // compiler does not inline), the rules are evaluated by their cursor into a table filled
   // bottom-up; written inline, they are compiled.
-  for (const std::string game :
-       {"def d(n) = if false then d(n) else 10 / (n - 3)\ngame G { state n  move n - 2 if n >= 2  move d(n) if n == 3 }\n",
-        "game G { state n  move n - 2 if n >= 2  move 10 / (n - 3) if n == 3 }\n"}) {
+  for (const std::string game : {"def d(n) = if false then d(n) else 10 / (n - 3)\ngame G { state n  move n "
+                                 "- 2 if n >= 2  move d(n) if n == 3 }\n",
+                                 "game G { state n  move n - 2 if n >= 2  move 10 / (n - 3) if n == 3 }\n"}) {
     const auto r = run_explained(game + "grundy(G(6))\ngrundy(G(8))\n");
     INFO(r.explain);
     CHECK(r.out == "1\n0\n");

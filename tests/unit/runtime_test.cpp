@@ -509,9 +509,10 @@ TEST_CASE("a state map keeps what it is told as its keys widen, and past one wor
         std::vector<std::int64_t> c(static_cast<std::size_t>(arity));
         for (int i = 0; i < arity; ++i) {
           const auto x = static_cast<std::int64_t>(seed >> (5 * i + 3));
-          c[static_cast<std::size_t>(i)] = stage == 0   ? x % 50
-                                           : stage == 1 ? x % (std::int64_t{1} << (i == 0 ? 60 - 6 * arity : 5))
-                                                        : (i == 0 ? -1 - x % 7 : x);
+          c[static_cast<std::size_t>(i)] = stage == 0 ? x % 50
+                                           : stage == 1
+                                               ? x % (std::int64_t{1} << (i == 0 ? 60 - 6 * arity : 5))
+                                               : (i == 0 ? -1 - x % 7 : x);
         }
         CAPTURE(c);
         const std::uint32_t* before = map.find(c.data());
@@ -540,9 +541,9 @@ TEST_CASE("a state map keeps what it is told as its keys widen, and past one wor
 TEST_CASE("a packed list shares 56 bits among its items, the width set by its length", "[runtime][box]") {
   using grundy::IntProgram;
   // n items: 8 bits each up to 7, then 56 / n; the largest item that fits, and one past it.
-  const std::vector<std::pair<int, int>> widths = {{0, 8},  {1, 8},  {7, 8},  {8, 7},  {9, 6},  {10, 5}, {11, 5},
-                                                   {12, 4}, {14, 4}, {15, 3}, {18, 3}, {19, 2}, {28, 2}, {29, 1},
-                                                   {56, 1}};
+  const std::vector<std::pair<int, int>> widths = {{0, 8},  {1, 8},  {7, 8},  {8, 7},  {9, 6},
+                                                   {10, 5}, {11, 5}, {12, 4}, {14, 4}, {15, 3},
+                                                   {18, 3}, {19, 2}, {28, 2}, {29, 1}, {56, 1}};
   for (const auto& [n, bits] : widths) {
     CAPTURE(n);
     REQUIRE(IntProgram::list_bits(n) == bits);
