@@ -143,14 +143,16 @@ Table subtraction_hand(const std::vector<int>& S, int N) {
   return g;
 }
 
-// Take k from n for k in 1..n if k % 5 != 0, as a naive contest loop writes it (issue 26's
-// first rule shape): a memo array, a seen array stamped per heap, the same double loop.
-Table take_not_multiple_hand(int m, int N) {
+// Take k from n for the k in 1..n that `takes` lets through, as a naive contest loop writes
+// it (issue 26's rule shapes): a memo array, a seen array stamped per heap, the same double
+// loop, the condition tested for each k.
+template <class Takes>
+Table take_where_hand(int N, Takes takes) {
   Table g(static_cast<std::size_t>(N) + 1);
   std::vector<int> seen(static_cast<std::size_t>(N) + 2);
   for (int n = 0; n <= N; ++n) {
     for (int k = 1; k <= n; ++k) {
-      if (k % m != 0) seen[static_cast<std::size_t>(g[static_cast<std::size_t>(n - k)])] = n + 1;
+      if (takes(k)) seen[static_cast<std::size_t>(g[static_cast<std::size_t>(n - k)])] = n + 1;
     }
     int x = 0;
     while (seen[static_cast<std::size_t>(x)] == n + 1) ++x;
@@ -158,6 +160,8 @@ Table take_not_multiple_hand(int m, int N) {
   }
   return g;
 }
+// The helper a contest solution writes for `def f(k) = k % 3 == 0 or k % 7 == 2`.
+bool takeable(int k) { return k % 3 == 0 || k % 7 == 2; }
 
 // Kayles / Dawson's Kayles as the seed articles write them: for each n, knock down t pins
 // at position a, leaving a and n - t - a.
@@ -756,7 +760,16 @@ std::vector<Case> cases() {
                      "game D { state n  move n - k for k in 1..n if k % 5 != 0 }\n"
                      "sum(grundy(D(n)) for n in 0..30000)\n");
                },
-               [] { return std::to_string(checksum(take_not_multiple_hand(5, 30000))); }});
+               [] { return std::to_string(checksum(take_where_hand(30000, [](int k) { return k % 5 != 0; }))); }});
+  c.push_back({"take k if f(k), a def of k % 3 and k % 7, sum to 20000",
+               "a periodic condition as strided runs; hand: naive double loop calling f", 3,
+               [] {
+                 return run_grundy(
+                     "def f(k) = k % 3 == 0 or k % 7 == 2\n"
+                     "game Q { state n  move n - k for k in 1..n if f(k) }\n"
+                     "sum(grundy(Q(n)) for n in 0..20000)\n");
+               },
+               [] { return std::to_string(checksum(take_where_hand(20000, takeable))); }});
   c.push_back({"take a square k * k if k * k <= n, sum to 10^5",
                "a rising condition cut by bisection; hand: "
                "for (k = 1; k * k <= n; ++k)",

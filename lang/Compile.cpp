@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <numeric>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -613,32 +614,51 @@ class Compiler {
     return c;
   }
 
-  // A range followed at once by `if k % M == R` or `if k % M != R` (M and R constants,
-  // M > 0): the range learns the residues let through (Clause::mod), and lists each as a
-  // strided run where it starts at 0 or above (`for k in 1..n if k % 5 != 0` is four runs,
-  // not n options tested one by one). Options come residue by residue rather than in the
-  // order of k: a set of options for values and outcomes, in any order.
+  // A range followed at once by a condition that reads k only as `k % M` (M a number > 0)
+  // and no other register: `if k % 5 != 0`, `if k % 3 == 0 or k % 7 == 2` (written in a
+  // function or not). Over k >= 0 it repeats with period L, the least common multiple of
+  // the M (at most 64); the range learns the residues mod L it lets through (Clause::mod),
+  // found by evaluating it at 0 .. L - 1, and lists each as a strided run where it starts
+  // at 0 or above (`for k in 1..n if k % 5 != 0` is four runs, not n options tested one by
+  // one). Options come residue by residue rather than in the order of k: a set of options
+  // for values and outcomes, in any order. A condition that fails at some residue (a
+  // division by k % 3) is left as written.
   void stride_ranges(std::vector<CClause>& clauses) {
-    constexpr std::int64_t kMaxModulus = 64;
+    constexpr std::int64_t kMaxPeriod = 64;
     for (std::size_t i = 0; i + 1 < clauses.size(); ++i) {
       CClause& range = clauses[i];
       if (range.kind != CClause::Kind::Range || clauses[i + 1].kind != CClause::Kind::If) continue;
-      const Node& test = code_.nodes[static_cast<std::size_t>(clauses[i + 1].lo)];
-      if (test.op != Op::Eq && test.op != Op::Ne) continue;
-      std::int32_t mod = test.a, rest = test.b;
-      if (code_.nodes[static_cast<std::size_t>(mod)].op != Op::Mod) std::swap(mod, rest);
-      const Node& md = code_.nodes[static_cast<std::size_t>(mod)];
-      const Node& want = code_.nodes[static_cast<std::size_t>(rest)];
-      if (md.op != Op::Mod || want.op != Op::Const) continue;
-      const Node& var = code_.nodes[static_cast<std::size_t>(md.a)];
-      const Node& m = code_.nodes[static_cast<std::size_t>(md.b)];
-      if (var.op != Op::Reg || var.v != range.slot || m.op != Op::Const || m.v <= 0 || m.v > kMaxModulus)
-        continue;
-      for (std::int64_t r = 0; r < m.v; ++r) {
-        if ((r == want.v) == (test.op == Op::Eq)) range.residues.push_back(r);
+      const std::int32_t cond = clauses[i + 1].lo;
+      std::int64_t period = 1;
+      if (!periodic(cond, range.slot, period) || period > kMaxPeriod || period == 1) continue;
+      std::vector<std::int64_t> residues;
+      bool ok = true;
+      for (std::int64_t r = 0; r < period && ok; ++r) {
+        const auto v = code_.value_at(cond, range.slot, r);
+        ok = v.has_value();
+        if (ok && *v != 0) residues.push_back(r);
       }
-      range.mod = m.v;
+      if (!ok) continue;
+      range.mod = period;
+      range.residues = std::move(residues);
     }
+  }
+  // Whether node i reads k only as k % M (M a number > 0) and no other register; `period`
+  // becomes the least common multiple of the M.
+  bool periodic(std::int32_t i, std::int64_t k, std::int64_t& period) const {
+    if (i < 0) return true;
+    const Node& n = code_.nodes[static_cast<std::size_t>(i)];
+    if (n.op == Op::Reg) return false;
+    if (n.op == Op::Mod) {
+      const Node& x = code_.nodes[static_cast<std::size_t>(n.a)];
+      const Node& m = code_.nodes[static_cast<std::size_t>(n.b)];
+      if (x.op == Op::Reg && x.v == k && m.op == Op::Const && m.v > 0 && m.v <= 64) {
+        period = std::lcm(period, m.v);
+        return true;
+      }
+    }
+    if (n.op == Op::ListComp) return false;  // a register of its own
+    return periodic(n.a, k, period) && periodic(n.b, k, period) && periodic(n.c, k, period);
   }
 
   // A constant list (a parameter, a top-level let) as a table: of integers, or (rows) of

@@ -201,6 +201,15 @@ std::int64_t IntProgram::eval(std::int32_t i, std::int64_t* r, bool& bail) const
   }
 }
 
+std::optional<std::int64_t> IntProgram::value_at(std::int32_t node, std::int64_t slot, std::int64_t value) const {
+  std::vector<std::int64_t> r(static_cast<std::size_t>(slot) + 1, 0);
+  r[static_cast<std::size_t>(slot)] = value;
+  bool bail = false;
+  const std::int64_t v = eval(node, r.data(), bail);
+  if (bail) return std::nullopt;
+  return v;
+}
+
 bool IntProgram::mentions(std::int32_t i, std::int64_t slot) const {
   if (i < 0) return false;
   const Node& n = nodes[static_cast<std::size_t>(i)];

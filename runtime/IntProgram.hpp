@@ -261,6 +261,9 @@ class IntProgram {
   std::optional<std::int64_t> slope(std::int32_t node, std::int64_t slot) const;
   // Whether the node's value depends on the slot.
   bool mentions(std::int32_t i, std::int64_t slot) const;
+  // The node's value with `slot` holding `value`, for a node that reads no other register;
+  // nothing where it fails (the compiler asks this of conditions on residues).
+  std::optional<std::int64_t> value_at(std::int32_t node, std::int64_t slot, std::int64_t value) const;
   // Once every item is written: flattens their expressions into instructions over the value
   // array, and finds what moves along each affine run.
   void link();

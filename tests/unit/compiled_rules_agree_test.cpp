@@ -320,6 +320,16 @@ TEST_CASE("conditions on a range's variable cut the range, and the same options 
                    "move (a - 1, b - 1) for k in a - 3..a if k % 2 == 0 and a > 0 and b > 0  "
                    "move (a - k, b - j) for k in 1..a if k % 3 != 0 for j in 0..min(b, 2)",
                    grid);
+  // Conditions that read k only as k % M: combined, through a function, a membership; a
+  // period of 21 (the moduli 3 and 7), and one past 64 left as written.
+  agree_throughout("(a, b)",
+                   "move (a - k, ID(b)) for k in 1..a if f(k)  "
+                   "move (a, b - k) for k in 1..b if k % 10 in {1, 3, 4} and not (k % 4 == 0)  "
+                   "move (a - k, b - 1) for k in 1..a if k % 65 == 1 if b > 0",
+                   "def f(k) = k % 3 == 0 or k % 7 == 2\n" + grid);
+  // At k % 3 == 0 the condition divides by zero: the rules' own error, met where they meet it.
+  fails_with("game Z { state n  move n - k for k in 1..n if 6 / (k % 3) > 2 }\ngrundy(Z(5))\n",
+             "division by zero");
   // The same option for every k let through: one option, which the outcome search may stop
   // at and come back to.
   agree_throughout("(a, b)", "move (a - 1, ID(b)) for k in 0..a if k % 3 == 1  move (a, b - 1) if b > 0",
