@@ -160,6 +160,23 @@ Table take_where_hand(int N, Takes takes) {
   }
   return g;
 }
+// Split n into a and b with a + b < n (the rest thrown away), naive: the double loop, the
+// value of each pair marked.
+Table split_pairs_hand(int N) {
+  Table g(static_cast<std::size_t>(N) + 1);
+  std::vector<int> seen(static_cast<std::size_t>(N) * 2 + 2);
+  for (int n = 0; n <= N; ++n) {
+    for (int a = 1; a <= n; ++a) {
+      for (int b = 1; b <= n - a; ++b) {
+        if (a + b < n) seen[static_cast<std::size_t>(g[static_cast<std::size_t>(a)] ^ g[static_cast<std::size_t>(b)])] = n + 1;
+      }
+    }
+    int x = 0;
+    while (seen[static_cast<std::size_t>(x)] == n + 1) ++x;
+    g[static_cast<std::size_t>(n)] = x;
+  }
+  return g;
+}
 // The helper a contest solution writes for `def f(k) = k % 3 == 0 or k % 7 == 2`.
 bool takeable(int k) { return k % 3 == 0 || k % 7 == 2; }
 
@@ -770,6 +787,26 @@ std::vector<Case> cases() {
                      "sum(grundy(Q(n)) for n in 0..20000)\n");
                },
                [] { return std::to_string(checksum(take_where_hand(20000, takeable))); }});
+  c.push_back({"take k if k not in S (4 numbers), sum to 20000", "S a parameter; hand: naive loop testing S",
+               3,
+               [] {
+                 return run_grundy(
+                     "game Q(S) { state n  move n - k for k in 1..n if not (k in S) }\n"
+                     "sum(grundy(Q[{2, 5, 7, 11}](n)) for n in 0..20000)\n");
+               },
+               [] {
+                 const std::vector<int> S = {2, 5, 7, 11};
+                 return std::to_string(checksum(
+                     take_where_hand(20000, [&](int k) { return std::find(S.begin(), S.end(), k) == S.end(); })));
+               }});
+  c.push_back({"split into a, b with a + b < n, sum to 1000", "a two-level for with a split; hand: naive triple loop",
+               3,
+               [] {
+                 return run_grundy(
+                     "game T { state n  split [a, b] for a in 1..n for b in 1..n - a if a + b < n }\n"
+                     "sum(grundy(T(n)) for n in 0..1000)\n");
+               },
+               [] { return std::to_string(checksum(split_pairs_hand(1000))); }});
   c.push_back({"take a square k * k if k * k <= n, sum to 10^5",
                "a rising condition cut by bisection; hand: "
                "for (k = 1; k * k <= n; ++k)",
