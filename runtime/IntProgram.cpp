@@ -19,7 +19,6 @@ checked::Fault bit(std::int64_t k, std::int64_t& z) {
 using P = IntProgram;
 constexpr std::int64_t list_len(std::int64_t w) { return P::list_len(w); }
 constexpr int list_bits(std::int64_t n) { return P::list_bits(n); }
-constexpr std::int64_t kMaxByte = 255;  // an item of a list of up to 7
 using Items = std::array<std::int64_t, P::kMaxListLength>;
 checked::Fault packed(const Items& xs, std::int64_t n, std::int64_t& z) {
   return P::pack_list(xs.data(), n, z) ? checked::Fault::None : checked::Fault::Overflow;
@@ -472,16 +471,9 @@ void IntProgram::moving_values(Item& it) {
       case Op::ListAt:
         if (list_at(x, y, z) != Fault::None) return false;
         break;
-      case Op::Append: {
-        // A list comprehension's every item: inline while the items keep 8 bits each.
-        const std::int64_t n = list_len(x);
-        if (n < 7 && static_cast<std::uint64_t>(y) <= static_cast<std::uint64_t>(kMaxByte)) {
-          z = (x | (y << (8 * n))) + (std::int64_t{1} << kLengthShift);
-          break;
-        }
-        if (list_put(x, n, y, z) != Fault::None) return false;
+      case Op::Append:
+        if (list_put(x, list_len(x), y, z) != Fault::None) return false;
         break;
-      }
       case Op::ListHas: z = list_has(x, y); break;
       case Op::ListSort: z = list_sorted(x); break;
       case Op::ListRemove:
@@ -802,6 +794,17 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
     if (stop) stop->at[ci] = v;
     return false;
   };
+  // The clause's variable takes value(i) for i in begin..end - 1 (from where a listing
+  // stopped, when it resumes here), the clauses after it for each; the stop records i.
+  const auto each = [&](std::int64_t begin, std::int64_t end, auto value) {
+    for (std::int64_t i = from ? from->at[ci] : begin; i < end; ++i) {
+      if (!spend(budget, 1, sink)) return false;
+      r[c.slot] = value(i);
+      if (!clauses(it, ci + 1, r, sink, budget, from, stop)) return at(i);
+      from = nullptr;
+    }
+    return true;
+  };
   switch (c.kind) {
     case Clause::Kind::If: {
       if (!exec(c.prog, r)) return false;
@@ -818,13 +821,8 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
         first = static_cast<std::size_t>(std::lower_bound(c.list.begin(), c.list.end(), lo) - c.list.begin());
         last = static_cast<std::size_t>(std::upper_bound(c.list.begin(), c.list.end(), hi) - c.list.begin());
       }
-      for (std::size_t i = from ? static_cast<std::size_t>(from->at[ci]) : first; i < last; ++i) {
-        if (!spend(budget, 1, sink)) return false;
-        r[c.slot] = c.list[i];
-        if (!clauses(it, ci + 1, r, sink, budget, from, stop)) return at(static_cast<std::int64_t>(i));
-        from = nullptr;
-      }
-      return true;
+      return each(static_cast<std::int64_t>(first), static_cast<std::int64_t>(last),
+                  [&](std::int64_t i) { return c.list[static_cast<std::size_t>(i)]; });
     }
     case Clause::Kind::Bits: {
       if (!exec(c.prog, r)) return false;
@@ -838,27 +836,17 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
     }
     case Clause::Kind::Items: {
       if (!exec(c.prog, r)) return false;
-      const std::int64_t w = r[c.lo_at];
-      for (std::int64_t i = from ? from->at[ci] : 0, n = list_len(w); i < n; ++i) {
-        if (!spend(budget, 1, sink)) return false;
-        r[c.slot] = (w >> (list_bits(n) * i)) & max_item(n);
-        if (!clauses(it, ci + 1, r, sink, budget, from, stop)) return at(i);
-        from = nullptr;
-      }
-      return true;
+      const std::int64_t w = r[c.lo_at], n = list_len(w);
+      const int bits = list_bits(n);
+      return each(0, n, [&](std::int64_t i) { return (w >> (bits * i)) & max_item(n); });
     }
     case Clause::Kind::Row: {
       if (!exec(c.prog, r)) return false;
       const Table& t = tables[static_cast<std::size_t>(c.table)];
       const auto row = static_cast<std::size_t>(r[c.lo_at]);  // checked by RowOf
-      const std::int64_t first = t.starts[row], n = t.starts[row + 1] - first;
-      for (std::int64_t i = from ? from->at[ci] : 0; i < n; ++i) {
-        if (!spend(budget, 1, sink)) return false;
-        r[c.slot] = t.items[static_cast<std::size_t>(first + i)];
-        if (!clauses(it, ci + 1, r, sink, budget, from, stop)) return at(i);
-        from = nullptr;
-      }
-      return true;
+      const std::int64_t first = t.starts[row];
+      return each(0, t.starts[row + 1] - first,
+                  [&](std::int64_t i) { return t.items[static_cast<std::size_t>(first + i)]; });
     }
     case Clause::Kind::Range: {
       if (!exec(c.prog, r)) return false;
