@@ -147,14 +147,22 @@ class BoxSink : public OptionSink {
       const T none = static_cast<T>(~T{0});
       const auto size =
           std::min(static_cast<std::uint64_t>(vec.size()), static_cast<std::uint64_t>(m_.dims()[0]));
+      const T* t = vec.data();
+      std::uint32_t* stamp = stamp_.data();  // in locals: the stores through stamp may not alias them
+      const std::uint32_t gen = gen_;
       for (; j < count; ++j) {
         const auto x = static_cast<std::uint64_t>(coords[j]);
-        const T v = x < size ? vec[x] : none;
-        if (v != none) {
+        const T v = x < size ? t[x] : none;
+        if constexpr (sizeof(T) <= 2) {  // every value of the table has its slot
+          if (v != none) {
+            stamp[v] = gen;
+            continue;
+          }
+        } else if (v != none) {
           mark(v);
-        } else if (!option(coords + j, 1)) {
-          return;
+          continue;
         }
+        if (!option(coords + j, 1)) return;
       }
     });
     return j;

@@ -140,7 +140,7 @@ std::optional<std::uint32_t> hashed_value(HashedValues& memo, const IntProgram& 
   Coords root{};
   std::copy(c, c + ar, root.begin());
   if (!enter(root, false)) return std::nullopt;
-  IntProgram::Resume stopped;  // where a listing stopped: one for the search, not cleared per listing
+  IntProgram::Resume stopped{};  // where a listing stopped: one for the search, not cleared per listing
   while (!stack.empty()) {
     if ((++ticks & 0xFFF) == 0) {
       tally.flush();

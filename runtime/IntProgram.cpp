@@ -4,88 +4,13 @@
 #include <array>
 
 #include "runtime/Checked.hpp"
+#include "runtime/IntOps.hpp"
 
 namespace grundy {
 
 namespace {
 constexpr std::int64_t kStepBudget = std::int64_t{1} << 24;  // loop steps per state
-
-// {k} as a bitmask; an overflow when k cannot be an element of one (the rules then take over).
-checked::Fault bit(std::int64_t k, std::int64_t& z) {
-  if (k < 0 || k > IntProgram::kMaxElement) return checked::Fault::Overflow;
-  z = std::int64_t{1} << k;
-  return checked::Fault::None;
-}
-using P = IntProgram;
-constexpr std::int64_t list_len(std::int64_t w) { return P::list_len(w); }
-constexpr int list_bits(std::int64_t n) { return P::list_bits(n); }
-using Items = std::array<std::int64_t, P::kMaxListLength>;
-checked::Fault packed(const Items& xs, std::int64_t n, std::int64_t& z) {
-  return P::pack_list(xs.data(), n, z) ? checked::Fault::None : checked::Fault::Overflow;
-}
-// w[i]; an overflow (a bail) when i is out of range.
-checked::Fault list_at(std::int64_t w, std::int64_t i, std::int64_t& z) {
-  const std::int64_t n = list_len(w);
-  if (i < 0 || i >= n) return checked::Fault::Overflow;
-  z = (w >> (P::list_bits(n) * i)) & P::max_item(n);
-  return checked::Fault::None;
-}
-// w with item i set to x (i == len: appended, and the items may narrow).
-checked::Fault list_put(std::int64_t w, std::int64_t i, std::int64_t x, std::int64_t& z) {
-  const std::int64_t n = list_len(w);
-  if (i < 0 || i > n) return checked::Fault::Overflow;
-  if (i == n && list_bits(n + 1) == list_bits(n)) {  // the same width: one more field
-    if (x < 0 || x > P::max_item(n + 1)) return checked::Fault::Overflow;
-    z = (w | (x << (P::list_bits(n) * static_cast<int>(n)))) + (std::int64_t{1} << P::kLengthShift);
-    return checked::Fault::None;
-  }
-  if (i == n) {  // narrower items: repacked
-    Items xs;
-    P::unpack_list(w, xs.data());
-    if (n == P::kMaxListLength) return checked::Fault::Overflow;
-    xs[static_cast<std::size_t>(n)] = x;
-    return packed(xs, n + 1, z);
-  }
-  if (x < 0 || x > P::max_item(n)) return checked::Fault::Overflow;
-  const int shift = P::list_bits(n) * static_cast<int>(i);
-  z = (w & ~(P::max_item(n) << shift)) | (x << shift);
-  return checked::Fault::None;
-}
-std::int64_t list_has(std::int64_t x, std::int64_t w) {
-  const std::int64_t n = list_len(w);
-  for (std::int64_t i = 0; i < n; ++i) {
-    if (((w >> (P::list_bits(n) * i)) & P::max_item(n)) == x) return 1;
-  }
-  return 0;
-}
-std::int64_t list_sorted(std::int64_t w) {
-  Items xs;
-  const std::int64_t n = P::unpack_list(w, xs.data());
-  std::sort(xs.data(), xs.data() + n);
-  std::int64_t z = 0;
-  P::pack_list(xs.data(), n, z);  // the same items: they fit
-  return z;
-}
-// w without item i.
-checked::Fault list_remove(std::int64_t w, std::int64_t i, std::int64_t& z) {
-  Items xs;
-  const std::int64_t n = P::unpack_list(w, xs.data());
-  if (i < 0 || i >= n) return checked::Fault::Overflow;
-  std::copy(xs.data() + i + 1, xs.data() + n, xs.data() + i);
-  return packed(xs, n - 1, z);
-}
-checked::Fault list_concat(std::int64_t a, std::int64_t b, std::int64_t& z) {
-  Items xs;
-  const std::int64_t na = P::unpack_list(a, xs.data());
-  if (na + list_len(b) > P::kMaxListLength) return checked::Fault::Overflow;
-  const std::int64_t nb = P::unpack_list(b, xs.data() + na);
-  return packed(xs, na + nb, z);
-}
-
-// k in the set `mask`: an integer outside 0..kMaxElement is in none.
-std::int64_t member(std::int64_t k, std::int64_t mask) {
-  return k >= 0 && k <= IntProgram::kMaxElement ? (mask >> k) & 1 : 0;
-}
+using namespace int_ops;
 }  // namespace
 
 // ---- the expression graph ----
@@ -172,32 +97,10 @@ std::int64_t IntProgram::eval(std::int32_t i, std::int64_t* r, bool& bail) const
   }
   const std::int64_t x = operand(n.a, r, bail);
   const std::int64_t y = operand(n.b, r, bail);
-  switch (n.op) {
-    case Op::Add: return done(checked::add(x, y, z));
-    case Op::Sub: return done(checked::sub(x, y, z));
-    case Op::Mul: return done(checked::mul(x, y, z));
-    case Op::Div: return done(checked::div(x, y, z));
-    case Op::Mod: return done(checked::mod(x, y, z));
-    case Op::Pow: return done(checked::pow(x, y, z));
-    case Op::Xor: return x ^ y;
-    case Op::Test: return member(x, y);
-    case Op::ListAt: return done(list_at(x, y, z));
-    case Op::Append: return done(list_put(x, list_len(x), y, z));
-    case Op::ListHas: return list_has(x, y);
-    case Op::ListRemove: return done(list_remove(x, y, z));
-    case Op::Concat: return done(list_concat(x, y, z));
-    case Op::Union: return x | y;
-    case Op::Minus: return x & ~y;
-    case Op::Min: return std::min(x, y);
-    case Op::Max: return std::max(x, y);
-    case Op::Lt: return x < y;
-    case Op::Le: return x <= y;
-    case Op::Gt: return x > y;
-    case Op::Ge: return x >= y;
-    case Op::Eq: return x == y;
-    case Op::Ne: return x != y;
-    default: return done(checked::Fault::Overflow);
-  }
+  if (n.op == Op::Pow) return done(checked::pow(x, y, z));
+  if (!dispatch(n.op, [&](auto o) { return apply<decltype(o)::value>(x, y, z); }))
+    return done(checked::Fault::Overflow);
+  return z;
 }
 
 std::optional<std::int64_t> IntProgram::value_at(std::int32_t node, std::int64_t slot, std::int64_t value) const {
@@ -392,6 +295,7 @@ void IntProgram::link() {
       }
     }
     if (it.affine) moving_values(it);
+    plan_lanes(it);
   }
 }
 
@@ -413,7 +317,6 @@ void IntProgram::moving_values(Item& it) {
 
 // Runs p over the value array v; false on an overflow, a division by zero, ...
 [[gnu::always_inline]] inline bool IntProgram::exec(const Prog& p, std::int64_t* v) const {
-  using checked::Fault;
   const Instr* code = p.code.data();
   const std::size_t size = p.code.size();
   for (std::size_t pc = 0; pc < size; ++pc) {
@@ -427,61 +330,7 @@ void IntProgram::moving_values(Item& it) {
       continue;
     }
     const std::int64_t x = v[in.a];
-    const std::int64_t y = v[in.b];
     switch (in.op) {
-      case Op::Add:
-        if (checked::add(x, y, z) != Fault::None) return false;
-        break;
-      case Op::Sub:
-        if (checked::sub(x, y, z) != Fault::None) return false;
-        break;
-      case Op::Mul:
-        if (checked::mul(x, y, z) != Fault::None) return false;
-        break;
-      case Op::Div:
-        if (checked::div(x, y, z) != Fault::None) return false;
-        break;
-      case Op::Mod:
-        if (checked::mod(x, y, z) != Fault::None) return false;
-        break;
-      case Op::Xor: z = x ^ y; break;
-      case Op::Min: z = std::min(x, y); break;
-      case Op::Max: z = std::max(x, y); break;
-      case Op::Lt: z = x < y; break;
-      case Op::Le: z = x <= y; break;
-      case Op::Gt: z = x > y; break;
-      case Op::Ge: z = x >= y; break;
-      case Op::Eq: z = x == y; break;
-      case Op::Ne: z = x != y; break;
-      case Op::Neg:
-        if (checked::neg(x, z) != Fault::None) return false;
-        break;
-      case Op::Abs:
-        if (checked::abs(x, z) != Fault::None) return false;
-        break;
-      case Op::Not: z = x ? 0 : 1; break;
-      case Op::Bit:
-        if (bit(x, z) != Fault::None) return false;
-        break;
-      case Op::Popcount: z = __builtin_popcountll(static_cast<std::uint64_t>(x)); break;
-      case Op::Test: z = member(x, y); break;
-      case Op::Union: z = x | y; break;
-      case Op::Minus: z = x & ~y; break;
-      case Op::ListLen: z = list_len(x); break;
-      case Op::ListAt:
-        if (list_at(x, y, z) != Fault::None) return false;
-        break;
-      case Op::Append:
-        if (list_put(x, list_len(x), y, z) != Fault::None) return false;
-        break;
-      case Op::ListHas: z = list_has(x, y); break;
-      case Op::ListSort: z = list_sorted(x); break;
-      case Op::ListRemove:
-        if (list_remove(x, y, z) != Fault::None) return false;
-        break;
-      case Op::Concat:
-        if (list_concat(x, y, z) != Fault::None) return false;
-        break;
       case Op::Jz:
         if (x == 0) pc = static_cast<std::size_t>(in.target) - 1;  // then ++pc
         continue;
@@ -489,9 +338,10 @@ void IntProgram::moving_values(Item& it) {
         if (x != 0) pc = static_cast<std::size_t>(in.target) - 1;
         continue;
       case Op::Jmp: pc = static_cast<std::size_t>(in.target) - 1; continue;
-      case Op::Move: z = x; break;
-      default: return false;
+      default: break;
     }
+    const std::int64_t y = v[in.b];
+    if (!dispatch(in.op, [&](auto o) { return apply<decltype(o)::value>(x, y, z); })) return false;
     v[in.dst] = z;
   }
   return true;
@@ -541,21 +391,6 @@ bool IntProgram::options(const std::int64_t* state, OptionSink& sink, const Resu
   for (std::size_t q = 0; q < it.coords_at.size(); ++q) out[q] = r[it.coords_at[q]];
   return true;
 }
-
-namespace {
-// Takes n steps from a state's budget: false when they are not there. The sink is pulsed
-// whenever the budget comes down to or past a multiple of 2^16, however it is spent (steps
-// of 1 in one loop and of 1 in a nested run alternate, and a test of `budget % 2^16 == 0`
-// in either alone may never be true); not at a state's first step, although the budget
-// starts at a multiple (a pulse per state was a tenth of the outcome search).
-bool spend(std::int64_t& budget, std::int64_t n, OptionSink& sink) {
-  if (n > budget) return false;
-  const std::int64_t before = budget;
-  budget -= n;
-  if (((before - 1) >> 16) != ((budget - 1) >> 16)) sink.pulse();
-  return true;
-}
-}  // namespace
 
 // The options of an affine item's last range as one run: `count` values of its variable
 // from `first`, `step` apart (1, or a modular condition's modulus). The program runs once,
@@ -740,46 +575,6 @@ bool IntProgram::monotone_cut(const Bound& b, std::int64_t slot, std::int64_t* r
   return true;
 }
 
-// The innermost range first..hi of an item whose options are not a run: their coordinates
-// computed a batch at a time, and the sink handed each batch. Where the program cannot go
-// on (an overflow at some k), the options before it are handed over first, so that a sink
-// that stops before it never meets it, as the rules as written would not.
-bool IntProgram::batched(const Item& it, std::size_t ci, const Clause& c, std::int64_t first, std::int64_t hi,
-                         std::int64_t* r, OptionSink& sink, std::int64_t& budget, Resume* stop) const {
-  constexpr int kBatch = 64;
-  const auto width = static_cast<int>(it.coords_at.size());
-  std::int64_t buf[kBatch * kMaxParts * kMaxArity];
-  std::int64_t x = first;
-  for (bool more = true; more;) {
-    const std::int64_t start = x;
-    int n = 0;
-    bool failed = false;
-    while (n < kBatch) {
-      r[c.slot] = x;
-      if (!coords_of(it, r, buf + n * width)) {
-        failed = true;
-        break;
-      }
-      ++n;
-      if (x == hi) {
-        more = false;
-        break;
-      }
-      ++x;
-    }
-    if (n > 0) {
-      if (!spend(budget, n, sink)) return false;
-      const std::int64_t took = sink.batch(buf, it.parts, width, n);
-      if (took < n) {
-        if (stop) stop->at[ci] = start + took;
-        return false;
-      }
-    }
-    if (failed) return false;
-  }
-  return true;
-}
-
 // `from`: this clause resumes where a listing stopped (its first value is the one it stopped
 // at); `stop`: where to record the stop, each clause its own value, as the stop unwinds.
 bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, OptionSink& sink,
@@ -849,14 +644,24 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
                   [&](std::int64_t i) { return t.items[static_cast<std::size_t>(first + i)]; });
     }
     case Clause::Kind::Range: {
-      if (!exec(c.prog, r)) return false;
-      std::int64_t lo = r[c.lo_at];
-      std::int64_t hi = r[c.hi_at];
-      if (hi < lo) return true;
-      if (!c.bounds.empty()) {
-        bool empty = false;
-        if (!bounded(c, r, lo, hi, empty)) return false;
-        if (empty) return true;
+      std::int64_t lo = 0, hi = 0;
+      if (from) {
+        lo = from->lo[ci];
+        hi = from->hi[ci];
+      } else {
+        if (!exec(c.prog, r)) return false;
+        lo = r[c.lo_at];
+        hi = r[c.hi_at];
+        if (hi < lo) return true;
+        if (!c.bounds.empty()) {
+          bool empty = false;
+          if (!bounded(c, r, lo, hi, empty)) return false;
+          if (empty) return true;
+        }
+      }
+      if (stop) {
+        stop->lo[ci] = lo;
+        stop->hi[ci] = hi;
       }
       if (c.mod > 0 && lo >= 0) return strided(it, ci, c, lo, hi, r, sink, budget, from, stop);
       if (it.affine && ci + 1 == it.clauses.size()) {
@@ -865,8 +670,8 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
         if (__builtin_sub_overflow(hi, lo, &span) || span == INT64_MAX) return false;
         return affine_run(it, c, lo, span + 1, 1, r, sink, budget);
       }
-      if (ci + 1 == it.clauses.size())
-        return batched(it, ci, c, from ? from->at[ci] : lo, hi, r, sink, budget, stop);
+      if (static_cast<std::size_t>(it.lanes.at) == ci)
+        return lanes(it, ci, c, from ? from->at[ci] : lo, hi, r, sink, budget, stop);
       for (std::int64_t x = from ? from->at[ci] : lo;; ++x) {
         if (!spend(budget, 1, sink)) return false;
         r[c.slot] = x;

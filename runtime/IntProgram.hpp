@@ -41,6 +41,14 @@ class OptionSink {
     }
     return count;
   }
+  // As batch, where the listing could go on right after the batch: a sink that stops at an
+  // option may keep it and the options after it to look at later (kept: true), and then takes
+  // the whole batch; the listing stops there, to go on after the batch.
+  virtual std::int64_t batch_or_keep(const std::int64_t* coords, int parts, int width, std::int64_t count,
+                                     bool& kept) {
+    kept = false;
+    return batch(coords, parts, width, count);
+  }
   // Called every few thousand loop steps, so that one state with millions of options still
   // notices Ctrl-C; may throw (an interrupt).
   virtual void pulse() {}
@@ -199,6 +207,10 @@ class IntProgram {
     std::int32_t lo_at = 0, hi_at = 0;
     std::vector<Bound> bounds;  // Range
   };
+  // A batch of values of a range (runtime/IntLanes.cpp): up to kLaneWidth values, and rows
+  // for the values computed from them.
+  static constexpr int kLaneWidth = 64;
+  static constexpr int kLaneRows = 48;
   // A `let` (the value of `expr` into `slot`) or a rule (its clauses, then its parts).
   struct Item {
     bool let = false;
@@ -219,6 +231,14 @@ class IntProgram {
     // Affine: the places of the values in `prog` that move with the range's variable, and
     // their slopes. Their values at the range's end follow from those at its start.
     std::vector<std::pair<std::int32_t, std::int64_t>> moving;
+    // Where the rule's innermost range is followed by conditions only and its options are not
+    // a run: they are listed a batch of the range's values at a time (IntProgram::lanes), each
+    // expression evaluated over the batch node by node.
+    struct Lanes {
+      std::int32_t at = -1;                  // the range's clause; -1: listed value by value
+      std::vector<std::int32_t> conditions;  // the conditions after it, as nodes
+      std::vector<std::uint8_t> moves;       // per node: whether it depends on the range's variable
+    } lanes;
   };
   static constexpr int kMaxParts = 8;
   // The most clauses a rule may have (the compiler leaves longer rules to the rules as written).
@@ -232,8 +252,13 @@ class IntProgram {
     // The stop was in the run of the rule's last clause: the next listing goes on after the
     // whole run (the caller has gone through it).
     bool in_run = false;
+    // (Not initialized: written along the path of the clauses where the listing stopped, and
+    // read only along that path.)
     std::array<std::int64_t, kMaxClauses>
-        at{};  // per clause: Range: the value; List, Items, Row: the index; Bits: the bits left
+        at;  // per clause: Range: the value; List, Items, Row: the index; Bits: the bits left
+    // Range: its ends once cut by its bounds, the same when the listing goes on (the state is
+    // the same), so that a search that comes back to a state does not work them out again.
+    std::array<std::int64_t, kMaxClauses> lo, hi;
   };
 
   // ---- written by the compiler ----
@@ -300,8 +325,22 @@ class IntProgram {
   bool coords_of(const Item& it, std::int64_t* r, std::int64_t* out) const;
   bool affine_run(const Item& it, const Clause& c, std::int64_t first, std::int64_t count, std::int64_t step,
                   std::int64_t* r, OptionSink& sink, std::int64_t& budget) const;
-  bool batched(const Item& it, std::size_t ci, const Clause& c, std::int64_t first, std::int64_t hi,
-               std::int64_t* r, OptionSink& sink, std::int64_t& budget, Resume* stop) const;
+  // Takes n steps from a state's budget: false when they are not there. The sink is pulsed
+  // whenever the budget comes down to or past a multiple of 2^16, however it is spent (steps
+  // of 1 in one loop and of 1 in a nested run alternate, and a test of `budget % 2^16 == 0`
+  // in either alone may never be true); not at a state's first step, although the budget
+  // starts at a multiple (a pulse per state was a tenth of the outcome search).
+  static bool spend(std::int64_t& budget, std::int64_t n, OptionSink& sink) {
+    if (n > budget) return false;
+    const std::int64_t before = budget;
+    budget -= n;
+    if (((before - 1) >> 16) != ((budget - 1) >> 16)) sink.pulse();
+    return true;
+  }
+  friend class LaneEval;
+  void plan_lanes(Item& it);
+  bool lanes(const Item& it, std::size_t ci, const Clause& c, std::int64_t first, std::int64_t hi,
+             std::int64_t* r, OptionSink& sink, std::int64_t& budget, Resume* stop) const;
   bool strided(const Item& it, std::size_t ci, const Clause& c, std::int64_t lo, std::int64_t hi,
                std::int64_t* r, OptionSink& sink, std::int64_t& budget, const Resume* from,
                Resume* stop) const;

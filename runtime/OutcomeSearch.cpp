@@ -37,6 +37,7 @@ class OutcomeSink : public OptionSink {
     grow_ = false;
     searching_ = false;
     in_run_ = false;
+    rest_.clear();
   }
 
   bool option(const std::int64_t* coords, int parts) override {
@@ -90,6 +91,23 @@ class OutcomeSink : public OptionSink {
     seen_ = start + count;
     return true;
   }
+
+  // A batch of options (parts 1): stopped at one not known yet, it and the few after it are
+  // kept (rest()) for the search to look at in turn, so that the listing goes on after the
+  // batch rather than listing those options again after each one is decided.
+  static constexpr std::int64_t kMaxKept = 16;
+  std::int64_t batch_or_keep(const std::int64_t* coords, int parts, int width, std::int64_t count,
+                             bool& kept) override {
+    kept = false;
+    const std::int64_t took = batch(coords, parts, width, count);
+    if (took == count || found_ != Found::Unknown || searching_ || parts != 1 || count - took > kMaxKept)
+      return took;
+    rest_.assign(coords + took * width, coords + count * width);
+    kept = true;
+    return count;
+  }
+  // The options kept, `arity` integers each, the first the unknown one found.
+  const std::vector<std::int64_t>& rest() const { return rest_; }
 
   // Where in a run of options the unknown option found lies, so that the search can go on
   // through the run from there without listing the state's options again (which costs
@@ -161,6 +179,7 @@ class OutcomeSink : public OptionSink {
   Coords child_{};
   bool in_run_ = false;
   Run run_;
+  std::vector<std::int64_t> rest_;
 };
 
 }  // namespace
@@ -201,15 +220,23 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
     tally.add();
   };
   struct Entry {
+    // Not value-initialized: `from` and `run` (hundreds of bytes) are written when the entry
+    // stops at an option, and read only after that.
+    explicit Entry(const Coords& at) : c(at) {}
     Coords c;
-    bool expanded;
+    bool expanded = false;
     bool in_run = false;  // the option being decided lies in `run`: go on from there
     // The options before `from` are known to be N: a listing goes on from there.
     bool resumed = false;
-    IntProgram::Resume from{};
-    OutcomeSink::Run run{};
+    IntProgram::Resume from;
+    OutcomeSink::Run run;
+    // Options listed and not looked at yet (OutcomeSink::rest), in `kept` from `next` to
+    // `end`, the one being decided first; the entry's share of `kept` starts at `base`.
+    std::size_t base = 0, next = 0, end = 0;
   };
-  std::vector<Entry> stack{{root, false}};
+  std::vector<std::int64_t> kept;
+  std::vector<Entry> stack;
+  stack.emplace_back(root);
   // The expanded states on the stack (the ancestors of the top) carry a mark in the memo
   // itself, where a loop meets them again; however the search ends (an answer, giving up,
   // an exception from a hook), no mark stays behind.
@@ -238,6 +265,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
       Entry& e = stack.back();
       record(e.c, wins);  // replaces the mark
       if (e.expanded) --grey;
+      kept.resize(e.base);
       stack.pop_back();
       if (stack.empty()) return;
       Entry& parent = stack.back();
@@ -247,6 +275,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
       }
       // The parent's listing goes on from this option, now known to be N.
       if (parent.in_run) ++parent.run.k;
+      else if (parent.next < parent.end) parent.next += static_cast<std::size_t>(ar);
       return;
     }
   };
@@ -269,17 +298,18 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
       return false;
     }
     // A game that goes on without end (its states grow) meets this first.
-    if ((stack.size() + 1) * sizeof(Entry) > hooks.max_stack_bytes) {
+    if ((stack.size() + 1) * sizeof(Entry) + kept.size() * sizeof(std::int64_t) > hooks.max_stack_bytes) {
       why = "the search stack holds " + std::to_string(stack.size()) + " states";
       return false;
     }
-    stack.push_back({child, false});
+    stack.emplace_back(child).base = kept.size();
+    stack.back().next = stack.back().end = kept.size();
     return true;
   };
   if (auto w = known(c)) return *w;
   // Where a listing stopped: one for the whole search, not cleared per listing (it writes
   // only what its path through the clauses needs, and the copy into the entry reads only that).
-  IntProgram::Resume stopped;
+  IntProgram::Resume stopped{};
   while (!stack.empty()) {
     if ((++ticks & 0xFFF) == 0) poll();
     if (outcomes.tiles_used() > max_tiles) {  // each step writes at most one cell
@@ -288,6 +318,26 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
       return std::nullopt;
     }
     Entry& e = stack.back();
+    if (e.next < e.end) {  // the options kept from a batch, in turn
+      OutcomeSink::Found f = OutcomeSink::Found::Nothing;
+      for (; e.next < e.end; e.next += static_cast<std::size_t>(ar)) {
+        f = sink.judge(kept.data() + e.next);
+        if (f != OutcomeSink::Found::Nothing || sink.grow_wanted()) break;
+      }
+      if (sink.grow_wanted()) {
+        grow(sink.child().data());
+        continue;
+      }
+      if (f == OutcomeSink::Found::Losing) {
+        settle(true);
+        continue;
+      }
+      if (f == OutcomeSink::Found::Unknown) {
+        if (!descend()) return std::nullopt;
+        continue;
+      }
+      // Every option kept is N: the listing goes on after them (e.from).
+    }
     if (e.in_run) {
       OutcomeSink::Run& r = e.run;
       OutcomeSink::Found f = OutcomeSink::Found::Nothing;
@@ -344,6 +394,11 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
     e.from.in_run = e.in_run = sink.in_run();
     e.resumed = true;
     if (e.in_run) e.run = sink.run_found();
+    if (!sink.rest().empty()) {
+      e.next = kept.size();
+      kept.insert(kept.end(), sink.rest().begin(), sink.rest().end());
+      e.end = kept.size();
+    }
     if (!descend()) return std::nullopt;
   }
   if (auto w = known(c)) return *w;

@@ -1,0 +1,317 @@
+// The innermost range of a rule listed a batch of its values at a time (IntProgram::lanes):
+// `for k in 1..n if k * k <= n`, `for k in 1..M if not (k in used)` and Chomp's bite (a list
+// comprehension per option) evaluate each node of their expressions once per batch, in a loop
+// over the batch, rather than once per value: the dispatch of a tree walk, paid per node and
+// per option, is paid per node and per batch.
+#include <algorithm>
+
+#include "runtime/IntOps.hpp"
+#include "runtime/IntProgram.hpp"
+
+namespace grundy {
+
+using namespace int_ops;
+
+namespace {
+using Row = std::array<std::int64_t, IntProgram::kLaneWidth>;
+
+// The values of a batch a node is evaluated for: lanes idx[0..m), increasing, or 0..m-1.
+struct Sel {
+  const std::uint8_t* idx = nullptr;
+  int m = 0;
+  int lane(int j) const { return idx ? idx[j] : j; }
+  template <class F>
+  void each(F f) const {
+    if (idx) {
+      for (int j = 0; j < m; ++j) f(idx[j]);
+    } else {
+      for (int j = 0; j < m; ++j) f(j);
+    }
+  }
+};
+
+// A node's value over a batch: a row, or (row < 0) one value for every lane.
+struct Val {
+  std::int16_t row = -1;
+  std::int64_t x = 0;
+};
+}  // namespace
+
+// Evaluates nodes over the lanes of a batch, the range's variable in row 0. Where a lane
+// cannot go on (an overflow, an index out of range), `cut` comes down to it: it and the lanes
+// after it are dropped, as the rules as written stop at the first such value.
+class LaneEval {
+ public:
+  LaneEval(const IntProgram& p, const IntProgram::Item& it, std::int64_t slot, std::int64_t* r, Row* rows)
+      : p_(p), moves_(it.lanes.moves), slot_(slot), r_(r), rows_(rows) {}
+
+  int cut = IntProgram::kLaneWidth;
+
+  // A fresh evaluation (the rows of the last one free); the lanes numbered anew.
+  void reset() {
+    free_rows();
+    cut = IntProgram::kLaneWidth;
+  }
+  void free_rows() { top_ = 1; }
+  std::int64_t at(const Val& v, int lane) const {
+    return v.row < 0 ? v.x : rows_[v.row][static_cast<std::size_t>(lane)];
+  }
+
+  Val eval(std::int32_t i, Sel s) {
+    while (s.m > 0 && s.lane(s.m - 1) >= cut) --s.m;
+    if (s.m == 0) return {};
+    const IntProgram::Node& n = p_.nodes[static_cast<std::size_t>(i)];
+    if (n.op == Op::Reg) return n.v == slot_ ? Val{0, 0} : Val{-1, r_[n.v]};
+    if (n.op == Op::Const) return Val{-1, n.v};
+    if (!moves_[static_cast<std::size_t>(i)]) {  // the same for every lane: once
+      bool bail = false;
+      const std::int64_t z = p_.eval(i, r_, bail);
+      if (bail) cut = std::min(cut, s.lane(0));
+      return Val{-1, z};
+    }
+    const std::int16_t res = top_++;
+    std::int64_t* z = rows_[res].data();
+    switch (n.op) {
+      case Op::If: {
+        const Val c = eval(n.a, s);
+        std::uint8_t yes[IntProgram::kLaneWidth], no[IntProgram::kLaneWidth];
+        int ny = 0, nn = 0;
+        s.each([&](int l) {
+          if (l >= cut) return;
+          if (at(c, l) != 0) yes[ny++] = static_cast<std::uint8_t>(l);
+          else no[nn++] = static_cast<std::uint8_t>(l);
+        });
+        into(z, n.b, Sel{yes, ny});
+        into(z, n.c, Sel{no, nn});
+        break;
+      }
+      case Op::And:
+      case Op::Or: {  // b only where a does not decide
+        const Val a = eval(n.a, s);
+        std::uint8_t rest[IntProgram::kLaneWidth];
+        int m = 0;
+        const bool is_and = n.op == Op::And;
+        s.each([&](int l) {
+          if (l >= cut) return;
+          if ((at(a, l) != 0) == is_and) rest[m++] = static_cast<std::uint8_t>(l);
+          else z[l] = is_and ? 0 : 1;
+        });
+        const int mark = top_;
+        const Val b = eval(n.b, Sel{rest, m});
+        Sel{rest, m}.each([&](int l) { z[l] = at(b, l) != 0; });
+        top_ = mark;
+        break;
+      }
+      case Op::ListComp: comprehension(n, i, z, s); break;
+      default:
+        if (!dispatch(n.op, [&](auto o) {
+              binary<decltype(o)::value>(n, z, s);
+              return true;
+            })) {
+          by_lane(i, z, s);
+        }
+        break;
+    }
+    top_ = res + 1;
+    return Val{res, 0};
+  }
+
+ private:
+  // Node i over the lanes of s, into z at those lanes.
+  void into(std::int64_t* z, std::int32_t i, Sel s) {
+    const int mark = top_;
+    const Val v = eval(i, s);
+    s.each([&](int l) { z[l] = at(v, l); });
+    top_ = mark;
+  }
+
+  template <Op o>
+  void binary(const IntProgram::Node& n, std::int64_t* z, Sel s) {
+    const Val a = eval(n.a, s);
+    const Val b = reads_b(o) ? eval(n.b, s) : Val{};
+    // An operand the same for every lane is read in place: a stride of 0.
+    const std::int64_t* x = a.row < 0 ? &a.x : rows_[a.row].data();
+    const std::int64_t* y = b.row < 0 ? &b.x : rows_[b.row].data();
+    const std::ptrdiff_t sx = a.row < 0 ? 0 : 1, sy = b.row < 0 ? 0 : 1;
+    const int m = s.m;
+    const int end = cut;
+    if (s.idx == nullptr) {
+      for (int l = 0; l < m && l < end; ++l) {
+        if (!apply<o>(x[l * sx], y[l * sy], z[l])) {
+          cut = l;
+          return;
+        }
+      }
+      return;
+    }
+    for (int j = 0; j < m; ++j) {
+      const int l = s.idx[j];
+      if (l >= end) return;
+      if (!apply<o>(x[l * sx], y[l * sy], z[l])) {
+        cut = l;
+        return;
+      }
+    }
+  }
+
+  // [body for v in lo..hi], lo and hi the same for every lane: the body over the batch once per
+  // item, each lane's list packed as it goes. Otherwise lane by lane.
+  void comprehension(const IntProgram::Node& n, std::int32_t i, std::int64_t* z, Sel s) {
+    const Val lo = eval(n.a, s), hi = eval(n.b, s);
+    if (lo.row >= 0 || hi.row >= 0) return by_lane(i, z, s);
+    std::int64_t span = 0;  // a list longer than a packed one holds: by the tree walk, to its error
+    if (__builtin_sub_overflow(hi.x, lo.x, &span) || span >= IntProgram::kMaxListLength)
+      return by_lane(i, z, s);
+    const std::int64_t count = span < 0 ? 0 : span + 1;
+    const int bits = IntProgram::list_bits(count);
+    const std::int64_t most = IntProgram::max_item(count);
+    s.each([&](int l) { z[l] = count << IntProgram::kLengthShift; });
+    for (std::int64_t k = 0; k < count; ++k) {
+      r_[n.v] = lo.x + k;
+      const int mark = top_;
+      const Val x = eval(n.c, s);
+      const int end = cut;
+      for (int j = 0; j < s.m; ++j) {
+        const int l = s.lane(j);
+        if (l >= end) break;
+        const std::int64_t item = at(x, l);
+        if (item < 0 || item > most) {
+          cut = l;
+          break;
+        }
+        z[l] |= item << (bits * k);
+      }
+      top_ = mark;
+    }
+  }
+
+  // Node i lane by lane, by the tree walk.
+  void by_lane(std::int32_t i, std::int64_t* z, Sel s) {
+    const std::int64_t* ks = rows_[0].data();
+    for (int j = 0; j < s.m; ++j) {
+      const int l = s.lane(j);
+      if (l >= cut) return;
+      r_[slot_] = ks[l];
+      bool bail = false;
+      z[l] = p_.eval(i, r_, bail);
+      if (bail) {
+        cut = l;
+        return;
+      }
+    }
+  }
+
+  const IntProgram& p_;
+  const std::vector<std::uint8_t>& moves_;
+  std::int64_t slot_;
+  std::int64_t* r_;
+  Row* rows_;
+  std::int16_t top_ = 1;
+};
+
+namespace {
+// Rows a node's evaluation may hold at once (a bound: every moving node of its tree).
+int rows_needed(const IntProgram& p, const std::vector<std::uint8_t>& moves, std::int32_t i) {
+  if (i < 0 || !moves[static_cast<std::size_t>(i)]) return 0;
+  const IntProgram::Node& n = p.nodes[static_cast<std::size_t>(i)];
+  if (n.op == Op::Reg) return 0;
+  return 1 + rows_needed(p, moves, n.a) + rows_needed(p, moves, n.b) + rows_needed(p, moves, n.c);
+}
+}  // namespace
+
+// Item::lanes: the rule's last range when only conditions follow it.
+void IntProgram::plan_lanes(Item& it) {
+  if (it.let) return;
+  std::size_t ci = it.clauses.size();
+  while (ci > 0 && it.clauses[ci - 1].kind == Clause::Kind::If) --ci;
+  if (ci == 0 || it.clauses[ci - 1].kind != Clause::Kind::Range) return;
+  --ci;
+  const std::int64_t k = it.clauses[ci].slot;
+  Item::Lanes lanes;
+  lanes.moves.assign(nodes.size(), 0);
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    lanes.moves[i] = mentions(static_cast<std::int32_t>(i), k) ? 1 : 0;
+  for (std::size_t j = ci + 1; j < it.clauses.size(); ++j) lanes.conditions.push_back(it.clauses[j].lo);
+  int most = 0;
+  for (std::int32_t q : lanes.conditions) most = std::max(most, rows_needed(*this, lanes.moves, q));
+  for (std::int32_t q : it.coords) most = std::max(most, rows_needed(*this, lanes.moves, q));
+  if (most + 1 > kLaneRows) return;
+  lanes.at = static_cast<std::int32_t>(ci);
+  it.lanes = std::move(lanes);
+}
+
+// The values first..hi of the rule's last range (Item::lanes), a batch at a time: each
+// condition evaluated over the batch and the values that fail it dropped, then the
+// coordinates of the options left, handed to the sink in one call. Where an expression cannot
+// be evaluated at some value, the options before it are handed over first, so that a sink that
+// stops before it never meets it, as the rules as written would not; the listing then gives up.
+bool IntProgram::lanes(const Item& it, std::size_t ci, const Clause& c, std::int64_t first, std::int64_t hi,
+                       std::int64_t* r, OptionSink& sink, std::int64_t& budget, Resume* stop) const {
+  const auto width = static_cast<std::size_t>(it.coords.size());
+  Row rows[kLaneRows];
+  std::int64_t buf[kLaneWidth * kMaxParts * kMaxArity];
+  Row& ks = rows[0];
+  if (first > hi) return true;  // a listing that stopped after the range's last batch
+  LaneEval lanes(*this, it, c.slot, r, rows);
+  // A search that stops at its first options computes few beyond them: the batches grow.
+  std::uint64_t size = 8;
+  for (std::int64_t x = first;;) {
+    const std::uint64_t left = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(x);  // hi >= x
+    const bool last = left < size;
+    const int m = static_cast<int>(last ? left + 1 : size);
+    if (!spend(budget, m, sink)) return false;
+    for (int j = 0; j < m; ++j) ks[static_cast<std::size_t>(j)] = x + j;  // up to hi
+    int n = m;
+    bool failed = false;
+    for (const std::int32_t cond : it.lanes.conditions) {
+      lanes.reset();
+      const Val v = lanes.eval(cond, Sel{nullptr, n});
+      const int got = std::min(n, lanes.cut);
+      failed = failed || got < n;
+      int kept = 0;
+      for (int j = 0; j < got; ++j) {
+        if (lanes.at(v, j) != 0) ks[static_cast<std::size_t>(kept++)] = ks[static_cast<std::size_t>(j)];
+      }
+      n = kept;
+      if (n == 0) break;
+    }
+    if (n > 0) {
+      const std::int64_t* options = buf;
+      lanes.reset();
+      for (std::size_t q = 0; q < width; ++q) {
+        const Val v = lanes.eval(it.coords[q], Sel{nullptr, n});
+        if (width == 1 && v.row >= 0) {  // one coordinate, moving: its row is the options
+          options = rows[v.row].data();
+          break;
+        }
+        for (int j = 0; j < n; ++j) buf[static_cast<std::size_t>(j) * width + q] = lanes.at(v, j);
+        lanes.free_rows();
+      }
+      const int got = std::min(n, lanes.cut);
+      failed = failed || got < n;
+      n = got;
+      if (n > 0) {
+        // After the batch: its last value's successor (past hi after the last batch).
+        const bool after = stop && !failed && (!last || hi < INT64_MAX);
+        bool kept = false;
+        const std::int64_t took =
+            after ? sink.batch_or_keep(options, it.parts, static_cast<int>(width), n, kept)
+                  : sink.batch(options, it.parts, static_cast<int>(width), n);
+        if (kept) {
+          stop->at[ci] = x + m;
+          return false;
+        }
+        if (took < n) {
+          if (stop) stop->at[ci] = ks[static_cast<std::size_t>(took)];
+          return false;
+        }
+      }
+    }
+    if (failed) return false;
+    if (last) return true;
+    x += m;
+    size = std::min<std::uint64_t>(2 * size, kLaneWidth);
+  }
+}
+
+}  // namespace grundy
