@@ -1,11 +1,12 @@
 // A hash map from the coordinates of a state of compiled rules to what is known of it, for
 // the memos that no dense box can span (runtime/HashedValues.hpp, runtime/OutcomeMemo.hpp).
 // A state's coordinates (a set's bitmask, a list's packed word, small integers) usually fit
-// in one 64-bit word side by side: its key is then that word (16-byte slots, hashed in one
-// multiply), not four words (40-byte slots), as a hand-written search keys its
-// std::unordered_map by the mask. The fields start even (32 bits each for two coordinates)
-// and are redrawn from the widths met when a state does not fit; when no split of 64 bits
-// holds them all (a negative coordinate, two full words), the map keeps whole coordinates.
+// in one word side by side: its key is then that word, as a hand-written search keys its
+// memo by the mask, not four words (40-byte slots). Keys of 32 bits while the states fit
+// (8-byte slots: Can I Win's 50,000 states stay in the processor's second-level cache), then
+// of 64 bits (16-byte slots). The fields start even and are redrawn from the widths met when
+// a state does not fit; when no split of 64 bits holds them all (a negative coordinate, two
+// full words), the map keeps whole coordinates.
 #pragma once
 
 #include <algorithm>
@@ -25,15 +26,15 @@ struct KeyFields {
   int arity = 0;
   std::array<std::uint8_t, kMaxBoxArity> width{}, shift{};
 
-  // Even shares of 64 bits, or the widths `need` with the room left shared out evenly.
-  static KeyFields split(int arity, const std::array<int, kMaxBoxArity>& need) {
+  // Even shares of `bits` bits, or the widths `need` with the room left shared out evenly.
+  static KeyFields split(int arity, const std::array<int, kMaxBoxArity>& need, int bits = 64) {
     KeyFields f;
     f.arity = arity;
     int total = 0;
     for (int i = 0; i < arity; ++i) total += need[static_cast<std::size_t>(i)];
     int at = 0;
     for (int i = 0; i < arity; ++i) {
-      const int spare = (64 - total) / arity + (i < (64 - total) % arity ? 1 : 0);
+      const int spare = (bits - total) / arity + (i < (bits - total) % arity ? 1 : 0);
       f.width[static_cast<std::size_t>(i)] =
           static_cast<std::uint8_t>(need[static_cast<std::size_t>(i)] + spare);
       f.shift[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(at);
@@ -67,76 +68,96 @@ struct KeyFields {
 template <class V>
 class StateMap {
  public:
-  explicit StateMap(int arity) : arity_(arity), fields_(KeyFields::split(arity, {})) {}
+  explicit StateMap(int arity) : arity_(arity), fields_(KeyFields::split(arity, {}, 32)) {}
   int arity() const { return arity_; }
 
   const V* find(const std::int64_t* c) const {
-    if (wide_) {
-      const auto it = whole_.find(coords_key(c, arity_));
-      return it == whole_.end() ? nullptr : &it->second;
-    }
+    if (keys_ == Keys::Whole) return found(whole_, coords_key(c, arity_));
     std::uint64_t k = 0;
     if (!fields_.pack(c, k)) return nullptr;  // wider than every state kept
-    const auto it = packed_.find(k);
-    return it == packed_.end() ? nullptr : &it->second;
+    return keys_ == Keys::Narrow ? found(narrow_, static_cast<std::uint32_t>(k)) : found(packed_, k);
   }
   void set(const std::int64_t* c, V v) {
     std::uint64_t k = 0;
-    if (!wide_ && !fields_.pack(c, k)) {
+    if (keys_ != Keys::Whole && !fields_.pack(c, k)) {
       redraw(c);
       fields_.pack(c, k);
     }
-    if (wide_) whole_[coords_key(c, arity_)] = v;
-    else packed_[k] = v;
+    switch (keys_) {
+      case Keys::Narrow: narrow_[static_cast<std::uint32_t>(k)] = v; break;
+      case Keys::Packed: packed_[k] = v; break;
+      case Keys::Whole: whole_[coords_key(c, arity_)] = v; break;
+    }
   }
   void erase(const std::int64_t* c) {
-    if (wide_) {
+    if (keys_ == Keys::Whole) {
       whole_.erase(coords_key(c, arity_));
       return;
     }
     std::uint64_t k = 0;
-    if (fields_.pack(c, k)) packed_.erase(k);
+    if (!fields_.pack(c, k)) return;
+    if (keys_ == Keys::Narrow) narrow_.erase(static_cast<std::uint32_t>(k));
+    else packed_.erase(k);
   }
   // The memory of the map's slots.
-  std::uint64_t bytes() const {
-    return wide_ ? whole_.capacity() * (sizeof(std::pair<Coords, V>) + 1)
-                 : packed_.capacity() * (sizeof(std::pair<std::uint64_t, V>) + 1);
-  }
+  std::uint64_t bytes() const { return slot_bytes(narrow_) + slot_bytes(packed_) + slot_bytes(whole_); }
 
  private:
-  // Fields that hold every key kept and c, or whole coordinates from now on.
+  enum class Keys : std::uint8_t { Narrow, Packed, Whole };
+  template <class Map, class K>
+  static const V* found(const Map& m, const K& k) {
+    const auto it = m.find(k);
+    return it == m.end() ? nullptr : &it->second;
+  }
+  template <class Map>
+  static std::uint64_t slot_bytes(const Map& m) {
+    return m.capacity() * (sizeof(typename Map::value_type) + 1);
+  }
+
+  // Fields that hold every key kept and c (in 32 bits, else in 64), or whole coordinates
+  // from now on.
   void redraw(const std::int64_t* c) {
     std::array<int, kMaxBoxArity> need{};
     for (int i = 0; i < arity_; ++i) need[static_cast<std::size_t>(i)] = KeyFields::width_of(c[i]);
-    for (const auto& [k, v] : packed_) {
+    auto widen = [&](std::uint64_t k) {
       const Coords old = fields_.unpack(k);
       for (int i = 0; i < arity_; ++i) {
         auto& n = need[static_cast<std::size_t>(i)];
         n = std::max(n, KeyFields::width_of(old[static_cast<std::size_t>(i)]));
       }
-    }
+    };
+    for (const auto& [k, v] : narrow_) widen(k);
+    for (const auto& [k, v] : packed_) widen(k);
     int total = 0;
     for (int i = 0; i < arity_; ++i) total += need[static_cast<std::size_t>(i)];
-    absl::flat_hash_map<std::uint64_t, V> kept;
-    kept.swap(packed_);
+    const KeyFields old = fields_;
+    absl::flat_hash_map<std::uint32_t, V> narrow;
+    absl::flat_hash_map<std::uint64_t, V> packed;
+    narrow.swap(narrow_);
+    packed.swap(packed_);
+    auto move_all = [&](auto put) {
+      for (const auto& [k, v] : narrow) put(old.unpack(k), v);
+      for (const auto& [k, v] : packed) put(old.unpack(k), v);
+    };
     if (total > 64) {
-      wide_ = true;
-      for (const auto& [k, v] : kept) whole_[fields_.unpack(k)] = v;
+      keys_ = Keys::Whole;
+      move_all([&](const Coords& x, V v) { whole_[x] = v; });
       return;
     }
-    const KeyFields old = fields_;
-    fields_ = KeyFields::split(arity_, need);
-    packed_.reserve(kept.size());
-    for (const auto& [k, v] : kept) {
+    keys_ = total <= 32 ? Keys::Narrow : Keys::Packed;
+    fields_ = KeyFields::split(arity_, need, total <= 32 ? 32 : 64);
+    move_all([&](const Coords& x, V v) {
       std::uint64_t nk = 0;
-      fields_.pack(old.unpack(k).data(), nk);
-      packed_[nk] = v;
-    }
+      fields_.pack(x.data(), nk);
+      if (keys_ == Keys::Narrow) narrow_[static_cast<std::uint32_t>(nk)] = v;
+      else packed_[nk] = v;
+    });
   }
 
   int arity_;
-  bool wide_ = false;
+  Keys keys_ = Keys::Narrow;
   KeyFields fields_;
+  absl::flat_hash_map<std::uint32_t, V> narrow_;
   absl::flat_hash_map<std::uint64_t, V> packed_;
   absl::flat_hash_map<Coords, V, CoordsHash, CoordsEq> whole_;
 };

@@ -501,18 +501,20 @@ TEST_CASE("a state map keeps what it is told as its keys widen, and past one wor
     grundy::StateMap<std::uint32_t> map(arity);
     std::map<std::vector<std::int64_t>, std::uint32_t> told;
     std::uint64_t seed = 4242;
-    // Widths grow in stages: small coordinates, then a first one wider than its even share
-    // (the fields are redrawn), then a negative one (whole coordinates from then on).
-    for (int stage = 0; stage < 3; ++stage) {
+    // Widths grow in stages: small coordinates, then a first one wider than its even share of
+    // 32 bits (the fields are redrawn, still 32 bits in all), then one past 32 bits (64-bit
+    // keys), then a negative one (whole coordinates from then on).
+    for (int stage = 0; stage < 4; ++stage) {
       for (int k = 0; k < 3000; ++k) {
         seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
         std::vector<std::int64_t> c(static_cast<std::size_t>(arity));
         for (int i = 0; i < arity; ++i) {
           const auto x = static_cast<std::int64_t>(seed >> (5 * i + 3));
-          c[static_cast<std::size_t>(i)] = stage == 0 ? x % 50
-                                           : stage == 1
-                                               ? x % (std::int64_t{1} << (i == 0 ? 60 - 6 * arity : 5))
-                                               : (i == 0 ? -1 - x % 7 : x);
+          const auto below = [&](int bits) { return x % (std::int64_t{1} << bits); };
+          c[static_cast<std::size_t>(i)] = stage == 0   ? x % 50
+                                           : stage == 1 ? below(i == 0 ? 37 - 5 * arity : 5)
+                                           : stage == 2 ? below(i == 0 ? 60 - 6 * arity : 5)
+                                                        : (i == 0 ? -1 - x % 7 : x);
         }
         CAPTURE(c);
         const std::uint32_t* before = map.find(c.data());
