@@ -17,7 +17,7 @@ constexpr int kMaxCoords = IntProgram::kMaxParts * IntProgram::kMaxArity;
 // A run of options (IntProgram's affine loop) in which an option not known yet was met: the
 // search decides it, then goes on through the run from there.
 struct Run {
-  std::array<std::int64_t, kMaxCoords> first{}, slope{};
+  std::array<std::int64_t, kMaxCoords> first, slope;  // (not initialized: see Frame)
   int parts = 0;
   std::int64_t k = 0, count = 0;
 };
@@ -32,6 +32,7 @@ class ValueSink : public OptionSink {
     seen_ = &seen;
     stuck_ = false;
     in_run_ = false;
+    rest_.clear();
   }
   void pulse() override {
     if (hooks_.poll) hooks_.poll();
@@ -78,6 +79,25 @@ class ValueSink : public OptionSink {
     return true;
   }
 
+  // A batch stopped at an option not known yet: it and the few after it are kept (rest()) for
+  // the search to take in turn, so that the listing goes on after the batch rather than
+  // listing those options again after each one is known.
+  static constexpr std::int64_t kMaxKept = 64;  // integers
+  std::int64_t batch_or_keep(const std::int64_t* coords, int parts, int width, std::int64_t count,
+                             bool& kept) override {
+    kept = false;
+    const std::int64_t took = batch(coords, parts, width, count);
+    if (took == count || !stuck_ || looping_ || (count - took) * width > kMaxKept) return took;
+    rest_.assign(coords + took * width, coords + count * width);
+    rest_parts_ = parts;
+    rest_width_ = width;
+    kept = true;
+    return count;
+  }
+  const std::vector<std::int64_t>& rest() const { return rest_; }
+  int rest_parts() const { return rest_parts_; }
+  int rest_width() const { return rest_width_; }
+
   bool stuck() const { return stuck_; }      // at an option not known yet (else: the rules stopped)
   bool looping() const { return looping_; }  // ... which is on the search's path
   const Coords& child() const { return child_; }
@@ -91,6 +111,8 @@ class ValueSink : public OptionSink {
   bool stuck_ = false, looping_ = false, in_run_ = false;
   Coords child_{};
   Run run_;
+  std::vector<std::int64_t> rest_;
+  int rest_parts_ = 0, rest_width_ = 0;
 };
 
 }  // namespace
@@ -100,13 +122,21 @@ std::optional<std::uint32_t> hashed_value(HashedValues& memo, const IntProgram& 
   if (auto v = memo.known(c)) return v;
   const int ar = memo.arity();
   struct Frame {
+    // Not value-initialized: `from` and `run` (a kilobyte) are written when the listing stops,
+    // and read only after that.
+    explicit Frame(const Coords& at) : c(at) {}
     Coords c;
     SeenValues seen;
     bool resumed = false;  // a listing goes on from `from`
-    IntProgram::Resume from{};
+    IntProgram::Resume from;
     bool in_run = false;  // the option being decided lies in `run`
-    Run run{};
+    Run run;
+    // Options listed and not taken yet (ValueSink::rest), in `kept` from `next` to `end`,
+    // `width` integers and `parts` parts each; the frame's share of `kept` starts at `base`.
+    std::size_t base = 0, next = 0, end = 0;
+    int parts = 0, width = 0;
   };
+  std::vector<std::int64_t> kept;
   std::vector<Frame> stack;
   // However the search ends, the states on its path lose their mark.
   struct Unmark {
@@ -129,12 +159,13 @@ std::optional<std::uint32_t> hashed_value(HashedValues& memo, const IntProgram& 
       why = "more states than --max-states allows";
       return false;
     }
-    if ((stack.size() + 1) * sizeof(Frame) > hooks.max_stack_bytes) {
+    if ((stack.size() + 1) * sizeof(Frame) + kept.size() * sizeof(std::int64_t) > hooks.max_stack_bytes) {
       why = "the search stack holds " + std::to_string(stack.size()) + " states";
       return false;
     }
     memo.set(at.data(), HashedValues::kInProgress);
-    stack.push_back(Frame{at, {}, false, {}, false, {}});
+    stack.emplace_back(at).base = kept.size();
+    stack.back().next = stack.back().end = kept.size();
     return true;
   };
   Coords root{};
@@ -151,6 +182,17 @@ std::optional<std::uint32_t> hashed_value(HashedValues& memo, const IntProgram& 
       }
     }
     Frame& f = stack.back();
+    if (f.next < f.end) {  // the options kept from a batch, in turn
+      sink.start(f.seen);
+      while (f.next < f.end && sink.option(kept.data() + f.next, f.parts))
+        f.next += static_cast<std::size_t>(f.width);
+      if (f.next < f.end) {
+        const Coords child = sink.child();
+        if (!enter(child, sink.looping())) return std::nullopt;
+        continue;
+      }
+      // the listing goes on after them (f.from)
+    }
     if (f.in_run) {  // through the run from where it stopped, option by option
       Run& r = f.run;
       const int n = r.parts * ar;
@@ -174,6 +216,7 @@ std::optional<std::uint32_t> hashed_value(HashedValues& memo, const IntProgram& 
     if (rules.options(f.c.data(), sink, f.resumed ? &f.from : nullptr, &stopped)) {
       memo.set(f.c.data(), f.seen.mex());
       tally.add();
+      kept.resize(f.base);
       stack.pop_back();
       continue;
     }
@@ -185,6 +228,13 @@ std::optional<std::uint32_t> hashed_value(HashedValues& memo, const IntProgram& 
     f.from.in_run = f.in_run = sink.in_run();
     f.resumed = true;
     if (f.in_run) f.run = sink.run_found();
+    if (!sink.rest().empty()) {
+      f.next = kept.size();
+      kept.insert(kept.end(), sink.rest().begin(), sink.rest().end());
+      f.end = kept.size();
+      f.parts = sink.rest_parts();
+      f.width = sink.rest_width();
+    }
     const Coords child = sink.child();
     if (!enter(child, sink.looping())) return std::nullopt;
   }

@@ -219,12 +219,12 @@ int rows_needed(const IntProgram& p, const std::vector<std::uint8_t>& moves, std
 }
 }  // namespace
 
-// Item::lanes: the rule's last range when only conditions follow it.
+// Item::lanes: the rule's last clause that is not a condition, when only conditions follow it.
 void IntProgram::plan_lanes(Item& it) {
   if (it.let) return;
   std::size_t ci = it.clauses.size();
   while (ci > 0 && it.clauses[ci - 1].kind == Clause::Kind::If) --ci;
-  if (ci == 0 || it.clauses[ci - 1].kind != Clause::Kind::Range) return;
+  if (ci == 0) return;
   --ci;
   const std::int64_t k = it.clauses[ci].slot;
   Item::Lanes lanes;
@@ -240,37 +240,78 @@ void IntProgram::plan_lanes(Item& it) {
   it.lanes = std::move(lanes);
 }
 
-// The values first..hi of the rule's last range (Item::lanes), a batch at a time: each
-// condition evaluated over the batch and the values that fail it dropped, then the
-// coordinates of the options left, handed to the sink in one call. Where an expression cannot
-// be evaluated at some value, the options before it are handed over first, so that a sink that
-// stops before it never meets it, as the rules as written would not; the listing then gives up.
-bool IntProgram::lanes(const Item& it, std::size_t ci, const Clause& c, std::int64_t first, std::int64_t hi,
-                       std::int64_t* r, OptionSink& sink, std::int64_t& budget, Resume* stop) const {
+// The values of the rule's last clause (Item::lanes), a batch at a time: each condition
+// evaluated over the batch and the values that fail it dropped, then the coordinates of the
+// options left, handed to the sink in one call. Where an expression cannot be evaluated at some
+// value, the options before it are handed over first, so that a sink that stops before it never
+// meets it, as the rules as written would not; the listing then gives up.
+bool IntProgram::lanes(const Item& it, std::size_t ci, const Clause& c, Values v, std::int64_t* r,
+                       OptionSink& sink, std::int64_t& budget, Resume* stop) const {
+  using Kind = Clause::Kind;
   const auto width = static_cast<std::size_t>(it.coords.size());
   Row rows[kLaneRows];
   std::int64_t buf[kLaneWidth * kMaxParts * kMaxArity];
   Row& ks = rows[0];
-  if (first > hi) return true;  // a listing that stopped after the range's last batch
+  std::uint8_t pos[kLaneWidth];  // each value's place in its batch
+  // A range that a listing left after its last batch.
+  if (v.kind == Kind::Range && v.x > v.hi) return true;
   LaneEval lanes(*this, it, c.slot, r, rows);
   // A search that stops at its first options computes few beyond them: the batches grow.
-  std::uint64_t size = 8;
-  for (std::int64_t x = first;;) {
-    const std::uint64_t left = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(x);  // hi >= x
-    const bool last = left < size;
-    const int m = static_cast<int>(last ? left + 1 : size);
+  int size = 8;
+  for (;;) {
+    // The batch, and where a listing that stops after it goes on (`after`, when it can say).
+    int m = 0;
+    bool last = false, can_after = true;
+    std::int64_t after = 0, base = 0;
+    std::uint64_t had = v.left;
+    switch (v.kind) {
+      case Kind::Range: {
+        const std::uint64_t left = static_cast<std::uint64_t>(v.hi) - static_cast<std::uint64_t>(v.x);
+        last = left < static_cast<std::uint64_t>(size);
+        m = last ? static_cast<int>(left) + 1 : size;
+        for (int j = 0; j < m; ++j) ks[static_cast<std::size_t>(j)] = v.x + j;  // up to hi
+        can_after = !last || v.hi < INT64_MAX;
+        if (!last) v.x += m;
+        after = last ? v.hi + (can_after ? 1 : 0) : v.x;
+        break;
+      }
+      case Kind::Bits:
+        for (; m < size && v.left != 0; v.left &= v.left - 1)
+          ks[static_cast<std::size_t>(m++)] = __builtin_ctzll(v.left);
+        last = v.left == 0;
+        after = static_cast<std::int64_t>(v.left);
+        break;
+      default:
+        base = v.i;
+        m = static_cast<int>(std::min<std::int64_t>(size, v.n - v.i));
+        for (int j = 0; j < m; ++j) ks[static_cast<std::size_t>(j)] = v.items[v.i + j];
+        v.i += m;
+        last = v.i == v.n;
+        after = v.i;
+        break;
+    }
+    if (m == 0) return true;
+    for (int j = 0; j < m; ++j) pos[j] = static_cast<std::uint8_t>(j);
+    // Where a listing that stops at the j-th value left goes on: that value.
+    auto at = [&](int j) -> std::int64_t {
+      const std::int64_t x = ks[static_cast<std::size_t>(j)];
+      if (v.kind == Kind::Range) return x;
+      if (v.kind == Kind::Bits) return static_cast<std::int64_t>(had & ~((std::uint64_t{1} << x) - 1));
+      return base + pos[j];
+    };
     if (!spend(budget, m, sink)) return false;
-    for (int j = 0; j < m; ++j) ks[static_cast<std::size_t>(j)] = x + j;  // up to hi
     int n = m;
     bool failed = false;
     for (const std::int32_t cond : it.lanes.conditions) {
       lanes.reset();
-      const Val v = lanes.eval(cond, Sel{nullptr, n});
+      const Val t = lanes.eval(cond, Sel{nullptr, n});
       const int got = std::min(n, lanes.cut);
       failed = failed || got < n;
       int kept = 0;
       for (int j = 0; j < got; ++j) {
-        if (lanes.at(v, j) != 0) ks[static_cast<std::size_t>(kept++)] = ks[static_cast<std::size_t>(j)];
+        if (lanes.at(t, j) == 0) continue;
+        ks[static_cast<std::size_t>(kept)] = ks[static_cast<std::size_t>(j)];
+        pos[kept++] = pos[j];
       }
       n = kept;
       if (n == 0) break;
@@ -279,38 +320,36 @@ bool IntProgram::lanes(const Item& it, std::size_t ci, const Clause& c, std::int
       const std::int64_t* options = buf;
       lanes.reset();
       for (std::size_t q = 0; q < width; ++q) {
-        const Val v = lanes.eval(it.coords[q], Sel{nullptr, n});
-        if (width == 1 && v.row >= 0) {  // one coordinate, moving: its row is the options
-          options = rows[v.row].data();
+        const Val x = lanes.eval(it.coords[q], Sel{nullptr, n});
+        if (width == 1 && x.row >= 0) {  // one coordinate, moving: its row is the options
+          options = rows[x.row].data();
           break;
         }
-        for (int j = 0; j < n; ++j) buf[static_cast<std::size_t>(j) * width + q] = lanes.at(v, j);
+        for (int j = 0; j < n; ++j) buf[static_cast<std::size_t>(j) * width + q] = lanes.at(x, j);
         lanes.free_rows();
       }
       const int got = std::min(n, lanes.cut);
       failed = failed || got < n;
       n = got;
       if (n > 0) {
-        // After the batch: its last value's successor (past hi after the last batch).
-        const bool after = stop && !failed && (!last || hi < INT64_MAX);
+        const bool keep = stop && !failed && can_after;
         bool kept = false;
         const std::int64_t took =
-            after ? sink.batch_or_keep(options, it.parts, static_cast<int>(width), n, kept)
-                  : sink.batch(options, it.parts, static_cast<int>(width), n);
+            keep ? sink.batch_or_keep(options, it.parts, static_cast<int>(width), n, kept)
+                 : sink.batch(options, it.parts, static_cast<int>(width), n);
         if (kept) {
-          stop->at[ci] = x + m;
+          stop->at[ci] = after;
           return false;
         }
         if (took < n) {
-          if (stop) stop->at[ci] = ks[static_cast<std::size_t>(took)];
+          if (stop) stop->at[ci] = at(static_cast<int>(took));
           return false;
         }
       }
     }
     if (failed) return false;
     if (last) return true;
-    x += m;
-    size = std::min<std::uint64_t>(2 * size, kLaneWidth);
+    size = std::min(2 * size, kLaneWidth);
   }
 }
 

@@ -231,13 +231,13 @@ class IntProgram {
     // Affine: the places of the values in `prog` that move with the range's variable, and
     // their slopes. Their values at the range's end follow from those at its start.
     std::vector<std::pair<std::int32_t, std::int64_t>> moving;
-    // Where the rule's innermost range is followed by conditions only and its options are not
-    // a run: they are listed a batch of the range's values at a time (IntProgram::lanes), each
-    // expression evaluated over the batch node by node.
+    // Where the rule's innermost clause (a range, a set, a list) is followed by conditions only
+    // and its options are not a run: they are listed a batch of its values at a time
+    // (IntProgram::lanes), each expression evaluated over the batch node by node.
     struct Lanes {
-      std::int32_t at = -1;                  // the range's clause; -1: listed value by value
+      std::int32_t at = -1;                  // that clause; -1: listed value by value
       std::vector<std::int32_t> conditions;  // the conditions after it, as nodes
-      std::vector<std::uint8_t> moves;       // per node: whether it depends on the range's variable
+      std::vector<std::uint8_t> moves;       // per node: whether it depends on the clause's variable
     } lanes;
   };
   static constexpr int kMaxParts = 8;
@@ -339,8 +339,17 @@ class IntProgram {
   }
   friend class LaneEval;
   void plan_lanes(Item& it);
-  bool lanes(const Item& it, std::size_t ci, const Clause& c, std::int64_t first, std::int64_t hi,
-             std::int64_t* r, OptionSink& sink, std::int64_t& budget, Resume* stop) const;
+  // The values of the clause that lanes() takes a batch at a time, from where the listing is:
+  // a range's, a set's elements, a list's items.
+  struct Values {
+    Clause::Kind kind = Clause::Kind::Range;
+    std::int64_t x = 0, hi = 0;           // Range: the next value, the last
+    std::uint64_t left = 0;               // Bits: the elements not taken yet
+    std::int64_t i = 0, n = 0;            // List, Items, Row: the next index, the end
+    const std::int64_t* items = nullptr;  // ... their items
+  };
+  bool lanes(const Item& it, std::size_t ci, const Clause& c, Values v, std::int64_t* r, OptionSink& sink,
+             std::int64_t& budget, Resume* stop) const;
   bool strided(const Item& it, std::size_t ci, const Clause& c, std::int64_t lo, std::int64_t hi,
                std::int64_t* r, OptionSink& sink, std::int64_t& budget, const Resume* from,
                Resume* stop) const;

@@ -685,6 +685,12 @@ TEST_CASE("a range listed a batch of values at a time gives the options of the r
                               "if 60 / (id(k) - 6) != 7 }\n") +
                   "[wins(G(n)) for n in 0..5]\n");
   fails_with(late + "grundy(G(9))\n", "division by zero");
+  // A long constant list whose options leave the box: the listing stops at one of them (the box
+  // grows) and goes on from that item.
+  agree("(n, t)",
+        "move (x - 1 + n, ID(t) - 1) for x in L if t > 0 and x != 9  move (n - k, t) for k in 1..n if t == 0",
+        "let L = [x for x in 1..60]\n[grundy(G(n, t)) for n in 0..3 for t in 0..2]\n"
+        "[wins(G(n, t)) for n in 0..3 for t in 0..2]\n");
   // Items that do not fit a packed list at some values (k + 250 > 255): the rules as written
   // take those states, and the same values come out.
   agree("xs",
@@ -700,23 +706,46 @@ TEST_CASE("a range listed a batch of values at a time gives the options of the r
 TEST_CASE("the outcome search, going on through the options it kept from a batch, agrees with the values",
           "[fast][compile]") {
   // wins() (its search keeps the options after the one it stopped at, and looks at them in
-  // turn after deciding it) against grundy() != 0, in sessions of their own.
-  for (const std::string game :
-       {"game F { state (used, t)  move (used + {k}, t + k) for k in 1..12 if not (k in used) and t + k < 40 "
-        "}",
-        "game F { state hs  move [if i >= c then min(hs[i], j) else hs[i] for i in 0..len(hs)-1] "
-        "for c in 0..len(hs)-1 for j in 0..hs[c]-1 if c > 0 or j > 0 }",
-        "game F { state (a, b)  move (a - k * k, b + k % 2) for k in 1..a if k * k <= a  "
-        "move (a, b - k) for k in 1..b if (a + k) % 3 != 0 }"}) {
+  // turn after deciding it; or, past a few, goes on from the one it stopped at) against
+  // grundy() != 0, in sessions of their own. Each game with the positions asked.
+  struct Case {
+    const char* rules;
+    const char* positions;
+  };
+  const Case cases[] = {
+      {"state (used, t)  move (used + {k}, t + k) for k in 1..12 if not (k in used) and t + k < 40",
+       "F(s, t) for s in [{}, {1}, {2, 3}, {12}] for t in 0..25"},
+      {"state hs  move [if i >= c then min(hs[i], j) else hs[i] for i in 0..len(hs)-1] "
+       "for c in 0..len(hs)-1 for j in 0..hs[c]-1 if c > 0 or j > 0",
+       "F(s) for s in [[5, 5, 4, 2], [6, 6, 6], [7, 3, 3, 1]]"},
+      {"state (a, b)  move (a - k * k, b + k % 2) for k in 1..a if k * k <= a  "
+       "move (a, b - k) for k in 1..b if (a + k) % 3 != 0",
+       "F(s, t) for s in 0..30 for t in 0..20"},
+      // A set's elements, a list's items, a table's row: a listing goes on after a batch from
+      // the elements left, or the next index.
+      {"state (s, t)  move (s - {k, k + 1}, t) for k in s if k != t  move (s, t - 1) if t > 0",
+       "F(s, t) for s in [set(0..9), {1, 3, 4, 7, 8, 12}, set(2..14)] for t in 0..5"},
+      {"state hs  move update(hs, i, x - 1) for i in 0..len(hs)-1 for x in hs if x > 0 and x <= hs[i]",
+       "F(s) for s in [[5, 5, 4, 2], [9, 9], [3, 8, 1]]"},
+      {"state (n, t)  move (m, t - 1) for m in E[n] if t > 0 and m % 3 != t % 3",
+       "F(s, t) for s in 0..30 for t in 0..20"},
+      // Batches too long to keep: the listing goes on from the option it stopped at.
+      {"state (s, t)  move (s - {k}, t - 1) for k in s if t > 0 and k >= 3 * t",
+       "F(s, t) for s in [set(0..40), set(5..50)] for t in 0..3"},
+      {"state (n, t)  move (n - x, t) for x in L if x <= n and (n + x + t) % 4 != 0  move (n, t - 1) if t > "
+       "0",
+       "F(s, t) for s in 0..150 for t in 0..3"},
+  };
+  // A graph on 31 nodes for the table: n -> 2n + 1, 2n + 2, n + 3 below 31; a list of 60.
+  const std::string lets =
+      "let E = [[m for m in [2 * n + 1, 2 * n + 2, n + 3] if m < 31] for n in 0..30]\nlet L = [x for x in "
+      "1..60]\n";
+  for (const Case& c : cases) {
+    const std::string game = lets + "game F { " + c.rules + " }\n";
+    const std::string pos = std::string(c.positions).substr(0, std::string(c.positions).find(" for"));
     INFO(game);
-    const std::string starts = game.find("used") != std::string::npos
-                                   ? "for s in [{}, {1}, {2, 3}, {12}] for t in 0..25"
-                               : game.find("hs") != std::string::npos
-                                   ? "for s in [[5, 5, 4, 2], [6, 6, 6], [7, 3, 3, 1]] for t in 0..0"
-                                   : "for s in 0..30 for t in 0..20";
-    const std::string pos = game.find("hs") != std::string::npos ? "F(s)" : "F(s, t)";
-    CHECK(grundy::test::run_line(game + "\n[" + pos + " " + starts + " if wins(" + pos + ")]\n") ==
-          grundy::test::run_line(game + "\n[" + pos + " " + starts + " if grundy(" + pos + ") != 0]\n"));
+    CHECK(grundy::test::run_line(game + "[" + c.positions + " if wins(" + pos + ")]\n") ==
+          grundy::test::run_line(game + "[" + c.positions + " if grundy(" + pos + ") != 0]\n"));
   }
 }
 
