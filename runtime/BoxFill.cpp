@@ -136,6 +136,7 @@ class BoxSink : public OptionSink {
     return true;
   }
 
+  bool takes_all() const override { return true; }
   // One-integer options of one part: the known values marked in one pass over the table,
   // the others as option() takes them.
   std::int64_t batch(const std::int64_t* coords, int parts, int width, std::int64_t count) override {

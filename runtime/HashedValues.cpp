@@ -98,6 +98,7 @@ class ValueSink : public OptionSink {
   int rest_parts() const { return rest_parts_; }
   int rest_width() const { return rest_width_; }
 
+  bool takes_all() const override { return true; }
   bool stuck() const { return stuck_; }      // at an option not known yet (else: the rules stopped)
   bool looping() const { return looping_; }  // ... which is on the search's path
   const Coords& child() const { return child_; }

@@ -135,13 +135,15 @@ class LaneEval {
     const std::ptrdiff_t sx = a.row < 0 ? 0 : 1, sy = b.row < 0 ? 0 : 1;
     const int m = s.m;
     const int end = cut;
-    if (s.idx == nullptr) {
-      for (int l = 0; l < m && l < end; ++l) {
-        if (!apply<o>(x[l * sx], y[l * sy], z[l])) {
-          cut = l;
-          return;
-        }
-      }
+    if (s.idx == nullptr) {  // lanes 0..m-1: a loop per shape of operands, a register for the fixed one
+      const int len = std::min(m, end);
+      const auto row = [](const std::int64_t* p) { return [p](int l) { return p[l]; }; };
+      const auto one = [](std::int64_t v) { return [v](int) { return v; }; };
+      const int got = a.row >= 0 && b.row >= 0 ? over<o>(len, row(x), row(y), z)
+                      : a.row >= 0             ? over<o>(len, row(x), one(b.x), z)
+                      : b.row >= 0             ? over<o>(len, one(a.x), row(y), z)
+                                               : over<o>(len, one(a.x), one(b.x), z);
+      if (got < len) cut = got;
       return;
     }
     for (int j = 0; j < m; ++j) {
@@ -152,6 +154,27 @@ class LaneEval {
         return;
       }
     }
+  }
+
+  // z[l] = o(x(l), y(l)) for l in 0..n-1; returns the first l where o cannot go on (n: none).
+  // A sum or difference checks its overflow for the whole loop at once (a loop without an exit,
+  // which the compiler can vectorize), and looks for the lane only when there is one.
+  template <Op o, class X, class Y>
+  static int over(int n, X x, Y y, std::int64_t* z) {
+    if constexpr (o == Op::Add || o == Op::Sub) {
+      std::uint64_t bad = 0;
+      for (int l = 0; l < n; ++l) {
+        const auto a = static_cast<std::uint64_t>(x(l)), b = static_cast<std::uint64_t>(y(l));
+        const std::uint64_t r = o == Op::Add ? a + b : a - b;
+        bad |= (o == Op::Add ? ~(a ^ b) : (a ^ b)) & (a ^ r);  // the sign changed where it must not
+        z[l] = static_cast<std::int64_t>(r);
+      }
+      if ((bad >> 63) == 0) return n;
+    }
+    for (int l = 0; l < n; ++l) {
+      if (!apply<o>(x(l), y(l), z[l])) return l;
+    }
+    return n;
   }
 
   // [body for v in lo..hi], lo and hi the same for every lane: the body over the batch once per
@@ -256,8 +279,8 @@ bool IntProgram::lanes(const Item& it, std::size_t ci, const Clause& c, Values v
   // A range that a listing left after its last batch.
   if (v.kind == Kind::Range && v.x > v.hi) return true;
   LaneEval lanes(*this, it, c.slot, r, rows);
-  // A search that stops at its first options computes few beyond them: the batches grow.
-  int size = 8;
+  // A search that stops at its first options computes few beyond them: its batches grow.
+  int size = sink.takes_all() ? kLaneWidth : 8;
   for (;;) {
     // The batch, and where a listing that stops after it goes on (`after`, when it can say).
     int m = 0;
@@ -291,7 +314,9 @@ bool IntProgram::lanes(const Item& it, std::size_t ci, const Clause& c, Values v
         break;
     }
     if (m == 0) return true;
-    for (int j = 0; j < m; ++j) pos[j] = static_cast<std::uint8_t>(j);
+    if (v.kind != Kind::Range && v.kind != Kind::Bits) {  // their own values say where they are
+      for (int j = 0; j < m; ++j) pos[j] = static_cast<std::uint8_t>(j);
+    }
     // Where a listing that stops at the j-th value left goes on: that value.
     auto at = [&](int j) -> std::int64_t {
       const std::int64_t x = ks[static_cast<std::size_t>(j)];

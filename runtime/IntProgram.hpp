@@ -49,6 +49,9 @@ class OptionSink {
     kept = false;
     return batch(coords, parts, width, count);
   }
+  // Whether the sink looks at every option (a mex) rather than stopping at the first that
+  // decides (an outcome): a listing then computes its options in full batches from the start.
+  virtual bool takes_all() const { return false; }
   // Called every few thousand loop steps, so that one state with millions of options still
   // notices Ctrl-C; may throw (an interrupt).
   virtual void pulse() {}

@@ -685,6 +685,13 @@ TEST_CASE("a range listed a batch of values at a time gives the options of the r
                               "if 60 / (id(k) - 6) != 7 }\n") +
                   "[wins(G(n)) for n in 0..5]\n");
   fails_with(late + "grundy(G(9))\n", "division by zero");
+  // A sum inside an option's coordinate overflows at k = 3 (9 * 2^59 + 2^62), the product before
+  // it does not: the rules' overflow, where they meet it.
+  const std::string sum =
+      "game S { state (a, b)  move (a - k, b + (k * k * 576460752303423488 + "
+      "4611686018427387904) * 0) for k in 1..a }\n";
+  fails_with(sum + "grundy(S(3, 0))\n", "overflow");
+  same_output(sum + "[grundy(S(a, 0)) for a in 0..2]\n", "[0, 1, 2]\n");
   // A long constant list whose options leave the box: the listing stops at one of them (the box
   // grows) and goes on from that item.
   agree("(n, t)",
