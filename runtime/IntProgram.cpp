@@ -511,23 +511,19 @@ bool IntProgram::bounded(const Clause& c, std::int64_t* r, std::int64_t& lo, std
     }
     r[c.slot] = lo;
     if (!exec(b.prog, r)) return false;
-    // lhs(k) = L + s * t with t = k - lo; the condition on t, solved exactly in 128 bits.
+    // lhs(k) = L + s * t with t = k - lo; the condition on t, solved exactly in 128 bits:
+    // s * t in [below, above] (d = rhs - L).
     const I128 d = static_cast<I128>(r[b.rhs_at]) - r[b.lhs_at];
     const I128 s = b.slope;
+    const bool has_below = b.op != Op::Le && b.op != Op::Lt, has_above = b.op != Op::Ge && b.op != Op::Gt;
+    const I128 below = b.op == Op::Gt ? d + 1 : d, above = b.op == Op::Lt ? d - 1 : d;
     I128 t_lo = 0, t_hi = static_cast<I128>(hi) - lo;
-    auto at_least = [&](I128 e) { t_lo = std::max(t_lo, e); };  // s * t >= e
-    auto at_most = [&](I128 e) { t_hi = std::min(t_hi, e); };
-    auto ge = [&](I128 e) { s > 0 ? at_least(ceil_div(e, s)) : at_most(floor_div(e, s)); };
-    auto le = [&](I128 e) { s > 0 ? at_most(floor_div(e, s)) : at_least(ceil_div(e, s)); };
-    switch (b.op) {
-      case Op::Ge: ge(d); break;
-      case Op::Gt: ge(d + 1); break;
-      case Op::Le: le(d); break;
-      case Op::Lt: le(d - 1); break;
-      default:  // Eq
-        ge(d);
-        le(d);
-        break;
+    if (s > 0) {
+      if (has_below) t_lo = std::max(t_lo, ceil_div(below, s));
+      if (has_above) t_hi = std::min(t_hi, floor_div(above, s));
+    } else {
+      if (has_below) t_hi = std::min(t_hi, floor_div(below, s));
+      if (has_above) t_lo = std::max(t_lo, ceil_div(above, s));
     }
     if (t_hi < t_lo) {
       empty = true;

@@ -105,8 +105,21 @@ std::int64_t OutcomeMemo::won_run(const std::int64_t* c, const std::int64_t* slo
       if (slope[i] < 0) steps = std::min(steps, in + 1);
     }
     auto cell_at = static_cast<std::int64_t>(at.cell);
-    for (std::int64_t j = 0; j < steps; ++j, cell_at += delta) {
-      if (cell(*t, static_cast<std::size_t>(cell_at)) != kWins) return done + j;
+    if (delta == 1 || delta == -1) {  // along the last coordinate: consecutive cells, by words
+      const int n =
+          won_cells(*t, static_cast<int>(cell_at), static_cast<int>(delta), static_cast<int>(steps));
+      if (n < steps) return done + n;
+    } else if (delta % 4 == 0) {  // along another coordinate: the same place in bytes delta / 4 apart
+      const std::uint8_t* b = t->data() + (cell_at >> 2);
+      const int shift = static_cast<int>(cell_at & 3) * 2;
+      const std::int64_t stride = delta / 4;
+      for (std::int64_t j = 0; j < steps; ++j, b += stride) {
+        if (((*b >> shift) & 3u) != kWins) return done + j;
+      }
+    } else {
+      for (std::int64_t j = 0; j < steps; ++j, cell_at += delta) {
+        if (cell(*t, static_cast<std::size_t>(cell_at)) != kWins) return done + j;
+      }
     }
     done += steps;
     for (int i = 0; i < arity_; ++i) x[static_cast<std::size_t>(i)] += steps * slope[i];
@@ -114,39 +127,49 @@ std::int64_t OutcomeMemo::won_run(const std::int64_t* c, const std::int64_t* slo
   return done;
 }
 
-std::int64_t OutcomeMemo::won_line(std::int64_t x, std::int64_t step, std::int64_t count) const {
+// How many cells from `cell` on (step 1) or down (step -1), at most `limit` and within the
+// tile, are kWins: a word of 32 cells at a time, a pair of bits that differs from 10 being a
+// cell not won.
+int OutcomeMemo::won_cells(const Tile& t, int cell, int step, int limit) {
   constexpr std::uint64_t kAllWon = 0xAAAAAAAAAAAAAAAAULL;  // 32 cells of kWins (binary 10)
+  int done = 0;
+  while (done < limit) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, t.data() + (cell >> 5) * 8, 8);
+    const int bit = (cell & 31) * 2;
+    std::uint64_t differ = w ^ kAllWon;
+    int n = 0;  // cells won from `cell` on, in this word
+    int room = 0;
+    if (step == 1) {
+      differ >>= bit;
+      room = 32 - (cell & 31);
+      n = differ == 0 ? room : std::min(room, __builtin_ctzll(differ) / 2);
+    } else {
+      if (bit < 62) differ &= (std::uint64_t{1} << (bit + 2)) - 1;
+      room = (cell & 31) + 1;
+      n = differ == 0 ? room : (cell & 31) - (63 - __builtin_clzll(differ)) / 2;
+    }
+    if (n >= limit - done) return limit;
+    done += n;
+    if (n < room) return done;  // a cell not won
+    cell += n * step;
+  }
+  return done;
+}
+
+std::int64_t OutcomeMemo::won_line(std::int64_t x, std::int64_t step, std::int64_t count) const {
   constexpr int kCellsPerTile = 1 << 12;
   std::int64_t done = 0;
   while (done < count && x >= 0 && static_cast<std::uint64_t>(x) < span_[0]) {
     const Tile* t = tiles_[static_cast<std::size_t>(x >> 12)].get();
     if (t == nullptr) return done;
-    auto cell = static_cast<int>(x & (kCellsPerTile - 1));
-    // Within this tile: word by word, a pair of bits that differs from 10 is a cell not won.
-    for (;;) {
-      std::uint64_t w = 0;
-      std::memcpy(&w, t->data() + (cell >> 5) * 8, 8);
-      const int bit = (cell & 31) * 2;
-      std::uint64_t differ = w ^ kAllWon;
-      int n = 0;  // cells won from `cell` on, in this word
-      if (step == 1) {
-        differ >>= bit;
-        const int room = 32 - (cell & 31);
-        n = differ == 0 ? room : std::min(room, __builtin_ctzll(differ) / 2);
-      } else {
-        if (bit < 62) differ &= (std::uint64_t{1} << (bit + 2)) - 1;
-        const int room = (cell & 31) + 1;
-        n = differ == 0 ? room : (cell & 31) - (63 - __builtin_clzll(differ)) / 2;
-      }
-      const std::int64_t take = std::min<std::int64_t>(n, count - done);
-      done += take;
-      x += take * step;
-      if (take < n || done == count) return done;
-      const int room = step == 1 ? 32 - (cell & 31) : (cell & 31) + 1;
-      if (n < room) return done;  // a cell not won
-      cell += n * static_cast<int>(step);
-      if (cell < 0 || cell >= kCellsPerTile) break;  // on to the next tile
-    }
+    const auto cell = static_cast<int>(x & (kCellsPerTile - 1));
+    const int room = step == 1 ? kCellsPerTile - cell : cell + 1;  // cells left in this tile
+    const int limit = static_cast<int>(std::min<std::int64_t>(room, count - done));
+    const int n = won_cells(*t, cell, static_cast<int>(step), limit);
+    done += n;
+    x += n * step;
+    if (n < limit || done == count) return done;
   }
   return done;
 }

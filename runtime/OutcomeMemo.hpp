@@ -120,6 +120,7 @@ class OutcomeMemo {
   }
 
   std::int64_t won_line(std::int64_t x, std::int64_t step, std::int64_t count) const;
+  static int won_cells(const Tile& t, int cell, int step, int limit);
   Probe probe_hashed(const std::int64_t* c) const;
 
   int arity_;
