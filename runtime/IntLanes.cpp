@@ -74,6 +74,10 @@ class LaneEval {
     switch (n.op) {
       case Op::If: {
         const Val c = eval(n.a, s);
+        if (c.row < 0) {  // the same branch for every lane (`if i >= c` in a comprehension)
+          top_ = res;
+          return eval(c.x != 0 ? n.b : n.c, s);
+        }
         std::uint8_t yes[IntProgram::kLaneWidth], no[IntProgram::kLaneWidth];
         int ny = 0, nn = 0;
         s.each([&](int l) {
@@ -88,9 +92,13 @@ class LaneEval {
       case Op::And:
       case Op::Or: {  // b only where a does not decide
         const Val a = eval(n.a, s);
+        const bool is_and = n.op == Op::And;
+        if (a.row < 0 && (a.x != 0) != is_and) {  // decided for every lane
+          top_ = res;
+          return Val{-1, is_and ? 0 : 1};
+        }
         std::uint8_t rest[IntProgram::kLaneWidth];
         int m = 0;
-        const bool is_and = n.op == Op::And;
         s.each([&](int l) {
           if (l >= cut) return;
           if ((at(a, l) != 0) == is_and) rest[m++] = static_cast<std::uint8_t>(l);
