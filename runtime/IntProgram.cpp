@@ -236,16 +236,9 @@ std::int32_t IntProgram::place(std::int32_t i, Prog& p) {
       in.tree = true;
       in.a = i;
       break;
-    case Op::Neg:
-    case Op::Abs:
-    case Op::Not:
-    case Op::Bit:
-    case Op::Popcount:
-    case Op::ListLen:
-    case Op::ListSort: in.a = place(n.a, p); break;
     default:
       in.a = place(n.a, p);
-      in.b = place(n.b, p);
+      if (reads_b(n.op)) in.b = place(n.b, p);
       break;
   }
   in.dst = -1 - temps_++;  // a temporary, placed by seal

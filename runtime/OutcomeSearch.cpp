@@ -15,7 +15,11 @@ class OutcomeSink : public OptionSink {
   enum class Found : std::uint8_t { Nothing, Losing, Unknown };
 
   OutcomeSink(OutcomeMemo& outcomes, const BoxTable& values, const BoxHooks& hooks, bool misere)
-      : o_(outcomes), v_(values), any_values_(!misere && values.cells() > 0), misere_(misere), hooks_(hooks) {}
+      : o_(outcomes),
+        v_(values),
+        any_values_(!misere && values.cells() > 0),
+        misere_(misere),
+        hooks_(hooks) {}
 
   void pulse() override {
     charge();
@@ -306,6 +310,21 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
     stack.back().next = stack.back().end = kept.size();
     return true;
   };
+  // What the option judged last (kept from a batch, or in a run) says for the top entry: the
+  // box grows to hold it, the entry is won, the option is decided first, or nothing (it is N).
+  enum class Step { None, Done, GiveUp };
+  auto act = [&](OutcomeSink::Found f) {
+    if (sink.grow_wanted()) {
+      grow(sink.child().data());
+      return Step::Done;
+    }
+    if (f == OutcomeSink::Found::Losing) {
+      settle(true);
+      return Step::Done;
+    }
+    if (f == OutcomeSink::Found::Unknown) return descend() ? Step::Done : Step::GiveUp;
+    return Step::None;
+  };
   if (auto w = known(c)) return *w;
   // Where a listing stopped: one for the whole search, not cleared per listing (it writes
   // only what its path through the clauses needs, and the copy into the entry reads only that).
@@ -324,16 +343,8 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
         f = sink.judge(kept.data() + e.next);
         if (f != OutcomeSink::Found::Nothing || sink.grow_wanted()) break;
       }
-      if (sink.grow_wanted()) {
-        grow(sink.child().data());
-        continue;
-      }
-      if (f == OutcomeSink::Found::Losing) {
-        settle(true);
-        continue;
-      }
-      if (f == OutcomeSink::Found::Unknown) {
-        if (!descend()) return std::nullopt;
+      if (const Step s = act(f); s != Step::None) {
+        if (s == Step::GiveUp) return std::nullopt;
         continue;
       }
       // Every option kept is N: the listing goes on after them (e.from).
@@ -358,16 +369,8 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
         f = sink.judge(p);
         if (f != OutcomeSink::Found::Nothing || sink.grow_wanted()) break;
       }
-      if (sink.grow_wanted()) {
-        grow(sink.child().data());
-        continue;
-      }
-      if (f == OutcomeSink::Found::Losing) {
-        settle(true);
-        continue;
-      }
-      if (f == OutcomeSink::Found::Unknown) {
-        if (!descend()) return std::nullopt;
+      if (const Step s = act(f); s != Step::None) {
+        if (s == Step::GiveUp) return std::nullopt;
         continue;
       }
       // Every option of the run is N: the options after it are listed from there
