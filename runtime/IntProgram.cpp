@@ -662,7 +662,8 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
     }
     case Clause::Kind::Range: {
       std::int64_t lo = 0, hi = 0;
-      if (from) {
+      const bool kept = ci < static_cast<std::size_t>(Resume::kKeptEnds);
+      if (from && kept) {
         lo = from->lo[ci];
         hi = from->hi[ci];
       } else {
@@ -676,7 +677,7 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
           if (empty) return true;
         }
       }
-      if (stop) {
+      if (stop && kept) {
         stop->lo[ci] = lo;
         stop->hi[ci] = hi;
       }

@@ -261,7 +261,9 @@ class IntProgram {
         at;  // per clause: Range: the value; List, Items, Row: the index; Bits: the bits left
     // Range: its ends once cut by its bounds, the same when the listing goes on (the state is
     // the same), so that a search that comes back to a state does not work them out again.
-    std::array<std::int64_t, kMaxClauses> lo, hi;
+    // For the first few clauses only: a search keeps a Resume per state on its path.
+    static constexpr int kKeptEnds = 4;
+    std::array<std::int64_t, kKeptEnds> lo, hi;
   };
 
   // ---- written by the compiler ----
