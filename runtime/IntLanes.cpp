@@ -276,9 +276,46 @@ void IntProgram::plan_lanes(Item& it) {
 // options left, handed to the sink in one call. Where an expression cannot be evaluated at some
 // value, the options before it are handed over first, so that a sink that stops before it never
 // meets it, as the rules as written would not; the listing then gives up.
-bool IntProgram::lanes(const Item& it, std::size_t ci, const Clause& c, Values v, std::int64_t* r,
-                       OptionSink& sink, std::int64_t& budget, Resume* stop) const {
+bool IntProgram::lanes(const Item& it, std::size_t ci, const Clause& c, std::int64_t a, std::int64_t b,
+                       const Resume* from, std::int64_t* r, OptionSink& sink, std::int64_t& budget,
+                       Resume* stop) const {
   using Kind = Clause::Kind;
+  // The values from where the listing is: a range's, a set's elements, a list's items.
+  struct {
+    Kind kind;
+    std::int64_t x = 0, hi = 0;           // Range: the next value, the last
+    std::uint64_t left = 0;               // Bits: the elements not taken yet
+    std::int64_t i = 0, n = 0;            // List, Items, Row: the next index, the end
+    const std::int64_t* items = nullptr;  // ... their items
+  } v{c.kind};
+  std::int64_t unpacked[kMaxListLength];
+  const std::int64_t* resume = from ? &from->at[ci] : nullptr;
+  switch (c.kind) {
+    case Kind::Range:
+      v.x = resume ? *resume : a;
+      v.hi = b;
+      break;
+    case Kind::Bits: v.left = static_cast<std::uint64_t>(resume ? *resume : a); break;
+    case Kind::List:
+      v.i = resume ? *resume : a;
+      v.n = b;
+      v.items = c.list.data();
+      break;
+    case Kind::Items:
+      v.i = resume ? *resume : 0;
+      v.n = unpack_list(a, unpacked);
+      v.items = unpacked;
+      break;
+    case Kind::Row: {
+      const Table& t = tables[static_cast<std::size_t>(c.table)];
+      const std::int64_t first = t.starts[static_cast<std::size_t>(a)];  // a row checked by RowOf
+      v.i = resume ? *resume : 0;
+      v.n = t.starts[static_cast<std::size_t>(a) + 1] - first;
+      v.items = t.items.data() + first;
+      break;
+    }
+    case Kind::If: return false;  // not a loop
+  }
   const auto width = static_cast<std::size_t>(it.coords.size());
   Row rows[kLaneRows];
   std::int64_t buf[kLaneWidth * kMaxParts * kMaxArity];

@@ -606,23 +606,16 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
         first = static_cast<std::size_t>(std::lower_bound(c.list.begin(), c.list.end(), lo) - c.list.begin());
         last = static_cast<std::size_t>(std::upper_bound(c.list.begin(), c.list.end(), hi) - c.list.begin());
       }
-      if (static_cast<std::size_t>(it.lanes.at) == ci) {
-        Values v{c.kind};
-        v.i = from ? from->at[ci] : static_cast<std::int64_t>(first);
-        v.n = static_cast<std::int64_t>(last);
-        v.items = c.list.data();
-        return lanes(it, ci, c, v, r, sink, budget, stop);
-      }
+      if (static_cast<std::size_t>(it.lanes.at) == ci)
+        return lanes(it, ci, c, static_cast<std::int64_t>(first), static_cast<std::int64_t>(last), from, r,
+                     sink, budget, stop);
       return each(static_cast<std::int64_t>(first), static_cast<std::int64_t>(last),
                   [&](std::int64_t i) { return c.list[static_cast<std::size_t>(i)]; });
     }
     case Clause::Kind::Bits: {
       if (!exec(c.prog, r)) return false;
-      if (static_cast<std::size_t>(it.lanes.at) == ci) {
-        Values v{c.kind};
-        v.left = static_cast<std::uint64_t>(from ? from->at[ci] : r[c.lo_at]);
-        return lanes(it, ci, c, v, r, sink, budget, stop);
-      }
+      if (static_cast<std::size_t>(it.lanes.at) == ci)
+        return lanes(it, ci, c, r[c.lo_at], 0, from, r, sink, budget, stop);
       for (auto m = static_cast<std::uint64_t>(from ? from->at[ci] : r[c.lo_at]); m != 0; m &= m - 1) {
         if (!spend(budget, 1, sink)) return false;
         r[c.slot] = __builtin_ctzll(m);
@@ -634,14 +627,8 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
     case Clause::Kind::Items: {
       if (!exec(c.prog, r)) return false;
       const std::int64_t w = r[c.lo_at], n = list_len(w);
-      if (static_cast<std::size_t>(it.lanes.at) == ci) {
-        std::int64_t xs[kMaxListLength];
-        Values v{c.kind};
-        v.i = from ? from->at[ci] : 0;
-        v.n = unpack_list(w, xs);
-        v.items = xs;
-        return lanes(it, ci, c, v, r, sink, budget, stop);
-      }
+      if (static_cast<std::size_t>(it.lanes.at) == ci)
+        return lanes(it, ci, c, w, 0, from, r, sink, budget, stop);
       const int bits = list_bits(n);
       return each(0, n, [&](std::int64_t i) { return (w >> (bits * i)) & max_item(n); });
     }
@@ -650,13 +637,8 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
       const Table& t = tables[static_cast<std::size_t>(c.table)];
       const auto row = static_cast<std::size_t>(r[c.lo_at]);  // checked by RowOf
       const std::int64_t first = t.starts[row];
-      if (static_cast<std::size_t>(it.lanes.at) == ci) {
-        Values v{c.kind};
-        v.i = from ? from->at[ci] : 0;
-        v.n = t.starts[row + 1] - first;
-        v.items = t.items.data() + first;
-        return lanes(it, ci, c, v, r, sink, budget, stop);
-      }
+      if (static_cast<std::size_t>(it.lanes.at) == ci)
+        return lanes(it, ci, c, r[c.lo_at], 0, from, r, sink, budget, stop);
       return each(0, t.starts[row + 1] - first,
                   [&](std::int64_t i) { return t.items[static_cast<std::size_t>(first + i)]; });
     }
@@ -688,12 +670,8 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
         if (__builtin_sub_overflow(hi, lo, &span) || span == INT64_MAX) return false;
         return affine_run(it, c, lo, span + 1, 1, r, sink, budget);
       }
-      if (static_cast<std::size_t>(it.lanes.at) == ci) {
-        Values v;
-        v.x = from ? from->at[ci] : lo;
-        v.hi = hi;
-        return lanes(it, ci, c, v, r, sink, budget, stop);
-      }
+      if (static_cast<std::size_t>(it.lanes.at) == ci)
+        return lanes(it, ci, c, lo, hi, from, r, sink, budget, stop);
       for (std::int64_t x = from ? from->at[ci] : lo;; ++x) {
         if (!spend(budget, 1, sink)) return false;
         r[c.slot] = x;

@@ -344,17 +344,11 @@ class IntProgram {
   }
   friend class LaneEval;
   void plan_lanes(Item& it);
-  // The values of the clause that lanes() takes a batch at a time, from where the listing is:
-  // a range's, a set's elements, a list's items.
-  struct Values {
-    Clause::Kind kind = Clause::Kind::Range;
-    std::int64_t x = 0, hi = 0;           // Range: the next value, the last
-    std::uint64_t left = 0;               // Bits: the elements not taken yet
-    std::int64_t i = 0, n = 0;            // List, Items, Row: the next index, the end
-    const std::int64_t* items = nullptr;  // ... their items
-  };
-  bool lanes(const Item& it, std::size_t ci, const Clause& c, Values v, std::int64_t* r, OptionSink& sink,
-             std::int64_t& budget, Resume* stop) const;
+  // The clause's values a batch at a time (runtime/IntLanes.cpp), from `from` when it resumes:
+  // a, b are a range's ends, a constant list's first and end index (cut by its bounds), a set's
+  // mask, a packed list's word, a table's row.
+  bool lanes(const Item& it, std::size_t ci, const Clause& c, std::int64_t a, std::int64_t b,
+             const Resume* from, std::int64_t* r, OptionSink& sink, std::int64_t& budget, Resume* stop) const;
   bool strided(const Item& it, std::size_t ci, const Clause& c, std::int64_t lo, std::int64_t hi,
                std::int64_t* r, OptionSink& sink, std::int64_t& budget, const Resume* from,
                Resume* stop) const;
