@@ -1,8 +1,9 @@
-// The innermost range of a rule listed a batch of its values at a time (IntProgram::lanes):
-// `for k in 1..n if k * k <= n`, `for k in 1..M if not (k in used)` and Chomp's bite (a list
-// comprehension per option) evaluate each node of their expressions once per batch, in a loop
-// over the batch, rather than once per value: the dispatch of a tree walk, paid per node and
-// per option, is paid per node and per batch.
+// The innermost loop of a rule (a range, a set's elements, a list's items, a table's row)
+// listed a batch of its values at a time (IntProgram::lanes): `for k in 1..n if k * k <= n`,
+// `for k in 1..M if not (k in used)` and Chomp's bite (a list comprehension per option)
+// evaluate each node of their expressions once per batch, in a loop over the batch, rather than
+// once per value: the dispatch of a tree walk, paid per node and per option, is paid per node
+// and per batch.
 #include <algorithm>
 
 #include "runtime/IntOps.hpp"
@@ -37,7 +38,7 @@ struct Val {
 };
 }  // namespace
 
-// Evaluates nodes over the lanes of a batch, the range's variable in row 0. Where a lane
+// Evaluates nodes over the lanes of a batch, the loop's variable in row 0. Where a lane
 // cannot go on (an overflow, an index out of range), `cut` comes down to it: it and the lanes
 // after it are dropped, as the rules as written stop at the first such value.
 class LaneEval {
