@@ -623,8 +623,8 @@ class Compiler {
   // one). Options come residue by residue rather than in the order of k: a set of options
   // for values and outcomes, in any order. A condition that fails at some residue (a
   // division by k % 3) is left as written.
+  static constexpr std::int64_t kMaxPeriod = 64;
   void stride_ranges(std::vector<CClause>& clauses) {
-    constexpr std::int64_t kMaxPeriod = 64;
     for (std::size_t i = 0; i + 1 < clauses.size(); ++i) {
       CClause& range = clauses[i];
       if (range.kind != CClause::Kind::Range || clauses[i + 1].kind != CClause::Kind::If) continue;
@@ -652,7 +652,7 @@ class Compiler {
     if (n.op == Op::Mod) {
       const Node& x = code_.nodes[static_cast<std::size_t>(n.a)];
       const Node& m = code_.nodes[static_cast<std::size_t>(n.b)];
-      if (x.op == Op::Reg && x.v == k && m.op == Op::Const && m.v > 0 && m.v <= 64) {
+      if (x.op == Op::Reg && x.v == k && m.op == Op::Const && m.v > 0 && m.v <= kMaxPeriod) {
         period = std::lcm(period, m.v);
         return true;
       }

@@ -138,10 +138,8 @@ class LaneEval {
   void binary(const IntProgram::Node& n, std::int64_t* z, Sel s) {
     const Val a = eval(n.a, s);
     const Val b = reads_b(o) ? eval(n.b, s) : Val{};
-    // An operand the same for every lane is read in place: a stride of 0.
     const std::int64_t* x = a.row < 0 ? &a.x : rows_[a.row].data();
     const std::int64_t* y = b.row < 0 ? &b.x : rows_[b.row].data();
-    const std::ptrdiff_t sx = a.row < 0 ? 0 : 1, sy = b.row < 0 ? 0 : 1;
     const int m = s.m;
     const int end = cut;
     if (s.idx == nullptr) {  // lanes 0..m-1: a loop per shape of operands, a register for the fixed one
@@ -155,6 +153,8 @@ class LaneEval {
       if (got < len) cut = got;
       return;
     }
+    // Some lanes: an operand the same for every lane is read in place, a stride of 0.
+    const std::ptrdiff_t sx = a.row < 0 ? 0 : 1, sy = b.row < 0 ? 0 : 1;
     for (int j = 0; j < m; ++j) {
       const int l = s.idx[j];
       if (l >= end) return;
@@ -260,9 +260,19 @@ void IntProgram::plan_lanes(Item& it) {
   --ci;
   const std::int64_t k = it.clauses[ci].slot;
   Item::Lanes lanes;
-  lanes.moves.assign(nodes.size(), 0);
-  for (std::size_t i = 0; i < nodes.size(); ++i)
-    lanes.moves[i] = mentions(static_cast<std::int32_t>(i), k) ? 1 : 0;
+  // Whether each node reads k, every node once (2: not known yet), rather than a walk of its
+  // tree per node.
+  lanes.moves.assign(nodes.size(), 2);
+  const auto reads_k = [&](const auto& self, std::int32_t i) -> bool {
+    if (i < 0) return false;
+    std::uint8_t& m = lanes.moves[static_cast<std::size_t>(i)];
+    if (m == 2) {
+      const Node& n = nodes[static_cast<std::size_t>(i)];
+      m = (n.op == Op::Reg ? n.v == k : self(self, n.a) || self(self, n.b) || self(self, n.c)) ? 1 : 0;
+    }
+    return m != 0;
+  };
+  for (std::size_t i = 0; i < nodes.size(); ++i) reads_k(reads_k, static_cast<std::int32_t>(i));
   for (std::size_t j = ci + 1; j < it.clauses.size(); ++j) lanes.conditions.push_back(it.clauses[j].lo);
   int most = 0;
   for (std::int32_t q : lanes.conditions) most = std::max(most, rows_needed(*this, lanes.moves, q));

@@ -626,26 +626,27 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
     }
     case Clause::Kind::Items: {
       if (!exec(c.prog, r)) return false;
-      const std::int64_t w = r[c.lo_at], n = list_len(w);
+      const std::int64_t w = r[c.lo_at];
       if (static_cast<std::size_t>(it.lanes.at) == ci)
         return lanes(it, ci, c, w, 0, from, r, sink, budget, stop);
+      const std::int64_t n = list_len(w);
       const int bits = list_bits(n);
       return each(0, n, [&](std::int64_t i) { return (w >> (bits * i)) & max_item(n); });
     }
     case Clause::Kind::Row: {
       if (!exec(c.prog, r)) return false;
+      if (static_cast<std::size_t>(it.lanes.at) == ci)
+        return lanes(it, ci, c, r[c.lo_at], 0, from, r, sink, budget, stop);
       const Table& t = tables[static_cast<std::size_t>(c.table)];
       const auto row = static_cast<std::size_t>(r[c.lo_at]);  // checked by RowOf
       const std::int64_t first = t.starts[row];
-      if (static_cast<std::size_t>(it.lanes.at) == ci)
-        return lanes(it, ci, c, r[c.lo_at], 0, from, r, sink, budget, stop);
       return each(0, t.starts[row + 1] - first,
                   [&](std::int64_t i) { return t.items[static_cast<std::size_t>(first + i)]; });
     }
     case Clause::Kind::Range: {
       std::int64_t lo = 0, hi = 0;
-      const bool kept = ci < static_cast<std::size_t>(Resume::kKeptEnds);
-      if (from && kept) {
+      const bool ends_kept = ci < static_cast<std::size_t>(Resume::kKeptEnds);
+      if (from && ends_kept) {
         lo = from->lo[ci];
         hi = from->hi[ci];
       } else {
@@ -659,7 +660,7 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
           if (empty) return true;
         }
       }
-      if (stop && kept) {
+      if (stop && ends_kept) {
         stop->lo[ci] = lo;
         stop->hi[ci] = hi;
       }

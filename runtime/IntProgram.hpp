@@ -210,8 +210,8 @@ class IntProgram {
     std::int32_t lo_at = 0, hi_at = 0;
     std::vector<Bound> bounds;  // Range
   };
-  // A batch of values of a range (runtime/IntLanes.cpp): up to kLaneWidth values, and rows
-  // for the values computed from them.
+  // A batch of values of a rule's innermost loop (runtime/IntLanes.cpp): up to kLaneWidth
+  // values, and rows for the values computed from them.
   static constexpr int kLaneWidth = 64;
   static constexpr int kLaneRows = 48;
   // A `let` (the value of `expr` into `slot`) or a rule (its clauses, then its parts).
