@@ -110,8 +110,8 @@ struct Shortcut {
   // elements come, the list never built.
   const std::vector<Clause>* fold_clauses = nullptr;
   const Expr* fold_element = nullptr;
-  // ... that is exactly `for n in lo..hi` over grundy(G(n)): G's table filled to hi at once,
-  // then read in blocks.
+  // ... that is exactly `for n in lo..hi` over grundy(G(n)), or over grundy(G[p, ...](n)) with
+  // parameters that do not read n: G's table filled to hi at once, then read in blocks.
   int fold_heaps_game = -1;
   // A comprehension (a list, set or tuple, table(...), a fold) whose first clause is
   // `for n in lo..hi` with bounds cheap to evaluate twice, and whose element, or first `if`,

@@ -38,6 +38,44 @@ int heap_game(const Expr& e, int slot, const World& w) {
   return n.kind == ExprKind::Name && n.binding.to == Binding::To::Local && n.binding.index == slot ? g : -1;
 }
 
+// Whether evaluating e may read the local in `slot`.
+bool reads_local(const Expr& e, int slot) {
+  if (e.kind == ExprKind::Name && e.binding.to == Binding::To::Local && e.binding.index == slot) return true;
+  for (const ExprPtr& a : e.args) {
+    if (a && reads_local(*a, slot)) return true;
+  }
+  for (const Clause& c : e.clauses) {
+    if (c.expr && reads_local(*c.expr, slot)) return true;
+  }
+  return false;
+}
+
+// As heap_game, and also for `grundy(G[p, ...](v))` whose parameters do not read v: the same
+// instance at every step of the loop.
+int heap_game_of_loop(const Expr& e, int slot, const World& w) {
+  if (const int g = heap_game(e, slot, w); g >= 0) return g;
+  if (!is_builtin_call(e, Builtin::Grundy) || e.args.size() != 2 || !e.clauses.empty()) return -1;
+  const Expr& arg = *e.args[1];
+  if (arg.kind != ExprKind::Call || arg.args.size() != 2 || !arg.clauses.empty()) return -1;
+  const Expr& callee = *arg.args[0];
+  const Expr& n = *arg.args[1];
+  if (callee.kind != ExprKind::Index || n.kind != ExprKind::Name || n.binding.to != Binding::To::Local ||
+      n.binding.index != slot) {
+    return -1;
+  }
+  const Expr& game = *callee.args[0];
+  if (game.kind != ExprKind::Name || game.binding.to != Binding::To::Game) return -1;
+  const GameEntry& entry = w.games[static_cast<std::size_t>(game.binding.index)];
+  if ((entry.decl && entry.decl->form == GameDecl::Form::Alias) ||
+      entry.param_count != static_cast<int>(callee.args.size()) - 1) {
+    return -1;
+  }
+  for (std::size_t i = 1; i < callee.args.size(); ++i) {
+    if (reads_local(*callee.args[i], slot)) return -1;
+  }
+  return game.binding.index;
+}
+
 // The `grundy(G(v))` that evaluating `e` always evaluates: `e` itself, or an operand of an
 // operator that evaluates both (not and/or, which may skip the second).
 const Expr* always_asked(const Expr& e, int slot, const World& w) {
@@ -128,7 +166,7 @@ void lower(Expr& e, const World& w) {
     const std::vector<Clause>& cs = *s.fold_clauses;
     if (cs.size() == 1 && cs[0].kind == Clause::Kind::For && cs[0].slots.size() == 1 &&
         cs[0].expr->kind == ExprKind::Range) {
-      s.fold_heaps_game = heap_game(*s.fold_element, cs[0].slots[0], w);
+      s.fold_heaps_game = heap_game_of_loop(*s.fold_element, cs[0].slots[0], w);
     }
     mark_prefetch(s, cs, *s.fold_element, w);
   }
@@ -230,7 +268,8 @@ std::optional<Value> Interpreter::fold(const Expr& e, Builtin b, Frame& frame, s
   const Where at = e.where, arg0 = e.args[1]->where;
   if (e.shortcut.fold_heaps_game >= 0) {
     const GameEntry& entry = w_.games[static_cast<std::size_t>(e.shortcut.fold_heaps_game)];
-    if (plain_game(entry)) {
+    const bool with_params = element.args[1]->args[0]->kind == ExprKind::Index;
+    if (with_params ? entry.param_count > 0 : plain_game(entry)) {
       if (auto v = fold_heaps(e, entry, b, frame)) return v;
     }
   }
@@ -294,7 +333,10 @@ std::optional<Value> Interpreter::fold_heaps(const Expr& e, const GameEntry& ent
   count_steps(static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1, c.expr->where);
   ask_last(range, c.slots[0], element, frame);
   Value& slot = frame[static_cast<std::size_t>(c.slots[0])];
-  const GameInstance* g = entry.plain;  // made by the query, when G is a game of one integer
+  // Made by the query, when G is a game of one integer; G[p, ...] made again from its parameters,
+  // which the loop does not change.
+  const Expr& callee = *element.args[1]->args[0];
+  const GameInstance* g = callee.kind == ExprKind::Index ? eval(callee, frame).game() : entry.plain;
   // A guarded game's heaps read from the table are positions all the same: each is asked.
   const bool guarded = g && g->rules().has_guard();
   std::int64_t total = 0;
