@@ -50,6 +50,21 @@ template <typename T>
   return (carried >> (8 * sizeof(T))) != 0;
 }
 
+// Options coord(j), j = from, from + 1, ..., whose values the table knows, marked: returns the
+// first j whose value it does not know (count: none). A loop of its own, as above.
+template <typename T, class Coord>
+[[gnu::noinline]] std::int64_t stamp_known(const T* t, std::uint64_t size, Coord coord, std::int64_t from,
+                                           std::int64_t count, std::uint32_t* stamp, std::uint32_t gen) {
+  constexpr T none = static_cast<T>(~T{0});
+  for (std::int64_t j = from; j < count; ++j) {
+    const auto x = static_cast<std::uint64_t>(coord(j));
+    const T v = x < size ? t[x] : none;
+    if (v == none) return j;
+    stamp[v] = gen;
+  }
+  return count;
+}
+
 // The first slot from 0 on not marked with `gen`: Wythoff's values run to hundreds, and so
 // does this scan, once per state, as long as the options' loops themselves.
 std::uint32_t mex_scan_plain(const std::uint32_t* stamp, std::uint32_t gen) {
@@ -142,31 +157,11 @@ class BoxSink : public OptionSink {
   std::int64_t batch(const std::int64_t* coords, int parts, int width, std::int64_t count) override {
     if (parts != 1 || m_.arity() != 1 || m_.cells() == 0 || m_.strides()[0] != 1)
       return OptionSink::batch(coords, parts, width, count);
-    std::int64_t j = 0;
-    m_.visit([&](const auto& vec) {
-      using T = typename std::decay_t<decltype(vec)>::value_type;
-      const T none = static_cast<T>(~T{0});
-      const auto size =
-          std::min(static_cast<std::uint64_t>(vec.size()), static_cast<std::uint64_t>(m_.dims()[0]));
-      const T* t = vec.data();
-      std::uint32_t* stamp = stamp_.data();  // in locals: the stores through stamp may not alias them
-      const std::uint32_t gen = gen_;
-      for (; j < count; ++j) {
-        const auto x = static_cast<std::uint64_t>(coords[j]);
-        const T v = x < size ? t[x] : none;
-        if constexpr (sizeof(T) <= 2) {  // every value of the table has its slot
-          if (v != none) {
-            stamp[v] = gen;
-            continue;
-          }
-        } else if (v != none) {
-          mark(v);
-          continue;
-        }
-        if (!option(coords + j, 1)) return;
-      }
-    });
-    return j;
+    return read_batch(count, [coords](std::int64_t j) { return coords[j]; });
+  }
+  std::int64_t batch_minus(std::int64_t c, const std::int64_t* x, std::int64_t count) override {
+    if (m_.arity() != 1 || m_.cells() == 0 || m_.strides()[0] != 1) return OptionSink::batch_minus(c, x, count);
+    return read_batch(count, [c, x](std::int64_t j) { return c - x[j]; });
   }
 
   // Sweep mode: the cells of `extent` whose rank (their place in its lexicographic order)
@@ -317,6 +312,38 @@ class BoxSink : public OptionSink {
   const std::vector<Coords>& children() const { return children_; }
 
  private:
+  // The options of one integer coord(0), coord(1), ... read from the table in one loop: a known
+  // value marked, any other listed as an option. Returns how many it took.
+  template <class Coord>
+  std::int64_t read_batch(std::int64_t count, Coord coord) {
+    std::int64_t j = 0;
+    m_.visit([&](const auto& vec) {
+      using T = typename std::decay_t<decltype(vec)>::value_type;
+      const T none = static_cast<T>(~T{0});
+      const auto size =
+          std::min(static_cast<std::uint64_t>(vec.size()), static_cast<std::uint64_t>(m_.dims()[0]));
+      const T* t = vec.data();
+      std::uint32_t* stamp = stamp_.data();  // in locals: the stores through stamp may not alias them
+      const std::uint32_t gen = gen_;
+      for (;; ++j) {
+        if constexpr (sizeof(T) <= 2) {  // every value of the table has its slot
+          j = stamp_known(t, size, coord, j, count, stamp, gen);
+        } else {
+          for (; j < count; ++j) {
+            const auto x = static_cast<std::uint64_t>(coord(j));
+            const T v = x < size ? t[x] : none;
+            if (v == none) break;
+            mark(v);
+          }
+        }
+        if (j == count) return;
+        const std::int64_t c = coord(j);
+        if (!option(&c, 1)) return;
+      }
+    });
+    return j;
+  }
+
   bool one_by_one(const std::int64_t* first, const std::int64_t* slope, int parts, std::int64_t count) {
     const int n = parts * m_.arity();
     std::vector<std::int64_t> c(first, first + n);

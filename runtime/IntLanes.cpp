@@ -31,9 +31,10 @@ struct Sel {
   }
 };
 
-// A node's value over a batch: a row, or (row < 0) one value for every lane.
+// A node's value over a batch: its value at lane l is p[l] (a row, or a node's values by k),
+// or (p null) x for every lane.
 struct Val {
-  std::int16_t row = -1;
+  const std::int64_t* p = nullptr;
   std::int64_t x = 0;
 };
 }  // namespace
@@ -44,9 +45,11 @@ struct Val {
 class LaneEval {
  public:
   LaneEval(const IntProgram& p, const IntProgram::Item& it, std::int64_t slot, std::int64_t* r, Row* rows)
-      : p_(p), moves_(it.lanes.moves), slot_(slot), r_(r), rows_(rows) {}
+      : p_(p), plan_(it.lanes), moves_(it.lanes.moves), slot_(slot), r_(r), rows_(rows) {}
 
   int cut = IntProgram::kLaneWidth;
+  // Whether lane l holds the value rows_[0][0] + l (a range's batch that no condition thinned).
+  bool consecutive = false;
 
   // A fresh evaluation (the rows of the last one free); the lanes numbered anew.
   void reset() {
@@ -54,28 +57,33 @@ class LaneEval {
     cut = IntProgram::kLaneWidth;
   }
   void free_rows() { top_ = 1; }
-  std::int64_t at(const Val& v, int lane) const {
-    return v.row < 0 ? v.x : rows_[v.row][static_cast<std::size_t>(lane)];
-  }
+  static std::int64_t at(const Val& v, int lane) { return v.p ? v.p[lane] : v.x; }
 
   Val eval(std::int32_t i, Sel s) {
     while (s.m > 0 && s.lane(s.m - 1) >= cut) --s.m;
     if (s.m == 0) return {};
     const IntProgram::Node& n = p_.nodes[static_cast<std::size_t>(i)];
-    if (n.op == Op::Reg) return n.v == slot_ ? Val{0, 0} : Val{-1, r_[n.v]};
-    if (n.op == Op::Const) return Val{-1, n.v};
+    if (n.op == Op::Reg) return n.v == slot_ ? Val{rows_[0].data(), 0} : Val{nullptr, r_[n.v]};
+    if (n.op == Op::Const) return Val{nullptr, n.v};
     if (!moves_[static_cast<std::size_t>(i)]) {  // the same for every lane: once
       bool bail = false;
       const std::int64_t z = p_.eval(i, r_, bail);
       if (bail) cut = std::min(cut, s.lane(0));
-      return Val{-1, z};
+      return Val{nullptr, z};
     }
     const std::int16_t res = top_++;
     std::int64_t* z = rows_[res].data();
+    if (const int t = plan_.by_k_of.empty() ? -1 : plan_.by_k_of[static_cast<std::size_t>(i)]; t >= 0) {
+      if (const std::int64_t* p = by_k(plan_.by_k[static_cast<std::size_t>(t)], z, s)) {
+        if (p != z) top_ = res;
+        else top_ = res + 1;
+        return Val{p, 0};
+      }
+    }
     switch (n.op) {
       case Op::If: {
         const Val c = eval(n.a, s);
-        if (c.row < 0) {  // the same branch for every lane (`if i >= c` in a comprehension)
+        if (!c.p) {  // the same branch for every lane (`if i >= c` in a comprehension)
           top_ = res;
           return eval(c.x != 0 ? n.b : n.c, s);
         }
@@ -94,9 +102,9 @@ class LaneEval {
       case Op::Or: {  // b only where a does not decide
         const Val a = eval(n.a, s);
         const bool is_and = n.op == Op::And;
-        if (a.row < 0 && (a.x != 0) != is_and) {  // decided for every lane
+        if (!a.p && (a.x != 0) != is_and) {  // decided for every lane
           top_ = res;
-          return Val{-1, is_and ? 0 : 1};
+          return Val{nullptr, is_and ? 0 : 1};
         }
         std::uint8_t rest[IntProgram::kLaneWidth];
         int m = 0;
@@ -122,7 +130,7 @@ class LaneEval {
         break;
     }
     top_ = res + 1;
-    return Val{res, 0};
+    return Val{z, 0};
   }
 
  private:
@@ -138,23 +146,23 @@ class LaneEval {
   void binary(const IntProgram::Node& n, std::int64_t* z, Sel s) {
     const Val a = eval(n.a, s);
     const Val b = reads_b(o) ? eval(n.b, s) : Val{};
-    const std::int64_t* x = a.row < 0 ? &a.x : rows_[a.row].data();
-    const std::int64_t* y = b.row < 0 ? &b.x : rows_[b.row].data();
+    const std::int64_t* x = a.p ? a.p : &a.x;
+    const std::int64_t* y = b.p ? b.p : &b.x;
     const int m = s.m;
     const int end = cut;
     if (s.idx == nullptr) {  // lanes 0..m-1: a loop per shape of operands, a register for the fixed one
       const int len = std::min(m, end);
       const auto row = [](const std::int64_t* p) { return [p](int l) { return p[l]; }; };
       const auto one = [](std::int64_t v) { return [v](int) { return v; }; };
-      const int got = a.row >= 0 && b.row >= 0 ? over<o>(len, row(x), row(y), z)
-                      : a.row >= 0             ? over<o>(len, row(x), one(b.x), z)
-                      : b.row >= 0             ? over<o>(len, one(a.x), row(y), z)
-                                               : over<o>(len, one(a.x), one(b.x), z);
+      const int got = a.p && b.p ? over<o>(len, row(x), row(y), z)
+                      : a.p        ? over<o>(len, row(x), one(b.x), z)
+                      : b.p        ? over<o>(len, one(a.x), row(y), z)
+                                   : over<o>(len, one(a.x), one(b.x), z);
       if (got < len) cut = got;
       return;
     }
     // Some lanes: an operand the same for every lane is read in place, a stride of 0.
-    const std::ptrdiff_t sx = a.row < 0 ? 0 : 1, sy = b.row < 0 ? 0 : 1;
+    const std::ptrdiff_t sx = a.p ? 1 : 0, sy = b.p ? 1 : 0;
     for (int j = 0; j < m; ++j) {
       const int l = s.idx[j];
       if (l >= end) return;
@@ -190,7 +198,7 @@ class LaneEval {
   // item, each lane's list packed as it goes. Otherwise lane by lane.
   void comprehension(const IntProgram::Node& n, std::int32_t i, std::int64_t* z, Sel s) {
     const Val lo = eval(n.a, s), hi = eval(n.b, s);
-    if (lo.row >= 0 || hi.row >= 0) return by_lane(i, z, s);
+    if (lo.p || hi.p) return by_lane(i, z, s);
     std::int64_t span = 0;  // a list longer than a packed one holds: by the tree walk, to its error
     if (__builtin_sub_overflow(hi.x, lo.x, &span) || span >= IntProgram::kMaxListLength)
       return by_lane(i, z, s);
@@ -217,6 +225,38 @@ class LaneEval {
     }
   }
 
+  // A node of k alone over the lanes of s, from its values by k (Item::Lanes::by_k), kept up
+  // to the lanes' largest k first: a pointer into them where the lanes' k are consecutive,
+  // else read into z. Null where a lane's k is not kept (below the first kept, too far, or
+  // where the node cannot be evaluated: the lanes then meet that as the rules as written do).
+  // The values grow only for a larger k than the batch has, so that what this returns stays
+  // valid for the batch.
+  const std::int64_t* by_k(const IntProgram::Item::Lanes::ByK& t, std::int64_t* z, Sel s) {
+    const std::int64_t* ks = rows_[0].data();
+    const std::int64_t first = ks[s.lane(0)], last = ks[s.lane(s.m - 1)];  // a range's or a set's: increasing
+    auto& v = t.values;
+    if (v.empty() && !t.failed) t.base = first;
+    if (first < t.base) return nullptr;
+    const std::uint64_t end = static_cast<std::uint64_t>(last) - static_cast<std::uint64_t>(t.base) + 1;
+    if (end > static_cast<std::uint64_t>(IntProgram::kMaxByK)) return nullptr;
+    for (std::int64_t k = t.base + static_cast<std::int64_t>(v.size()); v.size() < end && !t.failed; ++k) {
+      r_[slot_] = k;
+      bool bail = false;
+      const std::int64_t x = p_.eval(t.node, r_, bail);
+      if (bail) {
+        t.failed = true;
+      } else {
+        v.push_back(x);
+        t.least = std::min(t.least, x);
+      }
+    }
+    if (v.size() < end) return nullptr;
+    const std::int64_t* at = v.data() + (first - t.base);  // k = first
+    if (s.idx == nullptr && consecutive) return at;
+    s.each([&](int l) { z[l] = at[ks[l] - first]; });
+    return z;
+  }
+
   // Node i lane by lane, by the tree walk.
   void by_lane(std::int32_t i, std::int64_t* z, Sel s) {
     const std::int64_t* ks = rows_[0].data();
@@ -234,6 +274,7 @@ class LaneEval {
   }
 
   const IntProgram& p_;
+  const IntProgram::Item::Lanes& plan_;
   const std::vector<std::uint8_t>& moves_;
   std::int64_t slot_;
   std::int64_t* r_;
@@ -250,6 +291,41 @@ int rows_needed(const IntProgram& p, const std::vector<std::uint8_t>& moves, std
   return 1 + rows_needed(p, moves, n.a) + rows_needed(p, moves, n.b) + rows_needed(p, moves, n.c);
 }
 }  // namespace
+
+// Lanes::by_k: the largest nodes of the conditions and coordinates that read k and no other
+// register, other than k itself.
+void IntProgram::plan_by_k(const Item& it, Item::Lanes& lanes, std::int64_t k) const {
+  std::vector<std::uint8_t> only_k(nodes.size(), 2);  // 2: not known yet
+  const auto k_alone = [&](const auto& self, std::int32_t i) -> bool {
+    if (i < 0) return true;
+    std::uint8_t& m = only_k[static_cast<std::size_t>(i)];
+    if (m == 2) {
+      const Node& n = nodes[static_cast<std::size_t>(i)];
+      m = n.op == Op::Reg        ? n.v == k
+          : n.op == Op::ListComp ? false  // its body reads its own variable
+                                 : self(self, n.a) && self(self, n.b) && self(self, n.c);
+    }
+    return m != 0;
+  };
+  lanes.by_k_of.assign(nodes.size(), -1);
+  const auto take = [&](const auto& self, std::int32_t i) -> void {
+    if (i < 0 || !lanes.moves[static_cast<std::size_t>(i)]) return;
+    const Node& n = nodes[static_cast<std::size_t>(i)];
+    if (n.op == Op::Reg) return;
+    if (k_alone(k_alone, i)) {
+      if (lanes.by_k_of[static_cast<std::size_t>(i)] < 0 && lanes.by_k.size() < 64) {
+        lanes.by_k_of[static_cast<std::size_t>(i)] = static_cast<std::int16_t>(lanes.by_k.size());
+        lanes.by_k.emplace_back().node = i;
+      }
+      return;
+    }
+    self(self, n.a);
+    self(self, n.b);
+    self(self, n.c);
+  };
+  for (std::int32_t q : lanes.conditions) take(take, q);
+  for (std::int32_t q : it.coords) take(take, q);
+}
 
 // Item::lanes: the rule's last clause that is not a condition, when only conditions follow it.
 void IntProgram::plan_lanes(Item& it) {
@@ -274,11 +350,17 @@ void IntProgram::plan_lanes(Item& it) {
   };
   for (std::size_t i = 0; i < nodes.size(); ++i) reads_k(reads_k, static_cast<std::int32_t>(i));
   for (std::size_t j = ci + 1; j < it.clauses.size(); ++j) lanes.conditions.push_back(it.clauses[j].lo);
+  if (it.clauses[ci].kind == Clause::Kind::Range || it.clauses[ci].kind == Clause::Kind::Bits) plan_by_k(it, lanes, k);
   int most = 0;
   for (std::int32_t q : lanes.conditions) most = std::max(most, rows_needed(*this, lanes.moves, q));
   for (std::int32_t q : it.coords) most = std::max(most, rows_needed(*this, lanes.moves, q));
   if (most + 1 > kLaneRows) return;
   lanes.at = static_cast<std::int32_t>(ci);
+  if (it.parts == 1 && it.coords.size() == 1) {
+    const Node& d = nodes[static_cast<std::size_t>(it.coords[0])];
+    lanes.minus = d.op == Op::Sub && !lanes.moves[static_cast<std::size_t>(d.a)] &&
+                  lanes.moves[static_cast<std::size_t>(d.b)];
+  }
   it.lanes = std::move(lanes);
 }
 
@@ -335,7 +417,9 @@ bool IntProgram::lanes(const Item& it, std::size_t ci, const Clause& c, std::int
   // A range that a listing left after its last batch.
   if (v.kind == Kind::Range && v.x > v.hi) return true;
   LaneEval lanes(*this, it, c.slot, r, rows);
-  // A search that stops at its first options computes few beyond them: its batches grow.
+  // A search that stops at its first options computes few beyond them: its batches grow, to a
+  // quarter of the width (what it keeps of a batch is less).
+  const int widest = sink.takes_all() ? kLaneWidth : kLaneWidth / 4;
   int size = sink.takes_all() ? kLaneWidth : 8;
   for (;;) {
     // The batch, and where a listing that stops after it goes on (`after`, when it can say).
@@ -383,6 +467,7 @@ bool IntProgram::lanes(const Item& it, std::size_t ci, const Clause& c, std::int
     if (!spend(budget, m, sink)) return false;
     int n = m;
     bool failed = false;
+    lanes.consecutive = v.kind == Kind::Range;
     for (const std::int32_t cond : it.lanes.conditions) {
       lanes.reset();
       const Val t = lanes.eval(cond, Sel{nullptr, n});
@@ -394,16 +479,44 @@ bool IntProgram::lanes(const Item& it, std::size_t ci, const Clause& c, std::int
         ks[static_cast<std::size_t>(kept)] = ks[static_cast<std::size_t>(j)];
         pos[kept++] = pos[j];
       }
+      lanes.consecutive = lanes.consecutive && kept == n;
       n = kept;
       if (n == 0) break;
+    }
+    if (n > 0 && it.lanes.minus && !stop) {
+      // One coordinate c - x(k), c the same for every value (`n - k * k`): the sink subtracts
+      // as it reads its table, where no difference overflows (else the general way below,
+      // which meets the overflow where the rules would).
+      const Node& d = nodes[static_cast<std::size_t>(it.coords[0])];
+      lanes.reset();
+      const Val head = lanes.eval(d.a, Sel{nullptr, n});
+      const Val less = lanes.eval(d.b, Sel{nullptr, n});
+      if (lanes.cut >= n && !head.p && less.p) {
+        // n - x(k) with n >= 0 and the values of x(k) kept by k all >= 0 cannot overflow.
+        const int t = it.lanes.by_k_of.empty() ? -1 : it.lanes.by_k_of[static_cast<std::size_t>(d.b)];
+        std::uint64_t bad = 0;
+        if (head.x < 0 || t < 0 || it.lanes.by_k[static_cast<std::size_t>(t)].least < 0) {
+          const auto u = static_cast<std::uint64_t>(head.x);
+          for (int j = 0; j < n; ++j) {
+            const auto w = static_cast<std::uint64_t>(less.p[j]);
+            bad |= (u ^ w) & (u ^ (u - w));  // the sign changed where it must not
+          }
+        }
+        if ((bad >> 63) == 0) {
+          if (sink.batch_minus(head.x, less.p, n) < n || failed) return false;
+          if (last) return true;
+          size = std::min(2 * size, widest);
+          continue;
+        }
+      }
     }
     if (n > 0) {
       const std::int64_t* options = buf;
       lanes.reset();
       for (std::size_t q = 0; q < width; ++q) {
         const Val x = lanes.eval(it.coords[q], Sel{nullptr, n});
-        if (width == 1 && x.row >= 0) {  // one coordinate, moving: its row is the options
-          options = rows[x.row].data();
+        if (width == 1 && x.p) {  // one coordinate, moving: its row is the options
+          options = x.p;
           break;
         }
         for (int j = 0; j < n; ++j) buf[static_cast<std::size_t>(j) * width + q] = lanes.at(x, j);
@@ -430,7 +543,7 @@ bool IntProgram::lanes(const Item& it, std::size_t ci, const Clause& c, std::int
     }
     if (failed) return false;
     if (last) return true;
-    size = std::min(2 * size, kLaneWidth);
+    size = std::min(2 * size, widest);
   }
 }
 

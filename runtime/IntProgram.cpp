@@ -531,7 +531,10 @@ bool IntProgram::bounded(const Clause& c, std::int64_t* r, std::int64_t& lo, std
 // A monotone bound (Bound::monotone) on lo..hi, lo >= 0, its program just run at hi without
 // an overflow: each part of lhs never decreases from lo to hi and is not negative, so no k
 // between overflows either. The k that meet it are a prefix (lhs < or <= rhs) or a suffix
-// (> or >=) of the range: its end found by bisection, the condition as the rules test it.
+// (> or >=) of the range, the condition tested as the rules test it. Its end is looked for
+// from where it was for the last state (Bound::last): states asked one after another
+// (n, n + 1, ...) move it by little, and `k * k <= n` then costs three tests rather than a
+// bisection of 1..n.
 bool IntProgram::monotone_cut(const Bound& b, std::int64_t slot, std::int64_t* r, std::int64_t& lo,
                               std::int64_t& hi, bool& empty) const {
   const bool prefix = b.op == Op::Lt || b.op == Op::Le;
@@ -548,13 +551,52 @@ bool IntProgram::monotone_cut(const Bound& b, std::int64_t slot, std::int64_t* r
   };
   bool ok = true;
   // The end where the condition holds if anywhere: lo for a prefix, hi for a suffix.
-  if (!meets(prefix ? lo : hi, ok)) {
+  std::int64_t in = prefix ? lo : hi;
+  const std::int64_t end = prefix ? hi : lo;
+  if (!meets(in, ok)) {
     empty = ok;
     return ok;
   }
-  std::int64_t in = prefix ? lo : hi, out = prefix ? hi : lo;  // meets at `in`; at `out` unknown
-  if (meets(out, ok)) return ok;                               // the whole range
-  if (!ok) return false;
+  // Distances from the `in` end; lo >= 0, so they and the range's span fit.
+  const std::int64_t d = prefix ? 1 : -1, span = hi - lo;
+  std::int64_t out = end;  // fails there, once `found`
+  bool found = false;
+  if (const std::int64_t h = b.last.k.load(std::memory_order_relaxed); h >= lo && h <= hi) {
+    // Gallop from the last end: away from `in` while the condition holds, back while it fails.
+    bool up = true;
+    if (h != in) {
+      up = meets(h, ok);
+      if (!ok) return false;
+    }
+    std::int64_t at = h;
+    for (std::int64_t step = 1;; step = step > span / 2 ? span : 2 * step) {
+      const std::int64_t gone = (at - (prefix ? lo : hi)) * d;
+      if (up) {
+        in = at;
+        if (span - gone <= step) break;  // `end` is next: tested below
+      } else {
+        out = at;
+        found = true;
+        if (gone <= step) break;  // back to `in`, which meets
+      }
+      const std::int64_t next = at + (up ? step : -step) * d;
+      const bool m = meets(next, ok);
+      if (!ok) return false;
+      if (m != up) {
+        (up ? out : in) = next;
+        found = found || up;
+        break;
+      }
+      at = next;
+    }
+  }
+  if (!found) {
+    if (meets(end, ok)) {  // the whole range from `in` on
+      b.last.k.store(end, std::memory_order_relaxed);
+      return ok;
+    }
+    if (!ok) return false;
+  }
   while (in + 1 != out && in - 1 != out) {
     const std::int64_t mid = in + (out - in) / 2;
     if (meets(mid, ok)) in = mid;
@@ -562,6 +604,7 @@ bool IntProgram::monotone_cut(const Bound& b, std::int64_t slot, std::int64_t* r
     if (!ok) return false;
   }
   (prefix ? hi : lo) = in;
+  b.last.k.store(in, std::memory_order_relaxed);
   return true;
 }
 

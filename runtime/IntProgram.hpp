@@ -13,7 +13,9 @@
 // affine in k is one run (first option, slope, count), read by the evaluator as a strided loop.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -40,6 +42,20 @@ class OptionSink {
       if (!option(coords + j * width, parts)) return j;
     }
     return count;
+  }
+  // As batch for options of one integer each, the k-th c - x[k] (no difference overflows: the
+  // program checked), so that a sink reading its table subtracts as it reads (`n - k * k`).
+  virtual std::int64_t batch_minus(std::int64_t c, const std::int64_t* x, std::int64_t count) {
+    std::int64_t coords[64];
+    std::int64_t done = 0;
+    while (done < count) {
+      const std::int64_t m = std::min<std::int64_t>(64, count - done);
+      for (std::int64_t j = 0; j < m; ++j) coords[j] = c - x[done + j];
+      const std::int64_t took = batch(coords, 1, 1, m);
+      done += took;
+      if (took < m) break;
+    }
+    return done;
   }
   // As batch, where the listing could go on right after the batch: a sink that stops at an
   // option may keep it and the options after it to look at later (kept: true), and then takes
@@ -190,6 +206,18 @@ class IntProgram {
     std::int32_t lhs = -1, rhs = -1;  // nodes
     Prog prog;                        // computes both
     std::int32_t lhs_at = 0, rhs_at = 0;
+    // Monotone: where it cut its range for the last state, where the next cut is looked for
+    // first. Any value is safe (a hint); relaxed atomic, so that states listed at once may
+    // share it.
+    struct Last {
+      mutable std::atomic<std::int64_t> k{-1};
+      Last() = default;
+      Last(const Last& o) : k(o.k.load(std::memory_order_relaxed)) {}
+      Last& operator=(const Last& o) {
+        k.store(o.k.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        return *this;
+      }
+    } last;
   };
   struct Clause {
     // Bits: `for k in S` over a set held as a bitmask (lo), in increasing order like the set.
@@ -212,8 +240,9 @@ class IntProgram {
   };
   // A batch of values of a rule's innermost loop (runtime/IntLanes.cpp): up to kLaneWidth
   // values, and rows for the values computed from them.
-  static constexpr int kLaneWidth = 64;
+  static constexpr int kLaneWidth = 256;
   static constexpr int kLaneRows = 48;
+  static constexpr std::int64_t kMaxByK = std::int64_t{1} << 20;  // Lanes::ByK: 8 MB a node at most
   // A `let` (the value of `expr` into `slot`) or a rule (its clauses, then its parts).
   struct Item {
     bool let = false;
@@ -241,6 +270,22 @@ class IntProgram {
       std::int32_t at = -1;                  // that clause; -1: listed value by value
       std::vector<std::int32_t> conditions;  // the conditions after it, as nodes
       std::vector<std::uint8_t> moves;       // per node: whether it depends on the clause's variable
+      // One coordinate, c - x with c fixed and x moving (`n - k * k`): OptionSink::batch_minus.
+      bool minus = false;
+      // The largest expressions of a range's or a set's variable k alone (`k * k`, `f(k)`,
+      // `not (k in S)`): the same for every state, so their values are kept by k (up to
+      // kMaxByK of them), computed once for all the states listed, and read, not computed,
+      // by each batch. The rules' listings run on one thread at a time (a parallel sweep gives
+      // each thread a copy of the program).
+      struct ByK {
+        std::int32_t node = -1;
+        mutable std::int64_t base = 0;             // the first k kept: the first asked for
+        mutable std::vector<std::int64_t> values;  // for k = base, base + 1, ...
+        mutable bool failed = false;               // not evaluable at the k after them
+        mutable std::int64_t least = INT64_MAX;    // the least of them
+      };
+      std::vector<ByK> by_k;
+      std::vector<std::int16_t> by_k_of;  // per node: its place in by_k, or -1
     } lanes;
   };
   static constexpr int kMaxParts = 8;
@@ -344,6 +389,7 @@ class IntProgram {
   }
   friend class LaneEval;
   void plan_lanes(Item& it);
+  void plan_by_k(const Item& it, Item::Lanes& lanes, std::int64_t k) const;
   // The clause's values a batch at a time (runtime/IntLanes.cpp), from `from` when it resumes:
   // a, b are a range's ends, a constant list's first and end index (cut by its bounds), a set's
   // mask, a packed list's word, a table's row.

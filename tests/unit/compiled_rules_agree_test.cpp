@@ -710,6 +710,38 @@ TEST_CASE("a range listed a batch of values at a time gives the options of the r
         "[grundy(G([a, n])) for a in 0..3 for n in 0..6]\n[wins(G([a, n])) for a in 0..3 for n in 0..6]\n");
 }
 
+TEST_CASE("expressions of the loop's variable alone, kept by k for all states, give the rules' options",
+          "[fast][compile]") {
+  // n - k * k: k * k kept by k, the difference taken by the table's reader; with grundy() of
+  // every heap to 3000 (the sweep) and wins() (the searches).
+  agree("n", "move n - k * k for k in 1..n if k * k <= ID(n)",
+        "sum(grundy(G(n)) for n in 0..3000)\n[grundy(G(n)) for n in 0..200]\n[wins(G(n)) for n in 0..200]\n");
+  // Values below zero (n - (k - 20) * k adds): the differences are checked.
+  agree("n", "move n - (k - 20) * ID(k) for k in 1..10 if n < 100",
+        "sum(grundy(G(n)) for n in 0..150)\n[wins(G(n)) for n in 90..110]\n");
+  // A condition of k alone that is not periodic, and ones on a set's elements (not consecutive).
+  agree("n", "move n - k for k in 1..n if ID(k) * k % 11 < 5 or k % 13 == 4",
+        "sum(grundy(G(n)) for n in 0..2000)\n[wins(G(n)) for n in 0..100]\n");
+  agree("s", "move s - {k} for k in s if ID(k) * k % 7 != 2  move s - {k, k + 1} for k in s if k * k % 5 == 1",
+        "[grundy(G(set(0..a))) for a in 0..14]\n[wins(G(set(a..20))) for a in 0..20]\n"
+        "[grundy(G({k for k in 0..a if k % 3 != 1})) for a in 0..20]\n");
+  // A second condition, over the values the first one left (no longer consecutive).
+  agree("n", "move n - k for k in 1..n if ID(k) * k % 5 != 1 if k * k % 7 != 2",
+        "sum(grundy(G(n)) for n in 0..1000)\n[wins(G(n)) for n in 0..100]\n");
+  // 60 / (k - 6), of k alone, is evaluated only where `n < 30` does not decide: kept for the
+  // values before k = 6, and the rules' error where they meet it.
+  const std::string guarded = "game G { state n  move n - k for k in 1..n if n < 30 or 60 / (k - 6) > 2 }\n";
+  same_output(guarded + "sum(grundy(G(n)) for n in 0..29)\n",
+              "def id(x) = if false then id(x) else x\n"
+              "game G { state n  move n - k for k in 1..n if n < 30 or 60 / (id(k) - 6) > 2 }\n"
+              "sum(grundy(G(n)) for n in 0..29)\n");
+  fails_with(guarded + "grundy(G(40))\n", "division by zero");
+  // n - x(k) past the 64-bit range: the rules' overflow.
+  fails_with("game G { state n  move n - (k * k - 9223372036854775807) for k in 1..3 if n < 100 }\n"
+             "sum(grundy(G(n)) for n in 0..10)\n",
+             "integer overflow");
+}
+
 TEST_CASE("the outcome search, going on through the options it kept from a batch, agrees with the values",
           "[fast][compile]") {
   // wins() (its search keeps the options after the one it stopped at, and looks at them in
