@@ -160,7 +160,8 @@ class BoxSink : public OptionSink {
     return read_batch(count, [coords](std::int64_t j) { return coords[j]; });
   }
   std::int64_t batch_minus(std::int64_t c, const std::int64_t* x, std::int64_t count) override {
-    if (m_.arity() != 1 || m_.cells() == 0 || m_.strides()[0] != 1) return OptionSink::batch_minus(c, x, count);
+    if (m_.arity() != 1 || m_.cells() == 0 || m_.strides()[0] != 1)
+      return OptionSink::batch_minus(c, x, count);
     return read_batch(count, [c, x](std::int64_t j) { return c - x[j]; });
   }
 

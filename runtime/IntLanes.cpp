@@ -155,9 +155,9 @@ class LaneEval {
       const auto row = [](const std::int64_t* p) { return [p](int l) { return p[l]; }; };
       const auto one = [](std::int64_t v) { return [v](int) { return v; }; };
       const int got = a.p && b.p ? over<o>(len, row(x), row(y), z)
-                      : a.p        ? over<o>(len, row(x), one(b.x), z)
-                      : b.p        ? over<o>(len, one(a.x), row(y), z)
-                                   : over<o>(len, one(a.x), one(b.x), z);
+                      : a.p      ? over<o>(len, row(x), one(b.x), z)
+                      : b.p      ? over<o>(len, one(a.x), row(y), z)
+                                 : over<o>(len, one(a.x), one(b.x), z);
       if (got < len) cut = got;
       return;
     }
@@ -350,7 +350,8 @@ void IntProgram::plan_lanes(Item& it) {
   };
   for (std::size_t i = 0; i < nodes.size(); ++i) reads_k(reads_k, static_cast<std::int32_t>(i));
   for (std::size_t j = ci + 1; j < it.clauses.size(); ++j) lanes.conditions.push_back(it.clauses[j].lo);
-  if (it.clauses[ci].kind == Clause::Kind::Range || it.clauses[ci].kind == Clause::Kind::Bits) plan_by_k(it, lanes, k);
+  if (it.clauses[ci].kind == Clause::Kind::Range || it.clauses[ci].kind == Clause::Kind::Bits)
+    plan_by_k(it, lanes, k);
   int most = 0;
   for (std::int32_t q : lanes.conditions) most = std::max(most, rows_needed(*this, lanes.moves, q));
   for (std::int32_t q : it.coords) most = std::max(most, rows_needed(*this, lanes.moves, q));

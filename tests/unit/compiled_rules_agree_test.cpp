@@ -722,7 +722,8 @@ TEST_CASE("expressions of the loop's variable alone, kept by k for all states, g
   // A condition of k alone that is not periodic, and ones on a set's elements (not consecutive).
   agree("n", "move n - k for k in 1..n if ID(k) * k % 11 < 5 or k % 13 == 4",
         "sum(grundy(G(n)) for n in 0..2000)\n[wins(G(n)) for n in 0..100]\n");
-  agree("s", "move s - {k} for k in s if ID(k) * k % 7 != 2  move s - {k, k + 1} for k in s if k * k % 5 == 1",
+  agree("s",
+        "move s - {k} for k in s if ID(k) * k % 7 != 2  move s - {k, k + 1} for k in s if k * k % 5 == 1",
         "[grundy(G(set(0..a))) for a in 0..14]\n[wins(G(set(a..20))) for a in 0..20]\n"
         "[grundy(G({k for k in 0..a if k % 3 != 1})) for a in 0..20]\n");
   // A second condition, over the values the first one left (no longer consecutive).
@@ -737,9 +738,10 @@ TEST_CASE("expressions of the loop's variable alone, kept by k for all states, g
               "sum(grundy(G(n)) for n in 0..29)\n");
   fails_with(guarded + "grundy(G(40))\n", "division by zero");
   // n - x(k) past the 64-bit range: the rules' overflow.
-  fails_with("game G { state n  move n - (k * k - 9223372036854775807) for k in 1..3 if n < 100 }\n"
-             "sum(grundy(G(n)) for n in 0..10)\n",
-             "integer overflow");
+  fails_with(
+      "game G { state n  move n - (k * k - 9223372036854775807) for k in 1..3 if n < 100 }\n"
+      "sum(grundy(G(n)) for n in 0..10)\n",
+      "integer overflow");
 }
 
 TEST_CASE("the outcome search, going on through the options it kept from a batch, agrees with the values",
