@@ -237,10 +237,12 @@ class LaneEval {
     auto& v = t.values;
     if (v.empty() && !t.failed) t.base = first;
     if (first < t.base) return nullptr;
-    const std::uint64_t end = static_cast<std::uint64_t>(last) - static_cast<std::uint64_t>(t.base) + 1;
-    if (end > static_cast<std::uint64_t>(IntProgram::kMaxByK)) return nullptr;
-    for (std::int64_t k = t.base + static_cast<std::int64_t>(v.size()); v.size() < end && !t.failed; ++k) {
-      r_[slot_] = k;
+    // In unsigned arithmetic: last - base may pass 2^63 (the k of one state far from another's).
+    const std::uint64_t span = static_cast<std::uint64_t>(last) - static_cast<std::uint64_t>(t.base);
+    if (span >= static_cast<std::uint64_t>(t.most)) return nullptr;
+    const std::size_t end = static_cast<std::size_t>(span) + 1;
+    while (v.size() < end && !t.failed) {
+      r_[slot_] = t.base + static_cast<std::int64_t>(v.size());  // up to last: no overflow
       bool bail = false;
       const std::int64_t x = p_.eval(t.node, r_, bail);
       if (bail) {
@@ -325,6 +327,8 @@ void IntProgram::plan_by_k(const Item& it, Item::Lanes& lanes, std::int64_t k) c
   };
   for (std::int32_t q : lanes.conditions) take(take, q);
   for (std::int32_t q : it.coords) take(take, q);
+  // The rule's tables share kMaxByK values.
+  for (auto& t : lanes.by_k) t.most = kMaxByK / static_cast<std::int64_t>(lanes.by_k.size());
 }
 
 // Item::lanes: the rule's last clause that is not a condition, when only conditions follow it.

@@ -242,7 +242,7 @@ class IntProgram {
   // values, and rows for the values computed from them.
   static constexpr int kLaneWidth = 256;
   static constexpr int kLaneRows = 48;
-  static constexpr std::int64_t kMaxByK = std::int64_t{1} << 20;  // Lanes::ByK: 8 MB a node at most
+  static constexpr std::int64_t kMaxByK = std::int64_t{1} << 21;  // Lanes::ByK: 16 MB a rule at most
   // A `let` (the value of `expr` into `slot`) or a rule (its clauses, then its parts).
   struct Item {
     bool let = false;
@@ -274,11 +274,12 @@ class IntProgram {
       bool minus = false;
       // The largest expressions of a range's or a set's variable k alone (`k * k`, `f(k)`,
       // `not (k in S)`): the same for every state, so their values are kept by k (up to
-      // kMaxByK of them), computed once for all the states listed, and read, not computed,
+      // kMaxByK of them in all), computed once for all the states listed, and read, not computed,
       // by each batch. The rules' listings run on one thread at a time (a parallel sweep gives
       // each thread a copy of the program).
       struct ByK {
         std::int32_t node = -1;
+        std::int64_t most = 0;                     // values kept at most
         mutable std::int64_t base = 0;             // the first k kept: the first asked for
         mutable std::vector<std::int64_t> values;  // for k = base, base + 1, ...
         mutable bool failed = false;               // not evaluable at the k after them

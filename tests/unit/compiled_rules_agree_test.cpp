@@ -729,6 +729,13 @@ TEST_CASE("expressions of the loop's variable alone, kept by k for all states, g
   // A second condition, over the values the first one left (no longer consecutive).
   agree("n", "move n - k for k in 1..n if ID(k) * k % 5 != 1 if k * k % 7 != 2",
         "sum(grundy(G(n)) for n in 0..1000)\n[wins(G(n)) for n in 0..100]\n");
+  // Ranges at both ends of the 64-bit integers, the one state's after the other's (k / 3 % 3
+  // kept from k = -2^63, then asked up to 2^63 - 1).
+  agree("n",
+        "move n - 1 - abs(k % 8) for k in (if n % 2 == 0 then -9223372036854775807 - 1 else "
+        "9223372036854775800).."
+        "(if n % 2 == 0 then -9223372036854775800 else 9223372036854775807) if n > 9 and ID(k) / 3 % 3 == 0",
+        "sum(grundy(G(n)) for n in 0..40)\n[wins(G(n)) for n in 0..40]\n");
   // 60 / (k - 6), of k alone, is evaluated only where `n < 30` does not decide: kept for the
   // values before k = 6, and the rules' error where they meet it.
   const std::string guarded = "game G { state n  move n - k for k in 1..n if n < 30 or 60 / (k - 6) > 2 }\n";
