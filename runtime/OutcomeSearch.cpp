@@ -188,6 +188,9 @@ class OutcomeSink : public OptionSink {
 
 }  // namespace
 
+// The most states a misere outcome sweep looks at.
+constexpr std::uint64_t kMaxSweep = std::uint64_t{1} << 22;
+
 std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, const IntProgram& rules,
                                 const std::int64_t* c, const BoxHooks& hooks, std::string& why, bool misere) {
   const int ar = outcomes.arity();
@@ -326,6 +329,34 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
     return Step::None;
   };
   if (auto w = known(c)) return *w;
+  // Misere outcomes of the box from the origin to c (a few million states at most), swept in
+  // lexicographic order: where every move takes away (misere Wythoff), each state's options
+  // come before it, so it is listed once with all of them known, without the search's stack
+  // and marks, as a hand-written table is filled. An option not known yet ends the sweep;
+  // the search then goes on from what it found.
+  if (misere && !outcomes.hashed() && !rules.packing.any()) {
+    std::uint64_t volume = 1;
+    for (int i = 0; i < ar && volume <= kMaxSweep; ++i) {
+      volume = c[i] < 0 ? kMaxSweep + 1 : volume * (static_cast<std::uint64_t>(c[i]) + 1);
+    }
+    Coords at{};
+    for (bool more = volume <= kMaxSweep; more;) {
+      if ((++ticks & 0xFFF) == 0) poll();
+      if (!outcomes.get(at.data())) {
+        sink.start();
+        const bool all = rules.options(at.data(), sink);
+        const bool lost_option = sink.found() == OutcomeSink::Found::Losing;
+        if (!all && !lost_option) break;  // an option not known yet, or past the box
+        record(at, lost_option || sink.seen() == 0);
+        if (outcomes.tiles_used() > max_tiles) break;
+      }
+      int i = ar - 1;  // the next state: the last coordinate first
+      while (i >= 0 && at[static_cast<std::size_t>(i)] == c[i]) at[static_cast<std::size_t>(i--)] = 0;
+      if (i < 0) more = false;
+      else ++at[static_cast<std::size_t>(i)];
+    }
+    if (auto w = known(c)) return *w;
+  }
   // Where a listing stopped: one for the whole search, not cleared per listing (it writes
   // only what its path through the clauses needs, and the copy into the entry reads only that).
   IntProgram::Resume stopped{};

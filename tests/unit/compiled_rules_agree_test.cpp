@@ -751,6 +751,26 @@ TEST_CASE("expressions of the loop's variable alone, kept by k for all states, g
       "integer overflow");
 }
 
+TEST_CASE("a misere outcome sweeps the box below its position where it can, and searches where not",
+          "[fast][compile]") {
+  // Misere Wythoff: every option comes before its state, the box swept in lexicographic order.
+  agree("(a, b)",
+        "move (a - k, ID(b)) for k in 1..a  move (a, b - k) for k in 1..b  move (a - k, b - k) for k in "
+        "1..min(a, b)",
+        "[wins(misere G(40, 50)), wins(misere G(37, 61)), outcome(misere G(12, 0))]\n"
+        "[(a, b) for a in 0..30 for b in 0..30 if not wins(misere G(a, b))]\n");
+  // Options past the box below (b + k - 1 > b), and a terminal state other than (0, 0): the
+  // sweep stops where it meets them and the search takes over.
+  agree("(a, b)", "move (a - k, ID(b) + k - 1) for k in 1..a  move (a, b - k) for k in 2..b if a % 3 != 1",
+        "[wins(misere G(20, 20)), wins(misere G(9, 30)), wins(misere G(25, 3))]\n"
+        "[(a, b) for a in 0..12 for b in 0..12 if not wins(misere G(a, b))]\n");
+  // A loop, met by the search after the sweep stops at it.
+  fails_with(
+      "game L { state (a, b)  move (a, b - 1) if b > 0  move (a, 5) if b == 0 and a > 0 }\n"
+      "wins(misere L(1, 3))\n",
+      "the rules loop");
+}
+
 TEST_CASE("the outcome search, going on through the options it kept from a batch, agrees with the values",
           "[fast][compile]") {
   // wins() (its search keeps the options after the one it stopped at, and looks at them in
