@@ -188,8 +188,10 @@ class OutcomeSink : public OptionSink {
 
 }  // namespace
 
-// The most states a misere outcome sweep looks at.
+// The most states a misere outcome sweep looks at, and the most options: past them the search
+// alone goes on (it may need few of the states a sweep fills).
 constexpr std::uint64_t kMaxSweep = std::uint64_t{1} << 22;
+constexpr std::int64_t kMaxSweepOptions = std::int64_t{1} << 24;
 
 std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, const IntProgram& rules,
                                 const std::int64_t* c, const BoxHooks& hooks, std::string& why, bool misere) {
@@ -329,18 +331,19 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
     return Step::None;
   };
   if (auto w = known(c)) return *w;
-  // Misere outcomes of the box from the origin to c (a few million states at most), swept in
-  // lexicographic order: where every move takes away (misere Wythoff), each state's options
-  // come before it, so it is listed once with all of them known, without the search's stack
-  // and marks, as a hand-written table is filled. An option not known yet ends the sweep;
-  // the search then goes on from what it found.
+  // Misere outcomes of the box from the origin to c (kMaxSweep states, kMaxSweepOptions options at most),
+  // swept in lexicographic order: where every move takes away (misere Wythoff), each state's options come
+  // before it, so it is listed once with all of them known, without the search's stack and marks, as a
+  // hand-written table is filled. An option not known yet ends the sweep; the search then goes on from what
+  // it found.
   if (misere && !outcomes.hashed() && !rules.packing.any()) {
     std::uint64_t volume = 1;
     for (int i = 0; i < ar && volume <= kMaxSweep; ++i) {
       volume = c[i] < 0 ? kMaxSweep + 1 : volume * (static_cast<std::uint64_t>(c[i]) + 1);
     }
     Coords at{};
-    for (bool more = volume <= kMaxSweep; more;) {
+    std::int64_t budget = kMaxSweepOptions;
+    for (bool more = volume <= kMaxSweep; more && budget > 0;) {
       if ((++ticks & 0xFFF) == 0) poll();
       if (!outcomes.get(at.data())) {
         sink.start();
@@ -348,6 +351,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
         const bool lost_option = sink.found() == OutcomeSink::Found::Losing;
         if (!all && !lost_option) break;  // an option not known yet, or past the box
         record(at, lost_option || sink.seen() == 0);
+        budget -= sink.seen() + 1;
         if (outcomes.tiles_used() > max_tiles) break;
       }
       int i = ar - 1;  // the next state: the last coordinate first
