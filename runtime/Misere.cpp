@@ -206,7 +206,8 @@ void MisereSolver::explain(Method m, const Sum& live, const Position* not_sj) {
               "or, with no heap above 1, iff the number of heaps is even";
       break;
     case Method::OnePosition:
-      line += "one position: a depth-first search for its outcome, terminal positions won, "
+      line += "one position: a depth-first search for its outcome (over compiled rules, the box below it "
+              "filled first where its options come before it), terminal positions won, "
               "stopping at the first lost option";
       break;
     case Method::SJ:
