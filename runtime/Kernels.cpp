@@ -103,10 +103,11 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un, std:
     stamp[base[n - k]] = gen;
     ++work;
   }
-  for (std::int64_t k : nones_) {  // ascending
-    if (k > n) break;
-    if (k == n) stamp[0] = gen;
-    ++work;
+  {  // ascending: whether n is among them, by bisection (a subtraction set's every element is,
+     // and a loop over them was half the time of a set of 500)
+    const auto upto = std::upper_bound(nones_.begin(), nones_.end(), n);
+    if (upto != nones_.begin() && *(upto - 1) == n) stamp[0] = gen;
+    work += static_cast<std::uint64_t>(upto - nones_.begin());
   }
   bool use_prefix = false;
   const auto K = static_cast<std::int64_t>(spec_.K());

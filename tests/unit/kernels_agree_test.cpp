@@ -113,6 +113,15 @@ TEST_CASE("subtraction kernels give the general search's values", "[fast][kernel
     for (int j = 0; j < size; ++j) s.push_back(1 + static_cast<int>(rng() % 20));
     sets.push_back(s);
   }
+  // Sets of 63 elements and more, past the one-word kernel (the plain loop takes them).
+  for (int i = 0; i < 4; ++i) {
+    std::vector<int> s;
+    for (int j = 0; j < 63 + 20 * i; ++j) s.push_back(1 + static_cast<int>(rng() % 350));
+    sets.push_back(s);
+  }
+  std::vector<int> triangular;
+  for (int k = 1; k * (k + 1) / 2 <= 400; ++k) triangular.push_back(k * (k + 1) / 2);
+  sets.push_back(triangular);
   for (const auto& set : sets) {
     std::vector<std::int64_t> s64(set.begin(), set.end());
     auto rules = std::make_shared<const grundy::SubtractionRuleset>("S", s64);
