@@ -285,6 +285,33 @@ class LaneEval {
 };
 
 namespace {
+// Keeps the values j (ks[j], pos[j], j < got) where o(a, b) holds, in order; returns how many.
+template <Op o>
+int keep_if(const Val& a, const Val& b, int got, std::int64_t* ks, std::uint8_t* pos) {
+  int kept = 0;
+  for (int j = 0; j < got; ++j) {
+    std::int64_t z = 0;
+    apply<o>(LaneEval::at(a, j), LaneEval::at(b, j), z);
+    ks[kept] = ks[j];
+    pos[kept] = pos[j];
+    kept += z != 0;
+  }
+  return kept;
+}
+int keep_where(Op o, const Val& a, const Val& b, int got, std::int64_t* ks, std::uint8_t* pos) {
+  switch (o) {
+    case Op::Lt: return keep_if<Op::Lt>(a, b, got, ks, pos);
+    case Op::Le: return keep_if<Op::Le>(a, b, got, ks, pos);
+    case Op::Gt: return keep_if<Op::Gt>(a, b, got, ks, pos);
+    case Op::Ge: return keep_if<Op::Ge>(a, b, got, ks, pos);
+    case Op::Eq: return keep_if<Op::Eq>(a, b, got, ks, pos);
+    default: return keep_if<Op::Ne>(a, b, got, ks, pos);
+  }
+}
+bool is_comparison(Op o) {
+  return o == Op::Lt || o == Op::Le || o == Op::Gt || o == Op::Ge || o == Op::Eq || o == Op::Ne;
+}
+
 // Rows a node's evaluation may hold at once (a bound: every moving node of its tree).
 int rows_needed(const IntProgram& p, const std::vector<std::uint8_t>& moves, std::int32_t i) {
   if (i < 0 || !moves[static_cast<std::size_t>(i)]) return 0;
@@ -475,15 +502,21 @@ bool IntProgram::lanes(const Item& it, std::size_t ci, const Clause& c, std::int
     lanes.consecutive = v.kind == Kind::Range;
     for (const std::int32_t cond : it.lanes.conditions) {
       lanes.reset();
-      const Val t = lanes.eval(cond, Sel{nullptr, n});
+      // A comparison that moves (`n % k == 0`): its sides evaluated, and compared as the values
+      // that meet it are kept, without a row of its own.
+      const Node& cn = nodes[static_cast<std::size_t>(cond)];
+      const bool sides = is_comparison(cn.op) && it.lanes.moves[static_cast<std::size_t>(cond)] &&
+                         (it.lanes.by_k_of.empty() || it.lanes.by_k_of[static_cast<std::size_t>(cond)] < 0);
+      Val lhs, rhs;  // the condition itself, compared with 0, where it is not such a comparison
+      if (sides) {
+        lhs = lanes.eval(cn.a, Sel{nullptr, n});
+        rhs = lanes.eval(cn.b, Sel{nullptr, n});
+      } else {
+        lhs = lanes.eval(cond, Sel{nullptr, n});
+      }
       const int got = std::min(n, lanes.cut);
       failed = failed || got < n;
-      int kept = 0;
-      for (int j = 0; j < got; ++j) {
-        if (lanes.at(t, j) == 0) continue;
-        ks[static_cast<std::size_t>(kept)] = ks[static_cast<std::size_t>(j)];
-        pos[kept++] = pos[j];
-      }
+      const int kept = keep_where(sides ? cn.op : Op::Ne, lhs, rhs, got, ks.data(), pos);
       lanes.consecutive = lanes.consecutive && kept == n;
       n = kept;
       if (n == 0) break;
