@@ -561,7 +561,7 @@ bool IntProgram::monotone_cut(const Bound& b, std::int64_t slot, std::int64_t* r
   const std::int64_t d = prefix ? 1 : -1, span = hi - lo;
   std::int64_t out = end;  // fails there, once `found`
   bool found = false;
-  if (const std::int64_t h = b.last.k.load(std::memory_order_relaxed); h >= lo && h <= hi) {
+  if (const std::int64_t h = b.last; h >= lo && h <= hi) {
     // Gallop from the last end: away from `in` while the condition holds, back while it fails.
     bool up = true;
     if (h != in) {
@@ -592,7 +592,7 @@ bool IntProgram::monotone_cut(const Bound& b, std::int64_t slot, std::int64_t* r
   }
   if (!found) {
     if (meets(end, ok)) {  // the whole range from `in` on
-      b.last.k.store(end, std::memory_order_relaxed);
+      b.last = end;
       return ok;
     }
     if (!ok) return false;
@@ -604,7 +604,7 @@ bool IntProgram::monotone_cut(const Bound& b, std::int64_t slot, std::int64_t* r
     if (!ok) return false;
   }
   (prefix ? hi : lo) = in;
-  b.last.k.store(in, std::memory_order_relaxed);
+  b.last = in;
   return true;
 }
 

@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -207,17 +206,8 @@ class IntProgram {
     Prog prog;                        // computes both
     std::int32_t lhs_at = 0, rhs_at = 0;
     // Monotone: where it cut its range for the last state, where the next cut is looked for
-    // first. Any value is safe (a hint); relaxed atomic, so that states listed at once may
-    // share it.
-    struct Last {
-      mutable std::atomic<std::int64_t> k{-1};
-      Last() = default;
-      Last(const Last& o) : k(o.k.load(std::memory_order_relaxed)) {}
-      Last& operator=(const Last& o) {
-        k.store(o.k.load(std::memory_order_relaxed), std::memory_order_relaxed);
-        return *this;
-      }
-    } last;
+    // first. Any value is safe (a hint); like Lanes::ByK, written by the one thread that lists.
+    mutable std::int64_t last = -1;
   };
   struct Clause {
     // Bits: `for k in S` over a set held as a bitmask (lo), in increasing order like the set.
