@@ -1,0 +1,660 @@
+#include "runtime/Quotient.hpp"
+
+#include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <queue>
+#include <variant>
+
+#include "runtime/Dense.hpp"
+#include "runtime/Error.hpp"
+
+namespace grundy {
+
+int BipartiteMonoid::psize() const {
+  return static_cast<int>(std::count(in_p.begin(), in_p.end(), std::uint8_t{1}));
+}
+
+bool MisereQuotient::tame() const {
+  const int s = q.size;
+  if (s <= 2) return true;
+  const int r = s - 2;
+  return q.psize() == 2 && (r & (r - 1)) == 0;
+}
+
+namespace {
+
+using Elements = std::vector<std::uint16_t>;  // sorted, distinct
+
+// The verification works on heaps grouped by what it sees of them: the element, and the
+// elements of the options (the transition set). Heaps alike in both play alike.
+struct HeapClass {
+  int element;
+  Elements moves;
+  std::int64_t heap;  // the smallest heap of the class, for the failing word
+};
+
+// The element of a word, the product of its heaps' elements.
+template <typename ElementOf>
+int element_of(const BipartiteMonoid& q, const HeapWord& w, ElementOf&& elem) {
+  int x = 0;
+  for (std::int64_t h : w) x = q.times(x, elem(h));
+  return x;
+}
+
+template <typename ElementOf>
+Elements transitions(const BipartiteMonoid& q, const std::vector<HeapWord>& options, ElementOf&& elem) {
+  Elements t;
+  t.reserve(options.size());
+  for (const HeapWord& w : options) t.push_back(static_cast<std::uint16_t>(element_of(q, w, elem)));
+  std::sort(t.begin(), t.end());
+  t.erase(std::unique(t.begin(), t.end()), t.end());
+  return t;
+}
+
+std::vector<HeapClass> heap_classes(const BipartiteMonoid& q, const std::vector<std::uint16_t>& phi,
+                                    const std::vector<std::vector<HeapWord>>& options) {
+  std::map<std::pair<int, Elements>, std::int64_t> seen;
+  auto elem = [&](std::int64_t h) { return phi[static_cast<std::size_t>(h)]; };
+  for (std::size_t h = 1; h < phi.size(); ++h) {
+    seen.try_emplace({phi[h], transitions(q, options[h], elem)}, static_cast<std::int64_t>(h));
+  }
+  std::vector<HeapClass> out;
+  for (auto& [key, heap] : seen) out.push_back({key.first, key.second, heap});
+  std::sort(out.begin(), out.end(), [](const HeapClass& a, const HeapClass& b) { return a.heap < b.heap; });
+  return out;
+}
+
+// The verification principle over every word of the heaps: a word is P iff it can move and
+// none of its options is P. A word is abstracted to (x, S, can_move): x its element, and S
+// the elements z for which some option of the word, times z, is in P. Adding heap g (element
+// c, options T) to a word gives (x c, {z : c z in S} + {z : x t z in P for t in T}), so the
+// abstractions reachable from the empty word are finitely many and a breadth-first walk over
+// them meets every failure there is, the shortest first.
+//
+// The walk is kept: a heap class added later (a new heap that leaves Q as it is) only walks
+// from the abstractions already reached, and is taken back with what it reached when it fails.
+class Verifier {
+ public:
+  Verifier(BipartiteMonoid q, const QuotientBudget& budget)
+      : q_(std::move(q)), budget_(budget), words_((static_cast<std::size_t>(q_.size) + 63) / 64) {
+    const auto m = static_cast<std::size_t>(q_.size);
+    in_p_after_.assign(m * words_, 0);
+    for (std::size_t d = 0; d < m; ++d) {
+      for (std::size_t z = 0; z < m; ++z) {
+        if (q_.p(q_.times(static_cast<int>(d), static_cast<int>(z))))
+          in_p_after_[d * words_ + z / 64] |= bit(z);
+      }
+    }
+    std::vector<std::uint64_t> none(words_, 0);
+    add(0, false, none.data(), kNone, 0);
+  }
+  const BipartiteMonoid& monoid() const { return q_; }
+  bool has(int element, const Elements& moves) const {
+    return std::any_of(heaps_.begin(), heaps_.end(),
+                       [&](const HeapClass& h) { return h.element == element && h.moves == moves; });
+  }
+
+  // Adds the words with heaps of the classes hs: the shortest of them that its element gets
+  // wrong, if any (and then the classes are taken back).
+  std::optional<HeapWord> add_classes(std::vector<HeapClass> hs) {
+    const std::size_t mark = x_.size();
+    const auto first = static_cast<std::uint32_t>(heaps_.size());
+    for (HeapClass& h : hs) heaps_.push_back(std::move(h));
+    const auto classes = static_cast<std::uint32_t>(heaps_.size());
+    if (first == 0) {  // nothing walked yet: the empty word first
+      if (auto f = check(0)) return undo(mark, first, f);
+    }
+    for (std::uint32_t k = 0; k < mark; ++k) {
+      for (std::uint32_t c = first; c < classes; ++c) step(k, c);
+    }
+    for (auto k = static_cast<std::uint32_t>(mark); k < x_.size(); ++k) {
+      if (auto f = check(k)) return undo(mark, first, f);
+      for (std::uint32_t c = 0; c < classes; ++c) step(k, c);
+      pending_ += classes * words_;
+      if (pending_ >= 4096 && budget_.charge) {
+        budget_.charge(pending_);
+        pending_ = 0;
+      }
+    }
+    return std::nullopt;
+  }
+
+ private:
+  static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+  static std::uint64_t bit(std::size_t z) { return std::uint64_t{1} << (z % 64); }
+
+  std::optional<HeapWord> check(std::uint32_t k) const {
+    const bool can_move = can_move_[k] != 0;
+    const bool option_in_p = (bits_[k * words_] & 1) != 0;  // z = 1, the identity
+    if (q_.p(x_[k]) != (can_move && !option_in_p)) return word(k);
+    return std::nullopt;
+  }
+
+  std::optional<HeapWord> undo(std::size_t mark, std::uint32_t classes, std::optional<HeapWord> failure) {
+    for (std::size_t k = mark; k < x_.size(); ++k) seen_.erase(static_cast<std::uint32_t>(k));
+    x_.resize(mark);
+    can_move_.resize(mark);
+    bits_.resize(mark * words_);
+    hash_.resize(mark);
+    parent_.resize(mark);
+    via_.resize(mark);
+    heaps_.resize(classes);
+    return failure;
+  }
+
+  // The abstraction of word k plus a heap of class g.
+  void step(std::uint32_t k, std::uint32_t g) {
+    const auto m = static_cast<std::size_t>(q_.size);
+    const HeapClass& h = heaps_[g];
+    scratch_.assign(words_, 0);
+    const std::uint16_t* row = &q_.mul[static_cast<std::size_t>(h.element) * m];
+    const int x = x_[k];
+    for (std::size_t z = 0; z < m; ++z) {
+      if (bits_[k * words_ + row[z] / 64] & bit(row[z])) scratch_[z / 64] |= bit(z);
+    }
+    for (std::uint16_t t : h.moves) {
+      const std::uint64_t* r = &in_p_after_[static_cast<std::size_t>(q_.times(x, t)) * words_];
+      for (std::size_t i = 0; i < words_; ++i) scratch_[i] |= r[i];
+    }
+    add(q_.times(x, h.element), can_move_[k] != 0 || !h.moves.empty(), scratch_.data(), k, g);
+  }
+
+  std::uint64_t hash_of(int x, bool can_move, const std::uint64_t* s) const {
+    std::uint64_t h = static_cast<std::uint64_t>(x) * 2 + (can_move ? 1 : 0);
+    for (std::size_t i = 0; i < words_; ++i) {
+      h = (h ^ s[i]) * 0x9e3779b97f4a7c15ULL;
+      h ^= h >> 31;
+    }
+    return h;
+  }
+
+  void add(int x, bool can_move, const std::uint64_t* s, std::uint32_t parent, std::uint32_t via) {
+    const auto k = static_cast<std::uint32_t>(x_.size());
+    x_.push_back(static_cast<std::uint16_t>(x));
+    can_move_.push_back(can_move ? 1 : 0);
+    bits_.insert(bits_.end(), s, s + words_);
+    hash_.push_back(hash_of(x, can_move, s));
+    if (!seen_.insert(k).second) {
+      x_.pop_back();
+      can_move_.pop_back();
+      bits_.resize(bits_.size() - words_);
+      hash_.pop_back();
+      return;
+    }
+    parent_.push_back(parent);
+    via_.push_back(via);
+  }
+
+  HeapWord word(std::uint32_t k) const {
+    HeapWord w;
+    for (; parent_[k] != kNone; k = parent_[k]) w.push_back(heaps_[via_[k]].heap);
+    std::sort(w.begin(), w.end());
+    return w;
+  }
+
+  struct Hash {
+    const Verifier* v;
+    std::size_t operator()(std::uint32_t k) const { return v->hash_[k]; }
+  };
+  struct Eq {
+    const Verifier* v;
+    bool operator()(std::uint32_t a, std::uint32_t b) const {
+      if (v->x_[a] != v->x_[b] || v->can_move_[a] != v->can_move_[b] || v->hash_[a] != v->hash_[b])
+        return false;
+      return std::equal(&v->bits_[a * v->words_], &v->bits_[a * v->words_] + v->words_,
+                        &v->bits_[b * v->words_]);
+    }
+  };
+
+  BipartiteMonoid q_;
+  const QuotientBudget& budget_;
+  std::size_t words_;
+  std::vector<HeapClass> heaps_;
+  std::vector<std::uint64_t> in_p_after_;  // for each d, the z with d z in P
+  std::vector<std::uint16_t> x_;
+  std::vector<std::uint8_t> can_move_;
+  std::vector<std::uint64_t> bits_;
+  std::vector<std::uint64_t> hash_;
+  std::vector<std::uint32_t> parent_, via_;
+  std::vector<std::uint64_t> scratch_;
+  std::uint64_t pending_ = 0;
+  absl::flat_hash_set<std::uint32_t, Hash, Eq> seen_{16, Hash{this}, Eq{this}};
+};
+
+// A verifier of q with the heaps of phi, or the shortest failure.
+std::variant<std::unique_ptr<Verifier>, HeapWord> verify(const BipartiteMonoid& q,
+                                                         const std::vector<std::uint16_t>& phi,
+                                                         const std::vector<std::vector<HeapWord>>& options,
+                                                         const QuotientBudget& budget) {
+  auto v = std::make_unique<Verifier>(q, budget);
+  if (auto f = v->add_classes(heap_classes(q, phi, options))) return std::move(*f);
+  return v;
+}
+
+// An element of Q whose heaps get a count of their own in a candidate, cyclic of index i and
+// period p (g^(i+p) = g^i): the elements of the heaps of failing words, whose relations in Q
+// the new heap breaks (MisereSolver's recalibration of a generator). kNewHeap: heap n.
+struct Freed {
+  static constexpr int kNewHeap = -1;
+  int element;        // or kNewHeap
+  std::int64_t heap;  // > 0: this heap alone, split from the others of its element
+  int index, period;
+  bool keep = true;  // the heaps keep their element of Q beside the count
+  friend bool operator==(const Freed&, const Freed&) = default;
+};
+
+// Which count, if any, heap h (element `old` in Q, kNewHeap for heap n) goes to.
+int freed_of(const std::vector<Freed>& freed, std::int64_t h, int old) {
+  for (std::size_t j = 0; j < freed.size(); ++j) {
+    if (freed[j].heap == h) return static_cast<int>(j);
+  }
+  for (std::size_t j = 0; j < freed.size(); ++j) {
+    if (freed[j].heap == 0 && freed[j].element == old) return static_cast<int>(j);
+  }
+  return -1;
+}
+
+// Words of heaps in the multiset order (descending, compared lexicographically): replacing a
+// heap by any number of smaller ones gives a smaller word, so a word's options come before it.
+using SortedWord = std::vector<std::int64_t>;  // descending
+void insert_heap(SortedWord& w, std::int64_t h) {
+  w.insert(std::upper_bound(w.begin(), w.end(), h, std::greater<>()), h);
+}
+
+struct Candidate {
+  BipartiteMonoid q;
+  std::vector<std::uint16_t> phi;
+};
+
+// A candidate for the quotient of heaps 1..n: the submonoid of Q x (a cyclic monoid per freed
+// heap) that the heaps make, a freed heap h going to (phi(h), its own generator) and the new
+// heap n to (1, its generator). It keeps everything Q knew and tells the freed heaps' counts
+// apart. P is marked by the outcome of each element's least word, whose options' elements
+// have smaller least words; then elements no product tells apart are merged (reduction by
+// indistinguishability). Null when it would pass `max_elements`.
+std::optional<Candidate> candidate(const MisereQuotient& mq,
+                                   const std::vector<std::vector<HeapWord>>& options, std::int64_t n,
+                                   const std::vector<Freed>& freed, std::size_t max_elements) {
+  const BipartiteMonoid& Q = mq.q;
+  const std::size_t F = freed.size();
+  std::vector<int> radix;
+  std::size_t L = 1;
+  for (const Freed& f : freed) {
+    radix.push_back(f.index + f.period);
+    L *= static_cast<std::size_t>(f.index + f.period);
+    if (L * static_cast<std::size_t>(Q.size) > max_elements) return std::nullopt;
+  }
+  const std::size_t span = static_cast<std::size_t>(Q.size) * L;
+  // An element: (its element of Q) * L + its exponents in mixed radix.
+  std::vector<int> ka, kb;
+  auto exps = [&](std::size_t z, std::vector<int>& k) {
+    k.resize(F);
+    std::size_t c = z % L;
+    for (std::size_t j = F; j-- > 0;) {
+      k[j] = static_cast<int>(c % static_cast<std::size_t>(radix[j]));
+      c /= static_cast<std::size_t>(radix[j]);
+    }
+  };
+  auto encode = [&](int q, const std::vector<int>& k) {
+    std::size_t c = 0;
+    for (std::size_t j = 0; j < F; ++j)
+      c = c * static_cast<std::size_t>(radix[j]) + static_cast<std::size_t>(k[j]);
+    return static_cast<std::size_t>(q) * L + c;
+  };
+  // The counts' part of a product, from each code's digits (the products are most of the
+  // work of building a candidate).
+  std::vector<std::uint8_t> digit(L * F);
+  std::vector<std::size_t> stride(F);
+  std::vector<std::vector<std::size_t>> wrapped(F);  // stride * (a + b, wrapped) for a + b
+  for (std::size_t j = F, st = 1; j-- > 0;) {
+    stride[j] = st;
+    st *= static_cast<std::size_t>(radix[j]);
+    const int i = freed[j].index, p = freed[j].period;
+    for (int c = 0; c < 2 * (i + p); ++c)
+      wrapped[j].push_back(stride[j] * static_cast<std::size_t>(c >= i + p ? i + (c - i) % p : c));
+  }
+  for (std::size_t c = 0; c < L; ++c) {
+    exps(c, ka);
+    for (std::size_t j = 0; j < F; ++j) digit[c * F + j] = static_cast<std::uint8_t>(ka[j]);
+  }
+  auto times = [&](std::size_t a, std::size_t b) {
+    const std::size_t q =
+        static_cast<std::size_t>(Q.times(static_cast<int>(a / L), static_cast<int>(b / L))) * L;
+    const std::uint8_t* da = &digit[(a % L) * F];
+    const std::uint8_t* db = &digit[(b % L) * F];
+    std::size_t c = 0;
+    for (std::size_t j = 0; j < F; ++j) c += wrapped[j][static_cast<std::size_t>(da[j] + db[j])];
+    return q + c;
+  };
+  std::vector<std::size_t> heap_element(static_cast<std::size_t>(n) + 1, 0);
+  for (std::int64_t h = 1; h <= n; ++h) {
+    std::vector<int> k(F, 0);
+    const int old = h < n ? mq.phi[static_cast<std::size_t>(h)] : Freed::kNewHeap;
+    int q = h < n ? old : 0;
+    if (const int j = freed_of(freed, h, old); j >= 0) {
+      k[static_cast<std::size_t>(j)] = 1;
+      if (!freed[static_cast<std::size_t>(j)].keep) q = 0;
+    }
+    heap_element[static_cast<std::size_t>(h)] = encode(q, k);
+  }
+  // The elements the heaps make, each with its least word, in the order of those words
+  // (Dijkstra's: a word plus a heap is larger than the word).
+  std::vector<std::int64_t> gen_heap;  // the least heap of each element of a heap
+  {
+    std::vector<std::size_t> seen;
+    for (std::int64_t h = 1; h <= n; ++h) {
+      const std::size_t e = heap_element[static_cast<std::size_t>(h)];
+      if (e != 0 && std::find(seen.begin(), seen.end(), e) == seen.end()) {
+        seen.push_back(e);
+        gen_heap.push_back(h);
+      }
+    }
+  }
+  std::vector<SortedWord> least(span);
+  std::vector<std::uint8_t> has(span, 0), settled(span, 0);
+  std::vector<std::size_t> order;  // the elements made, by least word
+  {
+    using Entry = std::pair<SortedWord, std::size_t>;
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> pq;
+    has[0] = 1;
+    pq.push({{}, 0});
+    while (!pq.empty()) {
+      auto [w, x] = pq.top();
+      pq.pop();
+      if (settled[x] || w != least[x]) continue;
+      settled[x] = 1;
+      order.push_back(x);
+      for (std::int64_t h : gen_heap) {
+        const std::size_t z = times(x, heap_element[static_cast<std::size_t>(h)]);
+        if (settled[z]) continue;
+        SortedWord nw = w;
+        insert_heap(nw, h);
+        if (!has[z] || nw < least[z]) {
+          has[z] = 1;
+          least[z] = nw;
+          pq.push({std::move(nw), z});
+        }
+      }
+    }
+  }
+  auto word_element = [&](const HeapWord& w) {
+    std::size_t z = 0;
+    for (std::int64_t h : w) z = times(z, heap_element[static_cast<std::size_t>(h)]);
+    return z;
+  };
+  std::vector<std::vector<std::size_t>> moves(static_cast<std::size_t>(n) + 1);
+  for (std::int64_t h = 1; h <= n; ++h) {
+    auto& t = moves[static_cast<std::size_t>(h)];
+    for (const HeapWord& w : options[static_cast<std::size_t>(h)]) t.push_back(word_element(w));
+    std::sort(t.begin(), t.end());
+    t.erase(std::unique(t.begin(), t.end()), t.end());
+  }
+  // P: the least word can move and no option of it is P. Its options come earlier.
+  std::vector<std::uint8_t> in_p(span, 0), done(span, 0);
+  for (std::size_t z : order) {
+    const SortedWord& w = least[z];
+    bool can_move = false, option_in_p = false;
+    for (std::size_t i = 0; i < w.size() && !option_in_p; ++i) {
+      if (i > 0 && w[i] == w[i - 1]) continue;
+      const auto& t = moves[static_cast<std::size_t>(w[i])];
+      if (t.empty()) continue;
+      can_move = true;
+      std::size_t rest = 0;  // the word without one heap w[i]
+      for (std::size_t j = 0; j < w.size(); ++j) {
+        if (j != i) rest = times(rest, heap_element[static_cast<std::size_t>(w[j])]);
+      }
+      for (std::size_t e : t) {
+        const std::size_t o = times(rest, e);
+        if (!done[o]) return std::nullopt;  // cannot happen: the options' words are smaller
+        if (in_p[o]) {
+          option_in_p = true;
+          break;
+        }
+      }
+    }
+    in_p[z] = can_move && !option_in_p;
+    done[z] = 1;
+  }
+  // Reduction: Moore's partition refinement over the action of the heaps' elements.
+  const std::size_t size = order.size();
+  std::vector<std::size_t> at_of(span, 0);
+  for (std::size_t i = 0; i < size; ++i) at_of[order[i]] = i;
+  const std::size_t G = gen_heap.size();
+  std::vector<std::size_t> action(size * G);
+  for (std::size_t i = 0; i < size; ++i) {
+    for (std::size_t g = 0; g < G; ++g)
+      action[i * G + g] = at_of[times(order[i], heap_element[static_cast<std::size_t>(gen_heap[g])])];
+  }
+  std::vector<std::uint32_t> cls(size);
+  for (std::size_t i = 0; i < size; ++i) cls[i] = in_p[order[i]];
+  std::size_t classes = 0;
+  std::vector<std::uint32_t> sig((G + 1) * size);
+  for (;;) {
+    for (std::size_t i = 0; i < size; ++i) {
+      sig[i * (G + 1)] = cls[i];
+      for (std::size_t g = 0; g < G; ++g) sig[i * (G + 1) + 1 + g] = cls[action[i * G + g]];
+    }
+    // Signatures by hash: a class is the set of elements with one signature.
+    const std::size_t width = G + 1;
+    struct SigHash {
+      const std::vector<std::uint32_t>* sig;
+      std::size_t width;
+      std::size_t operator()(std::size_t i) const {
+        std::uint64_t h = 0;
+        for (std::size_t j = 0; j < width; ++j) h = (h ^ (*sig)[i * width + j]) * 0x9e3779b97f4a7c15ULL;
+        return static_cast<std::size_t>(h ^ (h >> 29));
+      }
+    };
+    struct SigEq {
+      const std::vector<std::uint32_t>* sig;
+      std::size_t width;
+      bool operator()(std::size_t a, std::size_t b) const {
+        return std::equal(sig->begin() + static_cast<std::ptrdiff_t>(a * width),
+                          sig->begin() + static_cast<std::ptrdiff_t>((a + 1) * width),
+                          sig->begin() + static_cast<std::ptrdiff_t>(b * width));
+      }
+    };
+    absl::flat_hash_map<std::size_t, std::uint32_t, SigHash, SigEq> ids(size, SigHash{&sig, width},
+                                                                        SigEq{&sig, width});
+    std::vector<std::uint32_t> next(size);
+    for (std::size_t i = 0; i < size; ++i)
+      next[i] = ids.try_emplace(i, static_cast<std::uint32_t>(ids.size())).first->second;
+    cls.swap(next);
+    if (ids.size() == classes) break;
+    classes = ids.size();
+  }
+  if (classes > 0xFFFF) return std::nullopt;
+  // Number the classes in the order of their least words: the identity's first.
+  std::vector<int> number(classes, -1);
+  std::vector<std::size_t> first;
+  for (std::size_t i = 0; i < size; ++i) {
+    if (number[cls[i]] < 0) {
+      number[cls[i]] = static_cast<int>(first.size());
+      first.push_back(order[i]);
+    }
+  }
+  Candidate c;
+  const auto m = static_cast<int>(first.size());
+  c.q.size = m;
+  c.q.mul.assign(static_cast<std::size_t>(m) * static_cast<std::size_t>(m), 0);
+  c.q.in_p.assign(static_cast<std::size_t>(m), 0);
+  for (int a = 0; a < m; ++a) {
+    c.q.in_p[static_cast<std::size_t>(a)] = in_p[first[static_cast<std::size_t>(a)]];
+    for (int b = 0; b < m; ++b) {
+      const std::size_t z = times(first[static_cast<std::size_t>(a)], first[static_cast<std::size_t>(b)]);
+      c.q.mul[static_cast<std::size_t>(a) * static_cast<std::size_t>(m) + static_cast<std::size_t>(b)] =
+          static_cast<std::uint16_t>(number[cls[at_of[z]]]);
+    }
+  }
+  c.phi.assign(static_cast<std::size_t>(n) + 1, 0);
+  for (std::int64_t h = 1; h <= n; ++h) {
+    c.phi[static_cast<std::size_t>(h)] =
+        static_cast<std::uint16_t>(number[cls[at_of[heap_element[static_cast<std::size_t>(h)]]]]);
+  }
+  return c;
+}
+
+// The candidates one step freer than `freed`, after a failing word: an element of one of its
+// heaps gets a count, one of its heaps a count of its own, or a count it touches a larger
+// index or period. (MisereSolver's recalibration; the least failure of each candidate kept
+// comes later than the last one's, which is how the search converges.)
+std::vector<std::vector<Freed>> recalibrations(const std::vector<Freed>& freed, const HeapWord& failure,
+                                               const MisereQuotient& mq, std::int64_t n) {
+  std::vector<std::vector<Freed>> out;
+  auto add = [&](std::vector<Freed> f) {
+    if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(std::move(f));
+  };
+  std::map<int, int> touched;  // count index -> copies in the word
+  for (std::size_t i = 0; i < failure.size(); ++i) {
+    const std::int64_t h = failure[i];
+    const int old = h == n ? Freed::kNewHeap : mq.phi[static_cast<std::size_t>(h)];
+    const int j = freed_of(freed, h, old);
+    if (j >= 0) ++touched[j];
+    if (i > 0 && failure[i - 1] == h) continue;
+    for (bool keep : {true, false}) {
+      if (j < 0 && old != 0) {
+        std::vector<Freed> f = freed;
+        f.push_back({old, 0, 1, 2, keep});
+        add(std::move(f));
+      }
+      if (h != n && (j < 0 || freed[static_cast<std::size_t>(j)].heap == 0)) {
+        std::vector<Freed> f = freed;
+        f.push_back({old, h, 1, 2, keep});
+        add(std::move(f));
+      }
+    }
+  }
+  for (auto [j, c] : touched) {
+    std::vector<Freed> f = freed;
+    ++f[static_cast<std::size_t>(j)].index;
+    add(f);
+    f = freed;
+    ++f[static_cast<std::size_t>(j)].period;
+    add(f);
+  }
+  return out;
+}
+
+// Failures in the order the verification meets them: fewer heaps first, then by heap.
+bool later(const HeapWord& a, const HeapWord& b) {
+  if (a.size() != b.size()) return a.size() > b.size();
+  return a > b;
+}
+
+}  // namespace
+
+MisereQuotient misere_quotient(const HeapOptionsFn& options_of, const HeapSpec* proof, std::int64_t hmax,
+                               const QuotientBudget& budget) {
+  MisereQuotient mq;
+  std::vector<std::vector<HeapWord>> options(1);
+  const bool provable = proof != nullptr && proof->provable();
+  // The element given to each transition set seen so far: a heap with the same one is
+  // indistinguishable from the earlier heap (their options have the same elements).
+  std::map<Elements, std::uint16_t> known;
+  auto elem = [&](std::int64_t h) { return mq.phi[static_cast<std::size_t>(h)]; };
+  // The walk over the words of the heaps so far, kept while Q stays.
+  auto verifier = std::make_unique<Verifier>(mq.q, budget);
+  auto relearn = [&] {
+    known.clear();
+    for (std::size_t h = 1; h < mq.phi.size(); ++h)
+      known.try_emplace(transitions(mq.q, options[h], elem), mq.phi[h]);
+  };
+  for (std::int64_t n = 1; n <= hmax; ++n) {
+    std::vector<HeapWord> opts;
+    options_of(n, opts);
+    for (HeapWord& w : opts) {
+      w.erase(std::remove(w.begin(), w.end(), std::int64_t{0}), w.end());
+      for (std::int64_t h : w) {
+        if (h < 0 || h >= n)
+          throw Error(ErrorKind::Runtime, "a move from heap " + std::to_string(n) + " leaves heap " +
+                                              std::to_string(h) + ", not a smaller one");
+      }
+    }
+    options.push_back(std::move(opts));
+    const Elements t = transitions(mq.q, options.back(), elem);
+    if (auto it = known.find(t); it != known.end()) {
+      mq.phi.push_back(it->second);
+    } else {
+      // Keep Q: an element with the outcome heap n has alone, that passes verification.
+      const bool want_p = !t.empty() && std::none_of(t.begin(), t.end(), [&](int x) { return mq.q.p(x); });
+      bool kept = false;
+      for (int x = 0; x < mq.q.size && !kept; ++x) {
+        if (mq.q.p(x) != want_p) continue;
+        kept = !verifier->add_classes({{x, t, n}});
+        if (kept) mq.phi.push_back(static_cast<std::uint16_t>(x));
+      }
+      if (!kept) {
+        // Best-first over the candidates: the one whose least failure comes latest (then the
+        // smallest) is made freer next; each set of counts is tried once.
+        struct Tried {
+          std::vector<Freed> freed;
+          HeapWord failure;
+          int size;
+        };
+        std::vector<Tried> open;
+        std::vector<std::vector<Freed>> seen;
+        std::optional<Candidate> found;
+        std::unique_ptr<Verifier> found_verifier;
+        const auto max_elements = static_cast<std::size_t>(budget.max_size) * 16;
+        int tries = 0;
+        auto attempt = [&](std::vector<Freed> f) {
+          if (std::find(seen.begin(), seen.end(), f) != seen.end()) return;
+          seen.push_back(f);
+          ++tries;
+          ++mq.candidates;
+          std::optional<Candidate> c = candidate(mq, options, n, f, max_elements);
+          if (!c || c->q.size > budget.max_size) return;
+          auto checked = verify(c->q, c->phi, options, budget);
+          if (auto* v = std::get_if<std::unique_ptr<Verifier>>(&checked)) {
+            found = std::move(c);
+            found_verifier = std::move(*v);
+            return;
+          }
+          open.push_back({std::move(f), std::move(std::get<HeapWord>(checked)), c->q.size});
+        };
+        attempt({{Freed::kNewHeap, 0, 1, 2, true}});
+        while (!found && !open.empty() && tries < budget.max_candidates) {
+          auto best = std::min_element(open.begin(), open.end(), [](const Tried& a, const Tried& b) {
+            if (a.failure != b.failure) return later(a.failure, b.failure);
+            return a.size < b.size;
+          });
+          const Tried expand = std::move(*best);
+          open.erase(best);
+          for (std::vector<Freed>& f : recalibrations(expand.freed, expand.failure, mq, n)) {
+            attempt(std::move(f));
+            if (found) break;
+          }
+        }
+        if (!found) {
+          options.pop_back();
+          mq.stopped = "heap " + std::to_string(n) + " changes the quotient beyond " +
+                       std::to_string(budget.max_size) + " elements or " +
+                       std::to_string(budget.max_candidates) + " candidates";
+          return mq;
+        }
+        mq.q = std::move(found->q);
+        mq.phi = std::move(found->phi);
+        verifier = std::move(found_verifier);
+        mq.changes.push_back(n);
+        relearn();
+      }
+      known.try_emplace(transitions(mq.q, options.back(), elem), mq.phi.back());
+    }
+    mq.reached = n;
+    if (provable && ((budget.stop_at_period && n % 32 == 0) || n == hmax)) {
+      DenseTable table;
+      for (std::uint16_t e : mq.phi) table.push(e);
+      if (auto p = proven_period(table, *proof)) {
+        mq.period = p;
+        return mq;
+      }
+    }
+  }
+  return mq;
+}
+
+}  // namespace grundy
