@@ -24,6 +24,12 @@ enum class Builtin : int {
   Table,
   Period,
   Steps,
+  Quotient,
+  Size,
+  Psize,
+  Tame,
+  Presentation,
+  Phi,
   Genus,
   // functions
   Min,

@@ -102,6 +102,7 @@ Value query_genus(BuiltinCall& c) {
 // period(G) / period(G, limit): (n0, p, proven) or (n0, p, observed); runtime/Period.hpp.
 Value query_period(BuiltinCall& c) {
   const std::vector<Value>& args = c.args;
+  if (args[0].is(Kind::Quotient) && args.size() == 1) return quotient_period(c);
   if (!args[0].is(Kind::Game)) {
     fail_at(c.arg0, "period needs a game, got " + describe(args[0]),
             args[0].is(Kind::Position)

@@ -11,5 +11,9 @@ Value query_steps(BuiltinCall& c);
 Value query_genus(BuiltinCall& c);
 Value query_period(BuiltinCall& c);
 Value query_table(BuiltinCall& c);
+// lang/Quotients.cpp
+Value query_quotient(BuiltinCall& c);
+Value query_quotient_part(BuiltinCall& c);  // size, psize, tame, presentation, phi
+Value quotient_period(BuiltinCall& c);
 
 }  // namespace grundy::lang

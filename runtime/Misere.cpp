@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "runtime/Nim.hpp"
 #include "runtime/BoxTable.hpp"
+#include "runtime/Nim.hpp"
 #include "runtime/Show.hpp"
 #include "runtime/SumSearch.hpp"
 
@@ -44,12 +44,26 @@ const char* method_name(MisereSolver::Method m) {
     case MisereSolver::Method::MisereNim: return "misere Nim (Bouton)";
     case MisereSolver::Method::OnePosition: return "outcome search of one position";
     case MisereSolver::Method::SJ: return "SJ theorem";
+    case MisereSolver::Method::Quotient: return "misere quotient";
     case MisereSolver::Method::Exact: return "exact search";
   }
   return "";
 }
 
+// The quotient that answers a misère sum of heaps of one game, if it covers every heap.
+const MisereQuotient* MisereSolver::quotient_for(const Sum& live) {
+  const GameInstance* g = live[0].game;
+  std::int64_t largest = 0;
+  for (const Position& p : live) {
+    if (p.game != g || !p.state.is(Kind::Int) || p.state.as_int() < 0) return nullptr;
+    largest = std::max(largest, p.state.as_int());
+  }
+  return automatic_quotient(*g, largest);
+}
+
 void MisereSolver::clear() {
+  quotients_.clear();
+  automatic_.clear();
   explained_.clear();
   memo_.clear();
   outcomes_.clear();
@@ -166,7 +180,14 @@ bool MisereSolver::wins(const Sum& sum, Method* how) {
     }
     return ev_.position_wins(live[0], /*misere=*/true, [this](const Sum& s) { return wins(s); });
   }
-  const auto fails = std::find_if(live.begin(), live.end(), [&](const Position& p) { return !sj_applies(p); });
+  if (const MisereQuotient* q = quotient_for(live)) {
+    report(Method::Quotient);
+    int x = 0;
+    for (const Position& p : live) x = q->q.times(x, q->element(p.state.as_int()));
+    return !q->q.p(x);
+  }
+  const auto fails =
+      std::find_if(live.begin(), live.end(), [&](const Position& p) { return !sj_applies(p); });
   if (fails == live.end()) {
     report(Method::SJ);
     std::uint64_t x = 0;
@@ -202,18 +223,29 @@ void MisereSolver::explain(Method m, const Sum& live, const Position* not_sj) {
   std::string line = "explain: misere " + (live.parts.size() == 1 ? shown : "(" + shown + ")") + ": ";
   switch (m) {
     case Method::MisereNim:
-      line += "Bouton's misere Nim (every component a Nim heap): the mover wins iff the xor is not 0, "
-              "or, with no heap above 1, iff the number of heaps is even";
+      line +=
+          "Bouton's misere Nim (every component a Nim heap): the mover wins iff the xor is not 0, "
+          "or, with no heap above 1, iff the number of heaps is even";
       break;
     case Method::OnePosition:
-      line += "one position: a depth-first search for its outcome (over compiled rules, the box below it "
-              "filled first where its options come before it), terminal positions won, "
-              "stopping at the first lost option";
+      line +=
+          "one position: a depth-first search for its outcome (over compiled rules, the box below it "
+          "filled first where its options come before it), terminal positions won, "
+          "stopping at the first lost option";
       break;
     case Method::SJ:
-      line += "the SJ theorem (its condition checked on every follower: no splits, value 0 only where no "
-              "moves): the mover wins iff (nim-sum != 0 and some value > 1) or (nim-sum == 0 and none > 1)";
+      line +=
+          "the SJ theorem (its condition checked on every follower: no splits, value 0 only where no "
+          "moves): the mover wins iff (nim-sum != 0 and some value > 1) or (nim-sum == 0 and none > 1)";
       break;
+    case Method::Quotient: {
+      const MisereQuotient& q = *automatic_.at(live[0].game).quotient;
+      line += "the misere quotient of " + live[0].game->display_name() +
+              " (|Q| = " + std::to_string(q.q.size) + ", |P| = " + std::to_string(q.q.psize()) +
+              (q.period ? ", proven" : ", heaps to " + std::to_string(q.reached)) +
+              "): the mover loses iff the product of the heaps' elements is in P";
+      break;
+    }
     default:
       line += "exact search over the sums of positions reached (the SJ theorem does not apply: " +
               (not_sj ? to_string(*not_sj) : std::string("a component")) +

@@ -12,17 +12,21 @@
 //    none > 1). With splits or non-terminal zeros the theorem does not apply and is not used.
 #pragma once
 
+#include <map>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include <absl/container/flat_hash_set.h>
 
+#include "runtime/Quotient.hpp"
 #include "runtime/SumSpace.hpp"
 
 namespace grundy {
 
 class MisereSolver {
  public:
-  enum class Method { Terminal, MisereNim, OnePosition, SJ, Exact };
+  enum class Method { Terminal, MisereNim, OnePosition, SJ, Quotient, Exact };
 
   MisereSolver(Evaluator& ev, GameRegistry& games, const Limits& limits)
       : ev_(ev), games_(games), limits_(limits), space_(ev) {}
@@ -38,6 +42,10 @@ class MisereSolver {
   // True when the SJ theorem's condition holds for every follower of p (see above).
   bool sj_applies(const Position& p);
   void clear();
+  // The misère quotient of a heap game (runtime/Quotient.hpp, runtime/MisereQuotients.cpp):
+  // of heaps up to hmax, or until the periodicity theorem proves it (at most
+  // kQuotientHeaps). Throws Error when g is not a heap game.
+  std::shared_ptr<const MisereQuotient> quotient(const GameInstance& g, std::optional<std::int64_t> hmax);
 
  private:
   Evaluator& ev_;
@@ -47,7 +55,22 @@ class MisereSolver {
   absl::flat_hash_map<SumKey, std::uint32_t> memo_;      // misère nim-values
   absl::flat_hash_map<SumKey, std::uint32_t> outcomes_;  // 1: the mover wins, 0: loses
   absl::flat_hash_map<Value, bool> sj_;
-  absl::flat_hash_set<std::string> explained_;  // method and games --explain has named
+  absl::flat_hash_set<std::string> explained_;
+  std::map<std::pair<const GameInstance*, std::int64_t>, std::shared_ptr<const MisereQuotient>> quotients_;
+  // The quotient a misère sum of g's heaps may use, computed within a small budget; none
+  // when g is no heap game or its quotient did not come in the budget.
+  struct Automatic {
+    std::shared_ptr<const MisereQuotient> quotient;
+    std::int64_t asked = 0;  // the heaps the last attempt went to
+  };
+  std::map<const GameInstance*, Automatic> automatic_;
+  // g's quotient when it covers heaps up to `largest` (runtime/MisereQuotients.cpp).
+  const MisereQuotient* automatic_quotient(const GameInstance& g, std::int64_t largest);
+  const MisereQuotient* quotient_for(const Sum& live);
+  // The options of g's heaps as words, and the code whose periodicity theorem applies (or
+  // null); empty with `why` set when g's state is not one heap.
+  std::optional<HeapOptionsFn> heap_options(const GameInstance& g, std::optional<HeapSpec>& proof,
+                                            std::string& why);  // method and games --explain has named
 
   // --explain: which method answers a misère sum, once per method and set of games.
   void explain(Method m, const Sum& live, const Position* not_sj);

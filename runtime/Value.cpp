@@ -173,6 +173,17 @@ Value Value::table(std::string rendered) {
   return Value(Kind::Table, std::move(o));
 }
 
+Value Value::quotient(const GameInstance* game, std::int64_t heaps, std::string summary) {
+  auto o = std::make_shared<Obj>();
+  o->game = game;
+  o->lo = heaps;
+  o->hash = mix(mix(0x71756f74ULL, std::hash<const void*>{}(game)), static_cast<std::size_t>(heaps));
+  o->bytes = add_bytes(kValueBodyBytes, summary.size());
+  o->str = std::move(summary);
+  return Value(Kind::Quotient, std::move(o));
+}
+
+std::int64_t Value::quotient_heaps() const { return obj_ ? obj_->lo : -1; }
 const std::string& Value::as_str() const { return obj_ ? obj_->str : kNoString; }
 const std::vector<Value>& Value::items() const { return obj_ ? obj_->items : kNoItems; }
 std::int64_t Value::range_lo() const { return obj_ ? obj_->lo : 0; }
@@ -237,6 +248,12 @@ int compare(const Value& a, const Value& b) {
     case Kind::Game:
       if (a.game() == b.game()) return 0;
       return compare_instances(a.game(), b.game());
+    case Kind::Quotient:
+      if (a.game() != b.game()) {
+        if (int c = compare_instances(a.game(), b.game())) return c;
+        return cmp3(static_cast<const void*>(a.game()), static_cast<const void*>(b.game()));
+      }
+      return cmp3(a.quotient_heaps(), b.quotient_heaps());
   }
   return 0;
 }
@@ -255,6 +272,7 @@ const char* kind_name(Kind k) {
     case Kind::Sum: return "sum";
     case Kind::Game: return "game";
     case Kind::Table: return "table";
+    case Kind::Quotient: return "quotient";
   }
   return "value";
 }
@@ -292,7 +310,8 @@ void append_value(std::string& out, const Value& v) {
       if (v.as_int() == 1) out += v.as_str();  // a word (Value::word)
       else append_quoted(out, v.as_str());
       break;
-    case Kind::Table: out += v.as_str(); break;
+    case Kind::Table:
+    case Kind::Quotient: out += v.as_str(); break;
     case Kind::Tuple:
       if (v.items().size() == 1) {
         out += '(';

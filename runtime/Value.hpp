@@ -26,6 +26,7 @@ enum class Kind : std::uint8_t {
   Sum,       // a disjunctive sum of positions, possibly under a modifier
   Game,      // a game instance itself, e.g. Bash[3]
   Table,     // a rendered table, printed as several lines
+  Quotient,  // a misère quotient of a game (runtime/Quotient.hpp), printed as its summary
 };
 
 enum class Modifier : std::uint8_t { Normal, Misere, Every };
@@ -53,6 +54,9 @@ class Value {
   static Value sum(std::vector<Value> parts, Modifier mod = Modifier::Normal);
   static Value game(const GameInstance* game);
   static Value table(std::string rendered);
+  // The misère quotient of `game` up to heap `heaps` (-1: until proven), which the solver
+  // keeps; `summary` is how it prints.
+  static Value quotient(const GameInstance* game, std::int64_t heaps, std::string summary);
 
   Kind kind() const { return kind_; }
   bool is(Kind k) const { return kind_ == k; }
@@ -64,7 +68,8 @@ class Value {
   const std::vector<Value>& items() const;
   std::int64_t range_lo() const;
   std::int64_t range_hi() const;
-  const GameInstance* game() const;         // Position or Game
+  const GameInstance* game() const;         // Position, Game or Quotient
+  std::int64_t quotient_heaps() const;      // Quotient
   const Value& state() const;               // Position
   const std::vector<Value>& parts() const;  // Sum: positions
   Modifier modifier() const;                // Sum (Normal for anything else)
