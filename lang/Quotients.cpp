@@ -73,7 +73,7 @@ Value query_quotient_part(BuiltinCall& c) {
     case Builtin::Size: return Value::integer(q->q.size);
     case Builtin::Psize: return Value::integer(q->q.psize());
     case Builtin::Tame: return Value::boolean(q->tame());
-    case Builtin::Presentation: return Value::string(QuotientNames(*q).presentation());
+    case Builtin::Presentation: return Value::string(q->names().presentation());
     case Builtin::Phi: {
       const Where at = c.e->args[2]->where;
       const std::int64_t n = need_int(c.args[1], at, "the heap of phi");
@@ -84,7 +84,7 @@ Value query_quotient_part(BuiltinCall& c) {
                     std::to_string(q->reached),
                 "ask quotient(" + c.args[0].game()->display_name() + ", " + std::to_string(n) + ")");
       }
-      return Value::word(QuotientNames(*q).word(q->element(n)));
+      return Value::word(q->names().word(q->element(n)));
     }
     default: break;
   }

@@ -122,6 +122,11 @@ QuotientNames::QuotientNames(const MisereQuotient& mq) {
   generators_ = gens.size();
 }
 
+const QuotientNames& MisereQuotient::names() const {
+  if (!names_) names_ = std::make_shared<const QuotientNames>(*this);
+  return *names_;
+}
+
 std::string QuotientNames::presentation() const {
   std::string s = "<";
   for (std::size_t i = 0; i < generators_; ++i) s += (i ? ", " : "") + letter(i);

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +42,8 @@ struct BipartiteMonoid {
   int psize() const;
 };
 
+struct QuotientNames;
+
 struct MisereQuotient {
   BipartiteMonoid q;
   std::vector<std::uint16_t> phi{0};  // the element of heap n, for n = 0 .. reached
@@ -58,6 +61,11 @@ struct MisereQuotient {
   }
   // The quotients of misère Nim: |Q| <= 2, or |P| = 2 and |Q| - 2 a power of 2.
   bool tame() const;
+  // Its elements' words and presentation, made on first use (runtime/Presentation.cpp).
+  const QuotientNames& names() const;
+
+ private:
+  mutable std::shared_ptr<const QuotientNames> names_;
 };
 
 // What the construction may spend: a candidate's size, and a hook called with units of
