@@ -55,13 +55,13 @@ class MisereSolver {
   absl::flat_hash_map<SumKey, std::uint32_t> memo_;      // misère nim-values
   absl::flat_hash_map<SumKey, std::uint32_t> outcomes_;  // 1: the mover wins, 0: loses
   absl::flat_hash_map<Value, bool> sj_;
-  absl::flat_hash_set<std::string> explained_;
+  absl::flat_hash_set<std::string> explained_;  // method and games --explain has named
   std::map<std::pair<const GameInstance*, std::int64_t>, std::shared_ptr<const MisereQuotient>> quotients_;
   // The quotient a misère sum of g's heaps may use, computed within a small budget; none
   // when g is no heap game or its quotient did not come in the budget.
   struct Automatic {
     std::shared_ptr<const MisereQuotient> quotient;
-    std::int64_t asked = 0;  // the heaps the last attempt went to
+    std::int64_t blocked = INT64_MAX;  // no attempt reaches this heap (a heap that stops it)
   };
   std::map<const GameInstance*, Automatic> automatic_;
   // g's quotient when it covers heaps up to `largest` (runtime/MisereQuotients.cpp).

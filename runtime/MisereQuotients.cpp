@@ -120,18 +120,16 @@ std::shared_ptr<const MisereQuotient> MisereSolver::quotient(const GameInstance&
 const MisereQuotient* MisereSolver::automatic_quotient(const GameInstance& g, std::int64_t largest) {
   Automatic& a = automatic_[&g];
   if (a.quotient && a.quotient->covers(largest)) return a.quotient.get();
-  // Small heaps: the quotient of the heaps up to the largest (cheap, and exact for the sum);
-  // larger ones: as far as the periodicity theorem needs, once.
-  const std::int64_t target = largest <= kAutomaticSmallHeaps ? largest : kAutomaticHeaps;
-  if (a.asked >= target) return nullptr;
-  a.asked = target;
   std::optional<HeapSpec> proof;
   std::string why;
   std::optional<HeapOptionsFn> options = heap_options(g, proof, why);
-  if (!options) {
-    a.asked = INT64_MAX;
-    return nullptr;
-  }
+  // Small heaps: the quotient of the heaps up to the largest (cheap, and exact for the sum);
+  // larger ones: as far as the periodicity theorem needs, once, when the game has a code
+  // for it to prove (rules without one would compute heaps that prove nothing).
+  std::int64_t target = largest;
+  if (largest > kAutomaticSmallHeaps) target = proof ? kAutomaticHeaps : -1;
+  if (!options || target < 0 || target >= a.blocked) return nullptr;
+  if (a.quotient && a.quotient->reached >= target) return nullptr;  // as far as it goes, unproven
   QuotientBudget budget;
   budget.max_size = kAutomaticSize;
   budget.max_candidates = kAutomaticCandidates;
@@ -142,13 +140,17 @@ const MisereQuotient* MisereSolver::automatic_quotient(const GameInstance& g, st
     if (spent > kAutomaticWork || heap_over(limits_.max_memory)) throw OverBudget{};
   };
   try {
-    a.quotient = std::make_shared<const MisereQuotient>(
+    auto q = std::make_shared<const MisereQuotient>(
         misere_quotient(*options, proof ? &*proof : nullptr, target, budget));
+    // A heap the construction could not get past blocks every attempt that needs it.
+    if (!q->stopped.empty()) a.blocked = std::min(a.blocked, q->reached + 1);
+    if (!a.quotient || q->reached > a.quotient->reached || q->period) a.quotient = std::move(q);
   } catch (const OverBudget&) {
+    a.blocked = std::min(a.blocked, target);
     return nullptr;
   } catch (const Error& e) {
     if (e.kind == ErrorKind::Interrupted) throw;
-    a.asked = INT64_MAX;
+    a.blocked = 0;
     return nullptr;  // not a heap game after all: the exact search says what it finds
   }
   return a.quotient->covers(largest) ? a.quotient.get() : nullptr;

@@ -303,3 +303,45 @@ TEST_CASE("every: Jia's steps rule against a brute force of every-play", "[every
     CHECK((f.every.steps(one) % 2 == 1) == (f.ev.grundy(one) != 0));
   }
 }
+
+namespace {
+// Rules no code describes: halve the heap (rounding down) or take one token.
+class HalveOrTake : public Ruleset {
+ public:
+  const std::string& name() const override { return name_; }
+  std::unique_ptr<OptionCursor> options(const GameInstance& g, const Value& state) const override {
+    std::vector<Option> out;
+    const std::int64_t n = state.as_int();
+    if (n > 0) {
+      out.push_back({Position{&g, Value::integer(n / 2)}});
+      out.push_back({Position{&g, Value::integer(n - 1)}});
+    }
+    return std::make_unique<ListCursor>(std::move(out));
+  }
+
+ private:
+  std::string name_ = "H";
+};
+}  // namespace
+
+TEST_CASE("misere sums of heaps of rules no code describes, by their quotient and by the search",
+          "[misere][quotient]") {
+  Fixture f;
+  const GameInstance* h = f.inst(std::make_shared<HalveOrTake>());
+  int by_quotient = 0;
+  for (int count = 2; count <= 4; ++count) {
+    multisets(count, 12, [&](const std::vector<int>& v) {
+      INFO("heaps " << Catch::Detail::stringify(v));
+      MisereSolver::Method how{};
+      const bool fast = f.misere.wins(heaps(h, v), &how);
+      CHECK(fast == (f.misere.misere_grundy(heaps(h, v)) != 0));
+      if (how == MisereSolver::Method::Quotient) ++by_quotient;
+    });
+  }
+  CHECK(by_quotient > 100);  // the comparison really went through the quotient
+  // quotient(H, 8) has no code to prove a period with: a partial quotient of heaps to 8.
+  const auto q = f.misere.quotient(*h, 8);
+  CHECK_FALSE(q->period);
+  CHECK(q->reached == 8);
+  CHECK(q->stopped.empty());
+}
