@@ -89,6 +89,21 @@ class Verifier {
           in_p_after_[d * words_ + z / 64] |= bit(z);
       }
     }
+    if (words_ == 1) {  // a quotient of up to 64 elements: {z : c z in S} a byte of S at a time
+      preimage_.assign(m * 8 * 256, 0);
+      for (std::size_t c = 0; c < m; ++c) {
+        std::uint64_t from[64] = {};  // from[t]: the z with c z = t
+        for (std::size_t z = 0; z < m; ++z)
+          from[q_.times(static_cast<int>(c), static_cast<int>(z))] |= bit(z);
+        for (std::size_t j = 0; j < 8; ++j) {
+          for (std::size_t v = 1; v < 256; ++v) {
+            const std::size_t low = static_cast<std::size_t>(__builtin_ctzll(v));
+            preimage_[(c * 8 + j) * 256 + v] =
+                preimage_[(c * 8 + j) * 256 + (v & (v - 1))] | from[8 * j + low];
+          }
+        }
+      }
+    }
     std::vector<std::uint64_t> none(words_, 0);
     add(0, false, none.data(), kNone, 0);
   }
@@ -153,8 +168,16 @@ class Verifier {
     scratch_.assign(words_, 0);
     const std::uint16_t* row = &q_.mul[static_cast<std::size_t>(h.element) * m];
     const int x = x_[k];
-    for (std::size_t z = 0; z < m; ++z) {
-      if (bits_[k * words_ + row[z] / 64] & bit(row[z])) scratch_[z / 64] |= bit(z);
+    if (!preimage_.empty()) {
+      const std::uint64_t from = bits_[k];
+      const std::uint64_t* table = &preimage_[static_cast<std::size_t>(h.element) * 8 * 256];
+      std::uint64_t s = 0;
+      for (std::size_t j = 0; j < 8; ++j) s |= table[j * 256 + ((from >> (8 * j)) & 255)];
+      scratch_[0] = s;
+    } else {
+      for (std::size_t z = 0; z < m; ++z) {
+        if (bits_[k * words_ + row[z] / 64] & bit(row[z])) scratch_[z / 64] |= bit(z);
+      }
     }
     for (std::uint16_t t : h.moves) {
       const std::uint64_t* r = &in_p_after_[static_cast<std::size_t>(q_.times(x, t)) * words_];
@@ -215,6 +238,7 @@ class Verifier {
   std::size_t words_;
   std::vector<HeapClass> heaps_;
   std::vector<std::uint64_t> in_p_after_;  // for each d, the z with d z in P
+  std::vector<std::uint64_t> preimage_;    // words_ == 1: for c, byte j of S, its value
   std::vector<std::uint16_t> x_;
   std::vector<std::uint8_t> can_move_;
   std::vector<std::uint64_t> bits_;
