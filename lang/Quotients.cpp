@@ -30,7 +30,7 @@ std::string summary(const GameInstance& g, const MisereQuotient& q, std::int64_t
   return s;
 }
 
-std::shared_ptr<const MisereQuotient> quotient_arg(BuiltinCall& c, const char* what) {
+std::shared_ptr<const MisereQuotient> quotient_arg(BuiltinCall& c, std::string_view what) {
   const Value& v = c.args[0];
   if (!v.is(Kind::Quotient)) {
     fail_at(c.arg0, std::string(what) + " needs a quotient, got " + describe(v),
@@ -67,8 +67,7 @@ Value query_quotient(BuiltinCall& c) {
 }
 
 Value query_quotient_part(BuiltinCall& c) {
-  const std::shared_ptr<const MisereQuotient> q =
-      quotient_arg(c, kBuiltins[static_cast<int>(c.which)].name.data());
+  const std::shared_ptr<const MisereQuotient> q = quotient_arg(c, kBuiltins[static_cast<int>(c.which)].name);
   switch (c.which) {
     case Builtin::Size: return Value::integer(q->q.size);
     case Builtin::Psize: return Value::integer(q->q.psize());

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <map>
-#include <numeric>
 #include <queue>
 #include <variant>
 
@@ -107,11 +106,6 @@ class Verifier {
     std::vector<std::uint64_t> none(words_, 0);
     add(0, false, none.data(), kNone, 0);
   }
-  const BipartiteMonoid& monoid() const { return q_; }
-  bool has(int element, const Elements& moves) const {
-    return std::any_of(heaps_.begin(), heaps_.end(),
-                       [&](const HeapClass& h) { return h.element == element && h.moves == moves; });
-  }
 
   // Adds the words with heaps of the classes hs: the shortest of them that its element gets
   // wrong, if any (and then the classes are taken back).
@@ -166,7 +160,6 @@ class Verifier {
     const auto m = static_cast<std::size_t>(q_.size);
     const HeapClass& h = heaps_[g];
     scratch_.assign(words_, 0);
-    const std::uint16_t* row = &q_.mul[static_cast<std::size_t>(h.element) * m];
     const int x = x_[k];
     if (!preimage_.empty()) {
       const std::uint64_t from = bits_[k];
@@ -175,6 +168,7 @@ class Verifier {
       for (std::size_t j = 0; j < 8; ++j) s |= table[j * 256 + ((from >> (8 * j)) & 255)];
       scratch_[0] = s;
     } else {
+      const std::uint16_t* row = &q_.mul[static_cast<std::size_t>(h.element) * m];
       for (std::size_t z = 0; z < m; ++z) {
         if (bits_[k * words_ + row[z] / 64] & bit(row[z])) scratch_[z / 64] |= bit(z);
       }
@@ -314,7 +308,7 @@ std::optional<Candidate> candidate(const MisereQuotient& mq,
   }
   const std::size_t span = static_cast<std::size_t>(Q.size) * L;
   // An element: (its element of Q) * L + its exponents in mixed radix.
-  std::vector<int> ka, kb;
+  std::vector<int> ka;
   auto exps = [&](std::size_t z, std::vector<int>& k) {
     k.resize(F);
     std::size_t c = z % L;
@@ -332,14 +326,11 @@ std::optional<Candidate> candidate(const MisereQuotient& mq,
   // The counts' part of a product, from each code's digits (the products are most of the
   // work of building a candidate).
   std::vector<std::uint8_t> digit(L * F);
-  std::vector<std::size_t> stride(F);
-  std::vector<std::vector<std::size_t>> wrapped(F);  // stride * (a + b, wrapped) for a + b
-  for (std::size_t j = F, st = 1; j-- > 0;) {
-    stride[j] = st;
-    st *= static_cast<std::size_t>(radix[j]);
+  std::vector<std::vector<std::size_t>> wrapped(F);  // count j's stride * (a + b, wrapped) for a + b
+  for (std::size_t j = F, stride = 1; j-- > 0; stride *= static_cast<std::size_t>(radix[j])) {
     const int i = freed[j].index, p = freed[j].period;
     for (int c = 0; c < 2 * (i + p); ++c)
-      wrapped[j].push_back(stride[j] * static_cast<std::size_t>(c >= i + p ? i + (c - i) % p : c));
+      wrapped[j].push_back(stride * static_cast<std::size_t>(c >= i + p ? i + (c - i) % p : c));
   }
   for (std::size_t c = 0; c < L; ++c) {
     exps(c, ka);
