@@ -28,6 +28,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -146,13 +147,17 @@ Table subtraction_hand(const std::vector<int>& S, int N) {
 // Take k from n for the k in 1..n that `takes` lets through, as a naive contest loop writes
 // it (issue 26's rule shapes): a memo array, a seen array stamped per heap, the same double
 // loop, the condition tested for each k.
+// takes(k), or takes(n, k) where the condition reads the heap too.
 template <class Takes>
 Table take_where_hand(int N, Takes takes) {
   Table g(static_cast<std::size_t>(N) + 1);
   std::vector<int> seen(static_cast<std::size_t>(N) + 2);
   for (int n = 0; n <= N; ++n) {
     for (int k = 1; k <= n; ++k) {
-      if (takes(k)) seen[static_cast<std::size_t>(g[static_cast<std::size_t>(n - k)])] = n + 1;
+      bool t = false;
+      if constexpr (std::is_invocable_v<Takes, int, int>) t = takes(n, k);
+      else t = takes(k);
+      if (t) seen[static_cast<std::size_t>(g[static_cast<std::size_t>(n - k)])] = n + 1;
     }
     int x = 0;
     while (seen[static_cast<std::size_t>(x)] == n + 1) ++x;
@@ -817,6 +822,17 @@ std::vector<Case> cases() {
                  const std::vector<int> S = {2, 5, 7, 11};
                  return std::to_string(checksum(take_where_hand(
                      20000, [&](int k) { return std::find(S.begin(), S.end(), k) == S.end(); })));
+               }});
+  c.push_back({"take a divisor k of n, sum to 20000",
+               "n's divisors by trial division to sqrt(n); hand: naive double loop testing n % k", 3,
+               [] {
+                 return run_grundy(
+                     "game Q { state n  move n - k for k in 1..n if n % k == 0 }\n"
+                     "sum(grundy(Q(n)) for n in 0..20000)\n");
+               },
+               [] {
+                 return std::to_string(
+                     checksum(take_where_hand(20000, [](int n, int k) { return n % k == 0; })));
                }});
   c.push_back({"split into a, b with a + b < n, sum to 1000",
                "a two-level for with a split; hand: naive triple loop", 3,

@@ -594,6 +594,7 @@ class Compiler {
     }
     bound_ranges(c.clauses);
     stride_ranges(c.clauses);
+    divisor_ranges(c.clauses);
     const std::size_t n = c.clauses.size();
     if (n > 0 && c.clauses.back().kind == CClause::Kind::Range) c.run_at = static_cast<std::int32_t>(n - 1);
     if (n > 1 && c.clauses[n - 2].mod > 0) c.run_at = static_cast<std::int32_t>(n - 2);
@@ -641,6 +642,30 @@ class Compiler {
       if (!ok) continue;
       range.mod = period;
       range.residues = std::move(residues);
+    }
+  }
+  // A range followed at once by `if A % k == 0` (or `0 == A % k`), A free of k: the k are the
+  // divisors of A in the range (Clause::divides), found in increasing order by trial division
+  // up to the square root of A, where that is shorter than the range (`for k in 1..n if n % k ==
+  // 0` tries 2 sqrt(n) numbers rather than n).
+  void divisor_ranges(std::vector<CClause>& clauses) {
+    for (std::size_t i = 0; i + 1 < clauses.size(); ++i) {
+      CClause& range = clauses[i];
+      if (range.kind != CClause::Kind::Range || range.mod > 0 || clauses[i + 1].kind != CClause::Kind::If)
+        continue;
+      const Node& eq = code_.nodes[static_cast<std::size_t>(clauses[i + 1].lo)];
+      if (eq.op != Op::Eq) continue;
+      const auto zero = [&](std::int32_t q) {
+        const Node& z = code_.nodes[static_cast<std::size_t>(q)];
+        return z.op == Op::Const && z.v == 0;
+      };
+      const std::int32_t mod = zero(eq.b) ? eq.a : zero(eq.a) ? eq.b : -1;
+      if (mod < 0) continue;
+      const Node& m = code_.nodes[static_cast<std::size_t>(mod)];
+      if (m.op != Op::Mod) continue;
+      const Node& k = code_.nodes[static_cast<std::size_t>(m.b)];
+      if (k.op != Op::Reg || k.v != range.slot || code_.mentions(m.a, range.slot)) continue;
+      range.divides = m.a;
     }
   }
   // Whether node i reads k only as k % M (M a number > 0) and no other register; `period`

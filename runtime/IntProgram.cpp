@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "runtime/Checked.hpp"
 #include "runtime/IntOps.hpp"
@@ -267,6 +268,7 @@ void IntProgram::link() {
     for (Clause& c : it.clauses) {
       if (c.kind != Clause::Kind::List) c.lo_at = place(c.lo, c.prog);
       if (c.kind == Clause::Kind::Range) c.hi_at = place(c.hi, c.prog);
+      if (c.divides >= 0) c.divides_at = place(c.divides, c.divides_prog);
       for (Bound& b : c.bounds) {
         if (!b.guard) b.lhs_at = place(b.lhs, b.prog);
         b.rhs_at = place(b.rhs, b.prog);
@@ -282,6 +284,10 @@ void IntProgram::link() {
       seal(c.prog);
       c.lo_at = sealed(c.lo_at);
       c.hi_at = sealed(c.hi_at);
+      if (c.divides >= 0) {
+        seal(c.divides_prog);
+        c.divides_at = sealed(c.divides_at);
+      }
       for (Bound& b : c.bounds) {
         seal(b.prog);
         b.lhs_at = sealed(b.lhs_at);
@@ -461,6 +467,47 @@ bool IntProgram::strided(const Item& it, std::size_t ci, const Clause& c, std::i
       }
       from = nullptr;
     }
+  }
+  return true;
+}
+
+// The range lo..hi (lo >= 1) of a clause `if a % k == 0` (Clause::divides), a > 0: its k are the
+// divisors of a in it, listed in increasing order (the small ones d <= sqrt(a), then the large
+// ones a / d as d comes down), the clauses after the condition run for each as the loop would
+// (the condition holds there, and nowhere else in the range). A listing stopped at k goes on
+// from k.
+bool IntProgram::divisors(const Item& it, std::size_t ci, const Clause& c, std::int64_t a, std::int64_t lo,
+                          std::int64_t hi, std::int64_t* r, OptionSink& sink, std::int64_t& budget,
+                          const Resume* from, Resume* stop) const {
+  const std::int64_t resumed = from ? from->at[ci] : 0;
+  if (from) lo = std::max(lo, resumed);
+  auto root = static_cast<std::int64_t>(std::sqrt(static_cast<double>(a)));
+  while (root > 0 && root > a / root) --root;  // the largest d with d * d <= a, exactly
+  while ((root + 1) <= a / (root + 1)) ++root;
+  auto each = [&](std::int64_t k) {
+    if (k != resumed) from = nullptr;  // the clauses after it go on from where they stopped only at k
+    r[c.slot] = k;
+    if (!clauses(it, ci + 1, r, sink, budget, from, stop)) {
+      if (stop) stop->at[ci] = k;
+      return false;
+    }
+    from = nullptr;
+    return true;
+  };
+  // Trials count against the state's budget like the loop's steps they replace.
+  for (std::int64_t d = lo; d <= std::min(root, hi); ++d) {
+    if (!spend(budget, 1, sink)) return false;
+    if (a % d == 0 && !each(d)) return false;
+  }
+  // The large divisors a / d > root in lo..hi: d from a / lo down (within 1..root) to a / hi.
+  const std::int64_t top = std::min(root, a / std::max(lo, root + 1));
+  const std::int64_t least = std::max<std::int64_t>(1, a / hi);
+  for (std::int64_t d = top; d >= least; --d) {
+    if (!spend(budget, 1, sink)) return false;
+    if (a % d != 0) continue;
+    const std::int64_t k = a / d;
+    if (k <= root || k < lo || k > hi) continue;
+    if (!each(k)) return false;
   }
   return true;
 }
@@ -708,6 +755,18 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
         stop->hi[ci] = hi;
       }
       if (c.mod > 0 && lo >= 0) return strided(it, ci, c, lo, hi, r, sink, budget, from, stop);
+      if (c.divides >= 0 && lo >= 1) {
+        // A is evaluated here only to choose the path: where it fails, the loop meets it as written.
+        if (exec(c.divides_prog, r)) {
+          const std::int64_t a = r[c.divides_at];
+          if (a != 0 && a != INT64_MIN) {
+            const auto root = static_cast<std::int64_t>(std::sqrt(static_cast<double>(a < 0 ? -a : a)));
+            // Two trials per number up to the root, against one test per k of the range.
+            if (root < (hi - lo) / 4)
+              return divisors(it, ci, c, a < 0 ? -a : a, lo, hi, r, sink, budget, from, stop);
+          }
+        }
+      }
       if (it.affine && ci + 1 == it.clauses.size()) {
         if (from && from->in_run) return true;  // gone through by the caller
         std::int64_t span = 0;

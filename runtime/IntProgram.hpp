@@ -223,6 +223,12 @@ class IntProgram {
     // in turn, the condition never tested. Below 0 the loop tests it as written.
     std::int64_t mod = 0;
     std::vector<std::int64_t> residues;
+    // Range: the next clause is `if A % k == 0` with A (this node) free of k. Where the range
+    // starts at 1 or above and is longer than a trial division up to sqrt(|A|), the k are A's
+    // divisors in it, found by that division (IntProgram::divisors), in increasing order.
+    std::int32_t divides = -1;
+    Prog divides_prog;  // computes A into divides_at
+    std::int32_t divides_at = 0;
     std::vector<std::int64_t> list;
     Prog prog;  // computes lo and hi into their places
     std::int32_t lo_at = 0, hi_at = 0;
@@ -389,6 +395,9 @@ class IntProgram {
   bool strided(const Item& it, std::size_t ci, const Clause& c, std::int64_t lo, std::int64_t hi,
                std::int64_t* r, OptionSink& sink, std::int64_t& budget, const Resume* from,
                Resume* stop) const;
+  bool divisors(const Item& it, std::size_t ci, const Clause& c, std::int64_t a, std::int64_t lo,
+                std::int64_t hi, std::int64_t* r, OptionSink& sink, std::int64_t& budget, const Resume* from,
+                Resume* stop) const;
   bool bounded(const Clause& c, std::int64_t* r, std::int64_t& lo, std::int64_t& hi, bool& empty) const;
   bool monotone_cut(const Bound& b, std::int64_t slot, std::int64_t* r, std::int64_t& lo, std::int64_t& hi,
                     bool& empty) const;

@@ -849,3 +849,29 @@ TEST_CASE("an outcome search down a game without end stops at its share of the m
   CHECK(contains(r.err, "out of memory"));
   CHECK(contains(why.str(), "the outcome search stops: the search stack holds"));
 }
+
+TEST_CASE("a range cut to the divisors of a number gives the options of the rules as written",
+          "[fast][compile]") {
+  const std::string line =
+      "[grundy(G(n)) for n in 0..400]\n[wins(G(n)) for n in 0..400]\n"
+      "[outcome(misere G(n)) for n in 0..120]\n";
+  // Divisors small and large, the square root itself (n = 36, 49), a range that starts above 1
+  // or ends below n, the condition written either way round, and a negative number.
+  agree_throughout("n", "move n - k for k in 1..ID(n) if n % k == 0", line);
+  agree_throughout("n", "move n - k for k in 2..ID(n) - 1 if 0 == n % k", line);
+  agree_throughout("n", "move n - k for k in 3..ID(n) / 2 + 1 if (0 - n) % k == 0  move n - 1 if n % 7 == 3",
+                   line);
+  agree_throughout("n", "split [k, n - k] for k in 1..ID(n) - 1 if n % k == 0",
+                   "[grundy(G(n)) for n in 0..200]\n");
+  // A number that changes from state to state in a tuple, and is 0 (every k divides it).
+  agree_throughout(
+      "(a, b)",
+      "move (a - k, b) for k in 1..ID(a) if b % k == 0  move (a, b - k) for k in 1..b if (a + b) % k == 0",
+      "[grundy(G(a, b)) for a in 0..30 for b in 0..30]\n[wins(G(a, b)) for a in 0..30 for b in 0..30]\n");
+  // The outcome search stops in the divisors and goes on after the option it decided.
+  agree_throughout("n", "move n - k for k in 1..ID(n) if (n * 3) % k == 0 and k % 2 == 1",
+                   "[wins(G(n)) for n in 0..1500]\n");
+  // A loop inside the divisors' loop: a listing that stops inside it goes on there.
+  agree_throughout("n", "move n - k + j for k in 1..ID(n) if n % k == 0 for j in 0..k / 2 if j * j < k",
+                   "[wins(G(n)) for n in 0..1500]\n[grundy(G(n)) for n in 0..300]\n");
+}
