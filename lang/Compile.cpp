@@ -69,7 +69,7 @@ class Compiler {
           if (arity == 0) return nullptr;
           auto c = rule(it, arity);
           if (!c) return nullptr;
-          items.push_back(std::move(*c));
+          for (CItem& one : disjunctions(std::move(*c))) items.push_back(finish(std::move(one)));
           break;
         }
       }
@@ -592,6 +592,69 @@ class Compiler {
         c.coords.push_back(p->first);
       }
     }
+    return c;
+  }
+
+  // `for k in lo..hi if A or B` where each of A, B (and so on, up to four) is a bound of the
+  // range or free of k: the rule as one rule per part, `if A`, then `if not A if B`, ..., each
+  // part's range cut by its bounds (`for k in 1..n if 3 * k <= n or k == n` lists 1..n / 3 and
+  // then n, not n values tested). Each k meets the parts' conditions in the order the rules as
+  // written would, and comes from one rule at most: the same options, in another order.
+  static constexpr std::size_t kMaxDisjuncts = 4;
+  std::vector<CItem> disjunctions(CItem c) {
+    for (std::size_t i = 0; i + 1 < c.clauses.size(); ++i) {
+      if (c.clauses[i].kind != CClause::Kind::Range || c.clauses[i + 1].kind != CClause::Kind::If) continue;
+      const std::int64_t k = c.clauses[i].slot;
+      std::vector<std::int32_t> parts;
+      const auto flatten = [&](const auto& self, std::int32_t q) -> void {
+        const Node& n = code_.nodes[static_cast<std::size_t>(q)];
+        if (n.op == Op::Or) {
+          self(self, n.a);
+          self(self, n.b);
+        } else {
+          parts.push_back(q);
+        }
+      };
+      flatten(flatten, c.clauses[i + 1].lo);
+      if (parts.size() < 2 || parts.size() > kMaxDisjuncts ||
+          c.clauses.size() + parts.size() > static_cast<std::size_t>(IntProgram::kMaxClauses))
+        continue;
+      const bool cut = std::all_of(parts.begin(), parts.end(),
+                                   [&](std::int32_t q) { return !code_.mentions(q, k) || bound(q, k); });
+      if (!cut) continue;
+      std::vector<CItem> out;
+      for (std::size_t j = 0; j < parts.size(); ++j) {
+        CItem one = c;
+        auto at = one.clauses.begin() + static_cast<std::ptrdiff_t>(i + 1);
+        at->lo = parts[j];
+        for (std::size_t q = j; q-- > 0;) {
+          CClause no;
+          no.kind = CClause::Kind::If;
+          no.lo = negation(parts[q]);
+          at = one.clauses.insert(at, std::move(no));
+        }
+        out.push_back(std::move(one));
+      }
+      return out;
+    }
+    return {std::move(c)};
+  }
+  // not q: a comparison turned round (a bound stays a bound), or `not`.
+  std::int32_t negation(std::int32_t q) {
+    const Node n = code_.nodes[static_cast<std::size_t>(q)];
+    switch (n.op) {
+      case Op::Lt: return op(Op::Ge, n.a, n.b);
+      case Op::Le: return op(Op::Gt, n.a, n.b);
+      case Op::Gt: return op(Op::Le, n.a, n.b);
+      case Op::Ge: return op(Op::Lt, n.a, n.b);
+      case Op::Eq: return op(Op::Ne, n.a, n.b);
+      case Op::Ne: return op(Op::Eq, n.a, n.b);
+      default: return op(Op::Not, q);
+    }
+  }
+
+  // The analyses of a rule's clauses (bounds, strides, divisors, a run of options).
+  CItem finish(CItem c) {
     bound_ranges(c.clauses);
     stride_ranges(c.clauses);
     divisor_ranges(c.clauses);

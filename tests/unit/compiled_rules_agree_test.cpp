@@ -875,3 +875,24 @@ TEST_CASE("a range cut to the divisors of a number gives the options of the rule
   agree_throughout("n", "move n - k + j for k in 1..ID(n) if n % k == 0 for j in 0..k / 2 if j * j < k",
                    "[wins(G(n)) for n in 0..1500]\n[grundy(G(n)) for n in 0..300]\n");
 }
+
+TEST_CASE("a range under a disjunction of bounds is one cut range per part, with the rules' options",
+          "[fast][compile]") {
+  const std::string line =
+      "[grundy(G(n)) for n in 0..300]\n[wins(G(n)) for n in 0..300]\n"
+      "[outcome(misere G(n)) for n in 0..100]\n";
+  // Parts that overlap (k = n / 3 meets both), an equality first (its negation is tested per k),
+  // three parts, a part free of k, and a condition after the disjunction.
+  agree_throughout("n", "move n - k for k in 1..ID(n) if 3 * k <= n or k == n", line);
+  agree_throughout("n", "move n - k for k in 1..ID(n) if k == n or 3 * k <= n or 2 * k >= n + 4", line);
+  agree_throughout("n", "move n - k for k in 1..ID(n) if k <= 2 or n % 5 == 0 if k % 2 == 1 or k == n", line);
+  agree_throughout(
+      "(a, b)", "move (a - k, b) for k in 1..ID(a) if k <= b or k > a - 2  move (a, b - 1) if b > 0",
+      "[grundy(G(a, b)) for a in 0..25 for b in 0..25]\n[wins(G(a, b)) for a in 0..25 for b in 0..25]\n");
+  // A part that fails where the rules as written never evaluate it (they stop at the first part
+  // that holds): the compiled rules hand over and the answers are the rules'.
+  same_output(
+      "game G { state n  move n - k for k in 1..n if k <= n or n / (k - k) > 0 }\n[grundy(G(n)) for n in "
+      "0..30]\n",
+      "game G { state n  move n - k for k in 1..n }\n[grundy(G(n)) for n in 0..30]\n");
+}
