@@ -694,7 +694,19 @@ class Compiler {
       if (range.kind != CClause::Kind::Range || clauses[i + 1].kind != CClause::Kind::If) continue;
       const std::int32_t cond = clauses[i + 1].lo;
       std::int64_t period = 1;
-      if (!periodic(cond, range.slot, period) || period > kMaxPeriod || period == 1) continue;
+      if (!periodic(cond, range.slot, period) || period > kMaxPeriod || period == 1) {
+        // k read as (x % M) with x affine in k, other registers anywhere: periodic in k all
+        // the same, its residues found per state (Clause::per_state).
+        std::vector<std::int32_t> moduli;
+        period = 1;
+        if (periodic_per_state(cond, range.slot, period, moduli) && period > 1 && period <= kMaxPeriod &&
+            !moduli.empty()) {
+          range.mod = period;
+          range.per_state = true;
+          range.moduli = std::move(moduli);
+        }
+        continue;
+      }
       std::vector<std::int64_t> residues;
       bool ok = true;
       for (std::int64_t r = 0; r < period && ok; ++r) {
@@ -747,6 +759,25 @@ class Compiler {
     }
     if (n.op == Op::ListComp) return false;  // a register of its own
     return periodic(n.a, k, period) && periodic(n.b, k, period) && periodic(n.c, k, period);
+  }
+
+  // Whether node i reads k only as x % M, M a number > 0 and x affine in k (`(n - k) % 3`),
+  // other registers anywhere; the x go into `moduli`, `period` becomes the lcm of the M.
+  bool periodic_per_state(std::int32_t i, std::int64_t k, std::int64_t& period,
+                          std::vector<std::int32_t>& moduli) const {
+    if (i < 0 || !code_.mentions(i, k)) return true;
+    const Node& n = code_.nodes[static_cast<std::size_t>(i)];
+    if (n.op == Op::Reg || n.op == Op::ListComp) return false;
+    if (n.op == Op::Mod) {
+      const Node& m = code_.nodes[static_cast<std::size_t>(n.b)];
+      if (m.op == Op::Const && m.v > 0 && m.v <= kMaxPeriod && code_.slope(n.a, k)) {
+        period = std::lcm(period, m.v);
+        moduli.push_back(n.a);
+        return true;
+      }
+    }
+    return periodic_per_state(n.a, k, period, moduli) && periodic_per_state(n.b, k, period, moduli) &&
+           periodic_per_state(n.c, k, period, moduli);
   }
 
   // A constant list (a parameter, a top-level let) as a table: of integers, or (rows) of

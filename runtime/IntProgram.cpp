@@ -430,9 +430,9 @@ bool IntProgram::options(const std::int64_t* state, OptionSink& sink, const Resu
 // condition for each; one run per residue where the item is affine. A listing stopped in
 // a run goes on with the next residue (the caller has gone through the run); one stopped
 // at a value goes on from it.
-bool IntProgram::strided(const Item& it, std::size_t ci, const Clause& c, std::int64_t lo, std::int64_t hi,
-                         std::int64_t* r, OptionSink& sink, std::int64_t& budget, const Resume* from,
-                         Resume* stop) const {
+bool IntProgram::strided(const Item& it, std::size_t ci, const Clause& c, const std::int64_t* residues,
+                         std::size_t n, std::int64_t lo, std::int64_t hi, std::int64_t* r, OptionSink& sink,
+                         std::int64_t& budget, const Resume* from, Resume* stop) const {
   const std::int64_t m = c.mod;
   const bool run = it.affine && static_cast<std::size_t>(it.run_at) == ci;
   std::size_t j = 0;
@@ -441,11 +441,10 @@ bool IntProgram::strided(const Item& it, std::size_t ci, const Clause& c, std::i
     j = static_cast<std::size_t>(from->at[ci]) + (from->in_run ? 1 : 0);
   } else if (from) {
     resume = from->at[ci];
-    j = static_cast<std::size_t>(std::lower_bound(c.residues.begin(), c.residues.end(), resume % m) -
-                                 c.residues.begin());
+    j = static_cast<std::size_t>(std::lower_bound(residues, residues + n, resume % m) - residues);
   }
-  for (; j < c.residues.size(); ++j) {
-    std::int64_t first = lo + ((c.residues[j] - lo % m) % m + m) % m;
+  for (; j < n; ++j) {
+    std::int64_t first = lo + ((residues[j] - lo % m) % m + m) % m;
     if (resume >= 0) first = resume;
     resume = -1;
     if (first > hi) continue;
@@ -509,6 +508,33 @@ bool IntProgram::divisors(const Item& it, std::size_t ci, const Clause& c, std::
     if (k <= root || k < lo || k > hi) continue;
     if (!each(k)) return false;
   }
+  return true;
+}
+
+// The residues mod c.mod (increasing) whose k the condition after the range lets through, for
+// this state (Clause::per_state): the condition tested at lo .. lo + mod - 1, after each x of
+// its x % M is evaluated at lo and at hi (affine in k, so every k between stays in range too).
+// False where anything fails.
+bool IntProgram::state_residues(const Item& it, std::size_t ci, const Clause& c, std::int64_t lo,
+                                std::int64_t hi, std::int64_t* r, std::int64_t* residues,
+                                std::size_t& count) const {
+  for (const std::int32_t x : c.moduli) {
+    for (const std::int64_t k : {lo, hi}) {
+      r[c.slot] = k;
+      bool bail = false;
+      eval(x, r, bail);
+      if (bail) return false;
+    }
+  }
+  const Clause& cond = it.clauses[ci + 1];
+  const std::int64_t m = c.mod;
+  count = 0;
+  for (std::int64_t k = lo; k < lo + m; ++k) {
+    r[c.slot] = k;
+    if (!exec(cond.prog, r)) return false;
+    if (r[cond.lo_at] != 0) residues[count++] = k % m;
+  }
+  std::sort(residues, residues + count);
   return true;
 }
 
@@ -754,7 +780,15 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
         stop->lo[ci] = lo;
         stop->hi[ci] = hi;
       }
-      if (c.mod > 0 && lo >= 0) return strided(it, ci, c, lo, hi, r, sink, budget, from, stop);
+      if (c.mod > 0 && lo >= 0 && !c.per_state)
+        return strided(it, ci, c, c.residues.data(), c.residues.size(), lo, hi, r, sink, budget, from, stop);
+      if (c.per_state && lo >= 0 && hi - lo >= c.mod) {
+        std::int64_t residues[64];
+        std::size_t count = 0;
+        if (state_residues(it, ci, c, lo, hi, r, residues, count))
+          return strided(it, ci, c, residues, count, lo, hi, r, sink, budget, from, stop);
+        return false;  // the condition fails somewhere: the rules as written meet it where they do
+      }
       if (c.divides >= 0 && lo >= 1) {
         // A is evaluated here only to choose the path: where it fails, the loop meets it as written.
         if (exec(c.divides_prog, r)) {

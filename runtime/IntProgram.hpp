@@ -223,6 +223,13 @@ class IntProgram {
     // in turn, the condition never tested. Below 0 the loop tests it as written.
     std::int64_t mod = 0;
     std::vector<std::int64_t> residues;
+    // Or (per_state) the condition reads k only as x % M with x affine in k and other registers
+    // anywhere (`if (n - k) % 3 != 0`): periodic in k with period `mod` all the same, the
+    // residues it lets through found for each state by testing it at lo .. lo + mod - 1, once
+    // each x (`moduli`) is known to stay in range at both ends (an affine x is largest and
+    // smallest there).
+    bool per_state = false;
+    std::vector<std::int32_t> moduli;
     // Range: the next clause is `if A % k == 0` with A (this node) free of k. Where the range
     // starts at 1 or above and is longer than a trial division up to sqrt(|A|), the k are A's
     // divisors in it, found by that division (IntProgram::divisors), in increasing order.
@@ -392,9 +399,11 @@ class IntProgram {
   // mask, a packed list's word, a table's row.
   bool lanes(const Item& it, std::size_t ci, const Clause& c, std::int64_t a, std::int64_t b,
              const Resume* from, std::int64_t* r, OptionSink& sink, std::int64_t& budget, Resume* stop) const;
-  bool strided(const Item& it, std::size_t ci, const Clause& c, std::int64_t lo, std::int64_t hi,
-               std::int64_t* r, OptionSink& sink, std::int64_t& budget, const Resume* from,
-               Resume* stop) const;
+  bool strided(const Item& it, std::size_t ci, const Clause& c, const std::int64_t* residues,
+               std::size_t count, std::int64_t lo, std::int64_t hi, std::int64_t* r, OptionSink& sink,
+               std::int64_t& budget, const Resume* from, Resume* stop) const;
+  bool state_residues(const Item& it, std::size_t ci, const Clause& c, std::int64_t lo, std::int64_t hi,
+                      std::int64_t* r, std::int64_t* residues, std::size_t& count) const;
   bool divisors(const Item& it, std::size_t ci, const Clause& c, std::int64_t a, std::int64_t lo,
                 std::int64_t hi, std::int64_t* r, OptionSink& sink, std::int64_t& budget, const Resume* from,
                 Resume* stop) const;

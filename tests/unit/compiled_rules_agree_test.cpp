@@ -896,3 +896,26 @@ TEST_CASE("a range under a disjunction of bounds is one cut range per part, with
       "0..30]\n",
       "game G { state n  move n - k for k in 1..n }\n[grundy(G(n)) for n in 0..30]\n");
 }
+
+TEST_CASE("a condition periodic in k through the state's numbers gives the rules' options, per state",
+          "[fast][compile]") {
+  const std::string line =
+      "[grundy(G(n)) for n in 0..300]\n[wins(G(n)) for n in 0..300]\n"
+      "[outcome(misere G(n)) for n in 0..100]\n";
+  agree_throughout("n", "move n - k for k in 1..ID(n) if (n - k) % 3 != 0", line);
+  agree_throughout("n", "move n - k for k in 2..ID(n) if (n + 2 * k) % 5 == 1 or (k - n) % 2 == 0", line);
+  agree_throughout("n", "move n - k for k in 1..ID(n) / 2 if (3 * n - k) % 4 == n % 4 and k % 3 != 0", line);
+  agree_throughout(
+      "(a, b)", "move (a - k, b) for k in 1..ID(a) if (a + b + k) % 3 == 0  move (a, b - 1) if b > 0",
+      "[grundy(G(a, b)) for a in 0..25 for b in 0..25]\n[wins(G(a, b)) for a in 0..25 for b in 0..25]\n");
+  // x % M whose x leaves the 64-bit range at the range's far end (k = 8 and on): below that the
+  // strided runs, past it the rules' own error.
+  const std::string far =
+      "game G { state n  move n - k for k in 1..n if (k + 9223372036854775800) % 3 != 0 }\n";
+  same_output(far + "[grundy(G(n)) for n in 0..7]\n",
+              "game G { state n  move n - k for k in 1..n if (k + 9223372036854775800 - 3) % 3 != 0 }\n"
+              "[grundy(G(n)) for n in 0..7]\n");
+  const auto r = run_source(far + "grundy(G(20))\n");
+  CHECK(r.code == grundy::kExitRuntime);
+  CHECK(contains(r.err, "overflow"));
+}
