@@ -513,18 +513,22 @@ bool IntProgram::divisors(const Item& it, std::size_t ci, const Clause& c, std::
 
 // The residues mod c.mod (increasing) whose k the condition after the range lets through, for
 // this state (Clause::per_state): the condition tested at lo .. lo + mod - 1, after each x of
-// its x % M is evaluated at lo and at hi (affine in k, so every k between stays in range too).
-// False where anything fails.
+// its x % M is evaluated at lo and at hi (affine in k, so every k between stays in range too,
+// and keeps the sign of both ends where they agree). False where anything fails or a sign
+// changes (the loop then tests each k).
 bool IntProgram::state_residues(const Item& it, std::size_t ci, const Clause& c, std::int64_t lo,
                                 std::int64_t hi, std::int64_t* r, std::int64_t* residues,
                                 std::size_t& count) const {
   for (const std::int32_t x : c.moduli) {
-    for (const std::int64_t k : {lo, hi}) {
-      r[c.slot] = k;
+    std::int64_t ends[2];
+    for (int e = 0; e < 2; ++e) {
+      r[c.slot] = e == 0 ? lo : hi;
       bool bail = false;
-      eval(x, r, bail);
+      ends[e] = eval(x, r, bail);
       if (bail) return false;
     }
+    // % takes the dividend's sign (-1 % 3 is -1, 2 % 3 is 2): periodic only where x keeps it.
+    if (!((ends[0] >= 0 && ends[1] >= 0) || (ends[0] <= 0 && ends[1] <= 0))) return false;
   }
   const Clause& cond = it.clauses[ci + 1];
   const std::int64_t m = c.mod;
@@ -787,7 +791,7 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
         std::size_t count = 0;
         if (state_residues(it, ci, c, lo, hi, r, residues, count))
           return strided(it, ci, c, residues, count, lo, hi, r, sink, budget, from, stop);
-        return false;  // the condition fails somewhere: the rules as written meet it where they do
+        // Otherwise the loop below tests each k, and meets any error where the rules would.
       }
       if (c.divides >= 0 && lo >= 1) {
         // A is evaluated here only to choose the path: where it fails, the loop meets it as written.

@@ -905,6 +905,9 @@ TEST_CASE("a condition periodic in k through the state's numbers gives the rules
   agree_throughout("n", "move n - k for k in 1..ID(n) if (n - k) % 3 != 0", line);
   agree_throughout("n", "move n - k for k in 2..ID(n) if (n + 2 * k) % 5 == 1 or (k - n) % 2 == 0", line);
   agree_throughout("n", "move n - k for k in 1..ID(n) / 2 if (3 * n - k) % 4 == n % 4 and k % 3 != 0", line);
+  // x changes sign in the range (-1 % 3 is -1, not 2): not periodic there, each k tested.
+  agree_throughout("n", "move n - k for k in 1..ID(n) if (n / 2 - k) % 3 == 2 or (k - n / 3) % 4 == -1",
+                   line);
   agree_throughout(
       "(a, b)", "move (a - k, b) for k in 1..ID(a) if (a + b + k) % 3 == 0  move (a, b - 1) if b > 0",
       "[grundy(G(a, b)) for a in 0..25 for b in 0..25]\n[wins(G(a, b)) for a in 0..25 for b in 0..25]\n");
