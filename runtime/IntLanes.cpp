@@ -152,6 +152,32 @@ class LaneEval {
     const int end = cut;
     if (s.idx == nullptr) {  // lanes 0..m-1: a loop per shape of operands, a register for the fixed one
       const int len = std::min(m, end);
+      if constexpr (o == Op::Mod || o == Op::Div) {
+        // By a small number the same for every lane (`x % 2`, `k / 3`): a division by a constant
+        // the compiler turns into multiplications, not a divide instruction per lane.
+        if (a.p && !b.p && by_small_constant<o>(b.x, x, len, z)) return;
+        if (a.p && !b.p && b.x != 0 && b.x != -1) {  // nothing fails: the checks once, not per lane
+          const std::int64_t d = b.x;
+          std::uint64_t wide = 0;  // where every operand fits 32 bits unsigned, the shorter division
+          for (int l = 0; l < len; ++l) wide |= static_cast<std::uint64_t>(x[l]);
+          if (d > 0 && ((wide | static_cast<std::uint64_t>(d)) >> 32) == 0) {
+            // Lemire's fastmod (Lemire, Kaser, Kurz, "Faster remainder by direct computation",
+            // 2019): exact for 32-bit operands, a multiplication for a division.
+            __extension__ using U128 = unsigned __int128;
+            const auto e = static_cast<std::uint64_t>(d);
+            const std::uint64_t magic = ~std::uint64_t{0} / e + 1;  // d >= 2; d == 1 wraps to 0
+            for (int l = 0; l < len; ++l) {
+              const auto u = static_cast<std::uint64_t>(x[l]);
+              if (e == 1) z[l] = o == Op::Mod ? 0 : x[l];
+              else if constexpr (o == Op::Mod) z[l] = static_cast<std::int64_t>((U128{magic * u} * e) >> 64);
+              else z[l] = static_cast<std::int64_t>((U128{magic} * u) >> 64);
+            }
+            return;
+          }
+          for (int l = 0; l < len; ++l) z[l] = o == Op::Mod ? x[l] % d : x[l] / d;
+          return;
+        }
+      }
       const auto row = [](const std::int64_t* p) { return [p](int l) { return p[l]; }; };
       const auto one = [](std::int64_t v) { return [v](int) { return v; }; };
       const int got = a.p && b.p ? over<o>(len, row(x), row(y), z)
@@ -170,6 +196,25 @@ class LaneEval {
         cut = l;
         return;
       }
+    }
+  }
+
+  template <Op o, std::int64_t d>
+  static void by_constant(const std::int64_t* x, int n, std::int64_t* z) {
+    for (int l = 0; l < n; ++l) z[l] = o == Op::Mod ? x[l] % d : x[l] / d;  // d > 0: nothing fails
+  }
+  template <Op o>
+  static bool by_small_constant(std::int64_t d, const std::int64_t* x, int n, std::int64_t* z) {
+    switch (d) {
+      case 2: by_constant<o, 2>(x, n, z); return true;
+      case 3: by_constant<o, 3>(x, n, z); return true;
+      case 4: by_constant<o, 4>(x, n, z); return true;
+      case 5: by_constant<o, 5>(x, n, z); return true;
+      case 6: by_constant<o, 6>(x, n, z); return true;
+      case 7: by_constant<o, 7>(x, n, z); return true;
+      case 8: by_constant<o, 8>(x, n, z); return true;
+      case 10: by_constant<o, 10>(x, n, z); return true;
+      default: return false;
     }
   }
 

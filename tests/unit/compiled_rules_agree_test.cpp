@@ -922,3 +922,16 @@ TEST_CASE("a condition periodic in k through the state's numbers gives the rules
   CHECK(r.code == grundy::kExitRuntime);
   CHECK(contains(r.err, "overflow"));
 }
+
+TEST_CASE("a batch divided by a number the same for every value gives the rules' quotients and remainders",
+          "[fast][compile]") {
+  const std::string line = "[grundy(G(n)) for n in 0..300]\n[wins(G(n)) for n in 0..300]\n";
+  // Small constants (each its own loop), the state (1 included, 32-bit and wider operands), and
+  // negative dividends (% and / truncate toward zero).
+  agree_throughout("n", "move n - k for k in 1..ID(n) if (k * k) % n < 5 or k / 7 == n / 10", line);
+  agree_throughout("n", "move n - k for k in 1..ID(n) if (k * 4000000000 + n) % (n + 3) < 2", line);
+  agree_throughout("n", "move n - k for k in 1..ID(n) if (n - 2 * k) % 3 == -1 or (n - 3 * k) / 4 == -2",
+                   line);
+  agree_throughout(
+      "n", "move n - k for k in 1..ID(n) if (k * k) % (n % 7 + 1) == 0 and (k * k) / (n % 5 + 1) > 3", line);
+}
