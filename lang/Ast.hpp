@@ -175,6 +175,7 @@ struct GraphEdge {
 struct GameDecl {
   enum class Form : std::uint8_t { Rules, Octal, Subtraction, Graph, Alias };
   Form form = Form::Rules;
+  bool loopy = false;  // `loopy game`: play may go on for ever, a draw
   std::string name;
   Where where;  // the name
   std::vector<std::string> params;

@@ -141,10 +141,14 @@ Value builtin_set(BuiltinCall& c) { return Value::set(c.in.items_of(c.args[0], c
 
 const BuiltinInfo kBuiltins[static_cast<int>(Builtin::Count_)] = {
     {"grundy", 1, 1, "grundy(X): the nim-value of a position or sum", query_grundy},
-    {"outcome", 1, 1, "outcome(X): N if the player to move wins, else P", query_play},
+    {"outcome", 1, 1, "outcome(X): N if the player to move wins, P if not, D for a loopy game's draw",
+     query_play},
     {"wins", 1, 1, "wins(X): true if the player to move wins", query_play},
     {"options", 1, 1, "options(X): the positions X can move to", query_play},
     {"winning", 1, 1, "winning(X): the options that win", query_play},
+    {"draws", 1, 1, "draws(X): true if play from X goes on for ever (a loopy game's D)", query_loopy},
+    {"drawing", 1, 1, "drawing(X): the options that keep a draw", query_loopy},
+    {"remoteness", 1, 1, "remoteness(X): moves to the end under best play; inf for a draw", query_loopy},
     {"table", 1, 1, "table(EXPR for x in A) or table(EXPR for a in A for b in B)", query_table, true},
     {"period", 1, 2, "period(G), period(G, limit) or period(Q)", query_period},
     {"steps", 1, 1, "steps(X): the remoteness of Every-SG play", query_steps},

@@ -20,7 +20,7 @@ void Games::compile(Diagnostics& diags) {
     const GameDecl& d = *g.decl;
     switch (d.form) {
       case GameDecl::Form::Rules:
-        g.rules = recognize_nim(d);
+        if (!d.loopy) g.rules = recognize_nim(d);
         if (!g.rules) {
           g.rules = std::make_shared<RuleGame>(d, in_);
           g.shapes = read_shapes(d);
@@ -51,8 +51,8 @@ void Games::compile_graph(GameEntry& g, Diagnostics& diags) {
       if (edges.insert({from, to}).second) nodes[from].successors.push_back(to);
     }
   }
-  auto rules = std::make_shared<GraphRuleset>(g.name, std::move(nodes));
-  std::vector<Value> cycle = rules->find_cycle();
+  auto rules = std::make_shared<GraphRuleset>(g.name, std::move(nodes), d.loopy);
+  std::vector<Value> cycle = d.loopy ? std::vector<Value>{} : rules->find_cycle();
   if (!cycle.empty()) {
     std::string path;
     for (std::size_t i = 0; i < cycle.size(); ++i) {
@@ -60,7 +60,8 @@ void Games::compile_graph(GameEntry& g, Diagnostics& diags) {
       rules->append_state(path, cycle[i]);
     }
     diags.error(d.where, "the graph of " + g.name + " has a cycle: " + path,
-                "a game must end, so its graph must be acyclic");
+                "a game must end, so its graph must be acyclic; `loopy game " + g.name +
+                    " = graph {...}` allows cycles (play that never ends is a draw)");
     return;
   }
   g.rules = std::move(rules);

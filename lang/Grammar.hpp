@@ -51,6 +51,8 @@ struct kw_value : key<TAO_PEGTL_STRING("value")> {};
 struct kw_octal : key<TAO_PEGTL_STRING("octal")> {};
 struct kw_subtraction : key<TAO_PEGTL_STRING("subtraction")> {};
 struct kw_graph : key<TAO_PEGTL_STRING("graph")> {};
+// A keyword only right before `game` (elsewhere a name like any other).
+struct kw_loopy : key<TAO_PEGTL_STRING("loopy")> {};
 
 struct keyword
     : sor<kw_game, kw_state, kw_let, kw_move, kw_split, kw_for, kw_in, kw_if, kw_then, kw_else, kw_def,
@@ -224,7 +226,7 @@ struct or_expr : seq<and_expr, star<if_must<or_op, or_rhs>>> {};
 struct expr : nest<or_expr> {};
 
 // ---- games ----
-// game -> 'game' NAME ( '=' shorthand | params? '{' item* '}' )
+// game -> 'loopy'? 'game' NAME ( '=' shorthand | params? '{' item* '}' )
 struct game_name : tok<identifier> {};
 // params -> '(' ')' | '(' NAME (',' NAME)* ')'
 struct param_name : tok<identifier> {};
@@ -280,7 +282,9 @@ struct alias_form : seq<expr> {};
 struct game_form : sor<octal_form, subtraction_form, graph_form, alias_form> {};
 struct game_shorthand : if_must<equals, game_form> {};
 struct game_rest : sor<game_shorthand, game_body> {};
-struct game_stmt : if_must<tok<kw_game>, game_name, game_rest> {};
+// 'loopy' game ...: play may go on for ever (a draw).
+struct loopy_mark : seq<tok<kw_loopy>, at<kw_game>> {};
+struct game_stmt : seq<opt<loopy_mark>, if_must<tok<kw_game>, game_name, game_rest>> {};
 
 // def -> 'def' NAME '(' params ')' '=' expr
 struct def_name : tok<identifier> {};

@@ -208,12 +208,13 @@ void Interpreter::size_exceeded(std::uint64_t n, std::uint64_t bytes, Where wher
   // what reached the limit, and the value's size, which depends on the allocator, says
   // nothing.
   const bool large = bytes >= heap_budget(w_.limits.max_memory) / 16;
-  throw Error(ErrorKind::Limit,
-              large ? "out of memory: " + value +
-                          (bytes != UINT64_MAX ? " (" + std::to_string(bytes >> 20) + " MB more)" : std::string()) +
-                          " takes the process past " + limit
-                    : "out of memory: this statement takes the process to " + limit,
-              "raise the limit with --max-memory MB", where);
+  throw Error(
+      ErrorKind::Limit,
+      large ? "out of memory: " + value +
+                  (bytes != UINT64_MAX ? " (" + std::to_string(bytes >> 20) + " MB more)" : std::string()) +
+                  " takes the process past " + limit
+            : "out of memory: this statement takes the process to " + limit,
+      "raise the limit with --max-memory MB", where);
 }
 
 const std::vector<Value>& Interpreter::items_in(const Value& v, Where where, const char* what,
@@ -516,6 +517,19 @@ Sum Interpreter::sum_of(const Value& v, Where where, Builtin which) {
             "give it a state: " + shown(v) + "(10)");
   } else {
     fail_at(where, query + " needs a position or a sum, got " + describe(v));
+  }
+  if (Evaluator::any_loopy(o)) {
+    if (v.modifier() != Modifier::Normal) {
+      fail_at(where,
+              std::string(v.modifier() == Modifier::Misere ? "misere" : "every") +
+                  " play of a loopy game has no theory (play that may go on for ever, under " +
+                  (v.modifier() == Modifier::Misere ? "misere" : "every") + " rules)",
+              "ask outcome(X) of normal play, where a draw is D");
+    }
+    if (which == Builtin::Genus || which == Builtin::Steps) {
+      fail_at(where, query + " does not take a loopy game: play from it may go on for ever",
+              "ask grundy(X), outcome(X) or remoteness(X)");
+    }
   }
   return o;
 }

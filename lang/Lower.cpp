@@ -84,6 +84,7 @@ Plan lower(const GameEntry& entry, const GameInstance& game, Interpreter& m) {
   if (!entry.decl) return {};
   const GameDecl& decl = *entry.decl;
   const Ruleset& rules = game.rules();
+  if (decl.loopy) return {};  // Smith's labelling over the rules as written (runtime/Loopy.hpp)
   switch (decl.form) {
     case GameDecl::Form::Octal: return static_cast<const TakeAndBreakRuleset&>(rules).plan();
     case GameDecl::Form::Subtraction: return static_cast<const SubtractionRuleset&>(rules).plan();

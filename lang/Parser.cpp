@@ -38,11 +38,11 @@ using selector = pt::selector<
                           add_op, xor_op, range_op, mod_op, cmp_op, not_op, and_op, or_op, tuple_comma>,
     pt::fold_one::on<or_expr, and_expr, not_expr, cmp_expr, mod_expr, range_expr, xor_expr, add_expr,
                      mul_expr, unary_expr, power_expr, postfix_expr>,
-    pt::remove_content::on<call_suffix, index_suffix, paren_expr, list_expr, set_expr, if_expr, for_clause,
-                           if_clause, game_stmt, game_body, game_params, state_item, state_tuple, let_item,
-                           move_item, split_item, value_item, split_parts, octal_form, subtraction_form,
-                           graph_form, graph_entry, alias_form, def_stmt, let_stmt, assert_stmt, import_stmt,
-                           expr_stmt>>;
+    pt::remove_content::on<loopy_mark, call_suffix, index_suffix, paren_expr, list_expr, set_expr, if_expr,
+                           for_clause, if_clause, game_stmt, game_body, game_params, state_item, state_tuple,
+                           let_item, move_item, split_item, value_item, split_parts, octal_form,
+                           subtraction_form, graph_form, graph_entry, alias_form, def_stmt, let_stmt,
+                           assert_stmt, import_stmt, expr_stmt>>;
 
 // The heap a parse may hold (--max-memory): a statement of megabytes makes millions of
 // parse-tree nodes, so the heap is looked at every 1024 of them.
@@ -126,10 +126,15 @@ class Builder {
  private:
   std::unique_ptr<GameDecl> game(const Node& n) {
     auto g = std::make_unique<GameDecl>();
-    const Node& name = *n.children.at(0);
+    std::size_t first = 0;
+    if (n.children.at(0)->is_type<loopy_mark>()) {
+      g->loopy = true;
+      first = 1;
+    }
+    const Node& name = *n.children.at(first);
     g->name = trimmed(name);
     g->where = at(name);
-    const Node& rest = *n.children.at(1);
+    const Node& rest = *n.children.at(first + 1);
     if (rest.is_type<game_body>()) {
       g->form = GameDecl::Form::Rules;
       for (const auto& c : rest.children) {

@@ -70,8 +70,9 @@ Value modified_query(BuiltinCall& c) {
 }  // namespace
 
 Value query_grundy(BuiltinCall& c) {
-  return Value::integer(
-      static_cast<std::int64_t>(c.in.evaluator().grundy(c.in.sum_of(c.args[0], c.arg0, Builtin::Grundy))));
+  const Sum s = c.in.sum_of(c.args[0], c.arg0, Builtin::Grundy);
+  if (Evaluator::any_loopy(s)) return loopy_query(c, s);
+  return Value::integer(static_cast<std::int64_t>(c.in.evaluator().grundy(s)));
 }
 
 // outcome, wins, options and winning.
@@ -79,6 +80,7 @@ Value query_play(BuiltinCall& c) {
   const Builtin b = c.which;
   if (c.args[0].modifier() != Modifier::Normal) return modified_query(c);
   const Sum s = c.in.sum_of(c.args[0], c.arg0, b);
+  if (Evaluator::any_loopy(s)) return loopy_query(c, s);
   if (b == Builtin::Outcome || b == Builtin::Wins) return wins_answer(b, c.in.evaluator().wins(s));
   return Value::list(
       list_options(c.in.evaluator(), c.in.misere(), s, Modifier::Normal, b == Builtin::Winning));

@@ -2,11 +2,15 @@
 #pragma once
 
 #include "lang/BuiltinTable.hpp"
+#include "runtime/Game.hpp"
 
 namespace grundy::lang {
 
 Value query_grundy(BuiltinCall& c);
-Value query_play(BuiltinCall& c);  // outcome, wins, options, winning
+Value query_play(BuiltinCall& c);   // outcome, wins, options, winning
+Value query_loopy(BuiltinCall& c);  // draws, drawing, remoteness (lang/LoopyQueries.cpp)
+// grundy, outcome, wins, options and winning of a sum with a loopy part.
+Value loopy_query(BuiltinCall& c, const Sum& s);
 Value query_steps(BuiltinCall& c);
 Value query_genus(BuiltinCall& c);
 Value query_period(BuiltinCall& c);

@@ -154,7 +154,7 @@ class Resolver {
         return true;
       }
     }
-    if (name == "N" || name == "P") {
+    if (name == "N" || name == "P" || name == "D") {
       out.to = Binding::To::Constant;
       out.index = constant(Value::outcome(name[0]));
       return true;
@@ -487,8 +487,9 @@ class Resolver {
       default: return;
     }
     d_.error(e.where, "game " + g.name + " = ... needs a game, got " + what,
-             e.kind == ExprKind::Str ? "an octal code is written game " + g.name + " = octal \"" + e.text + "\""
-                                     : std::string("e.g. game B3 = Bash[3]"));
+             e.kind == ExprKind::Str
+                 ? "an octal code is written game " + g.name + " = octal \"" + e.text + "\""
+                 : std::string("e.g. game B3 = Bash[3]"));
   }
 
   void game(GameDecl& g) {
@@ -569,7 +570,12 @@ class Resolver {
         expr(*e);
         if (!it.spread) check_shape(*e, arity);
       }
-      if (state) check_loop(it, *state);
+      if (g.loopy && it.kind == GameItem::Kind::Split) {
+        d_.error(it.where, "a loopy game may not split: " + g.name + " is loopy",
+                 "the value of a split is a sum of values known only once the game is labelled; "
+                 "write the parts as a move of a tuple state, or drop `loopy`");
+      }
+      if (state && !g.loopy) check_loop(it, *state);  // a loopy game may come back: a draw
       pop_scope();
     }
     if (!state) {

@@ -18,12 +18,13 @@ class RuleGame : public Ruleset {
   bool has_formula() const override { return formula_ != nullptr; }
   std::string check_position(const GameInstance& game, const Value& state) const override;
   bool has_guard() const override { return guard_ != nullptr; }
+  bool loopy() const override { return decl_.loopy; }
   std::uint64_t formula(const GameInstance& game, const Value& state) const override;
 
  private:
   const GameDecl& decl_;
   Interpreter& machine_;
-  const GameItem* formula_ = nullptr;  // `value EXPR`
+  const GameItem* formula_ = nullptr;     // `value EXPR`
   const GameItem* guard_item_ = nullptr;  // `state n if COND`
   const Clause* guard_ = nullptr;         // its condition
 };

@@ -230,6 +230,7 @@ std::optional<Value> Interpreter::query_of_call(Builtin b, const Expr& e, Frame&
   const bool alias = entry.decl && entry.decl->form == GameDecl::Form::Alias;
   const GameInstance* g =
       entry.plain && !alias && entry.plain->planned() ? entry.plain : instance(entry, {}, callee.where);
+  if (g->rules().loopy()) return std::nullopt;  // values inf{K} and draws: the query as written
   // Integer arguments go straight to the table; anything else builds the position.
   Coords c{};
   std::size_t i = 0;

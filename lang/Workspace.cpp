@@ -272,8 +272,8 @@ std::optional<std::string> Workspace::definition(const std::string& name) const 
     for (const BuiltinInfo& b : kBuiltins) {
       if (b.name == name) return "builtin " + std::string(b.signature);
     }
-    if (name == "N" || name == "P")
-      return name + ": a predefined outcome (N: the player to move wins, P: loses)";
+    if (name == "N" || name == "P" || name == "D")
+      return name + ": a predefined outcome (N: the player to move wins, P: loses, D: a loopy game's draw)";
     return std::nullopt;
   }
   const Binding& b = it->second;

@@ -21,7 +21,8 @@ std::string describe_cycle(const std::vector<Position>& cycle);
 
 // The hint of every loop error.
 inline constexpr const char* kLoopHint =
-    "a game must end: every sequence of moves has to reach a position with no options";
+    "a game must end: every sequence of moves has to reach a position with no options; `loopy game` "
+    "allows play that goes on for ever (a draw)";
 
 // The loop error for a search that met `again` again: `path` is the way it took from
 // `again` on; a shorter cycle through `again`, when there is one, reads better.

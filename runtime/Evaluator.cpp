@@ -33,7 +33,8 @@ struct Frame {
 using SearchStack = std::deque<Frame>;
 
 [[noreturn]] void throw_too_many(std::uint64_t states) {
-  Error e(ErrorKind::Limit, "too many states: the memo holds " + std::to_string(states) + " positions (the limit)",
+  Error e(ErrorKind::Limit,
+          "too many states: the memo holds " + std::to_string(states) + " positions (the limit)",
           "raise the limit with --max-states N");
   e.too_many_states = true;
   throw e;
@@ -42,8 +43,9 @@ using SearchStack = std::deque<Frame>;
 // A table that would have to grow past the cap at once: say how far it was asked to go.
 [[noreturn]] void throw_too_many(std::uint64_t states, std::uint64_t more, std::uint64_t max) {
   Error e(ErrorKind::Limit,
-          "too many states: this needs " + std::to_string(more) + " more positions, and the memo, which holds " +
-              std::to_string(states) + ", may hold " + std::to_string(max),
+          "too many states: this needs " + std::to_string(more) +
+              " more positions, and the memo, which holds " + std::to_string(states) + ", may hold " +
+              std::to_string(max),
           "raise the limit with --max-states N; a heap this far is answered at once only through a "
           "proven period (period(G) tells whether one is known)");
   e.too_many_states = true;
@@ -70,7 +72,8 @@ void Evaluator::explain(const GameInstance& g, const std::string& line) const {
   // A game whose parameter is a set of 316 squares is named, and its code described, in a
   // line of bounded size.
   if (limits_.explain) {
-    *limits_.explain << "explain: " << elide(g.display_name(), kShownValue) << ": " << elide(line, 1000) << '\n';
+    *limits_.explain << "explain: " << elide(g.display_name(), kShownValue) << ": " << elide(line, 1000)
+                     << '\n';
   }
 }
 
@@ -159,7 +162,24 @@ bool Evaluator::give_back_tables(const Error& e) {
 }
 
 std::uint64_t Evaluator::grundy(const Position& root) {
+  if (root.game->rules().loopy()) {
+    const LoopyValue v = loopy_.value(root);
+    if (v.finite) return v.value;
+    throw Error(ErrorKind::Runtime,
+                to_string(root) + " has no nim-value: its value is " + to_string(Value::loopy(v.escapes)) +
+                    " (play from it may go on for ever)",
+                "grundy(X) of the position itself gives inf{...}; outcome(X) says N, P or D");
+  }
   return query([&] { return search(root); });
+}
+
+LoopyValue Evaluator::loopy_value(const Sum& sum) {
+  std::vector<LoopyValue> parts;
+  for (const Position& p : sum) {
+    if (p.game->rules().loopy()) parts.push_back(loopy_.value(p));
+    else parts.push_back(LoopyValue{true, grundy(p), {}});
+  }
+  return loopy_sum(parts);
 }
 
 std::uint64_t Evaluator::search(const Position& root) {
@@ -274,12 +294,20 @@ void Evaluator::check_work_ahead(const Position& root) {
 }
 
 std::uint64_t Evaluator::grundy(const Sum& sum) {
+  if (any_loopy(sum)) {
+    const LoopyValue v = loopy_value(sum);
+    if (v.finite) return v.value;
+    throw Error(ErrorKind::Runtime,
+                "this sum has no nim-value: its value is " + to_string(Value::loopy(v.escapes)),
+                "outcome(X) says N, P or D");
+  }
   std::uint64_t x = 0;
   for (const Position& p : sum) x ^= grundy(p);
   return x;
 }
 
 bool Evaluator::wins(const Sum& sum) {
+  if (any_loopy(sum)) return loopy_value(sum).outcome() == 'N';
   if (sum.size() != 1 || sum[0].game->rules().is_nim()) return grundy(sum) != 0;
   const Position& p = sum[0];
   Coords c{};

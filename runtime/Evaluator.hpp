@@ -14,6 +14,7 @@
 
 #include "runtime/Error.hpp"
 #include "runtime/Game.hpp"
+#include "runtime/Loopy.hpp"
 #include "runtime/Memory.hpp"
 #include "runtime/Period.hpp"
 #include "runtime/Strategy.hpp"
@@ -118,6 +119,14 @@ class Evaluator {
   bool position_wins(const Position& root, bool misere, const std::function<bool(const Sum&)>& sum_wins);
   // Every option of p, in rule order, duplicates (equal as multisets) removed.
   std::vector<Option> options(const Position& p);
+  // Loopy games (runtime/Loopy.hpp): Smith's values, and a sum's by his sum rule, its other
+  // parts valued by the search. grundy() of a loopy position with a finite value is that value,
+  // and an error for inf; wins() of a sum with a loopy part is its outcome N.
+  LoopySolver& loopy() { return loopy_; }
+  static bool any_loopy(const Sum& sum) {
+    return std::any_of(sum.begin(), sum.end(), [](const Position& p) { return p.game->rules().loopy(); });
+  }
+  LoopyValue loopy_value(const Sum& sum);
 
   const Limits& limits() const { return limits_; }
   // The --max-memory estimate of what the memos of all games hold: their entries and the
@@ -207,7 +216,7 @@ class Evaluator {
     Evaluator* ev;
     const GameInstance* g;
     std::uint64_t done = 0;
-    std::uint64_t total = 0;  // for the bar: the cells of the box up to the query, 0 unknown
+    std::uint64_t total = 0;   // for the bar: the cells of the box up to the query, 0 unknown
     std::uint64_t looked = 0;  // options not charged to --max-steps yet
   };
   // Hooks of a box fill: polling, the state cap, and counting.
@@ -258,8 +267,9 @@ class Evaluator {
 
   GameRegistry& games_;
   const Limits& limits_;
-  int depth_ = 0;                                // queries in progress, nested
-  std::uint64_t query_ = 0;                      // outermost queries so far
+  LoopySolver loopy_{games_, limits_};
+  int depth_ = 0;                                                    // queries in progress, nested
+  std::uint64_t query_ = 0;                                          // outermost queries so far
   std::vector<std::pair<const GameInstance*, std::size_t>> filled_;  // and each table's size before
 };
 

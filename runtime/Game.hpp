@@ -104,6 +104,9 @@ class Ruleset {
   // True when the state is a heap size n and the options are exactly the heaps 0..n-1:
   // a Nim heap, whose value is n and whose misère play follows Bouton's rule.
   virtual bool is_nim() const { return false; }
+  // True for a `loopy game`: play may go on for ever (a draw), and its values are Smith's
+  // (runtime/Loopy.hpp), not the search's.
+  virtual bool loopy() const { return false; }
   // True when the rules give each state's nim-value by a formula (`value` in a game's
   // body): normal play takes it instead of a search; the options still are the game's.
   virtual bool has_formula() const { return false; }

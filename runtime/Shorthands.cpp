@@ -154,8 +154,8 @@ std::unique_ptr<OptionCursor> TakeAndBreakRuleset::options(const GameInstance& g
   return std::make_unique<TakeAndBreakCursor>(g, digits_, state.as_int());
 }
 
-GraphRuleset::GraphRuleset(std::string name, std::vector<Node> nodes)
-    : name_(std::move(name)), nodes_(std::move(nodes)) {
+GraphRuleset::GraphRuleset(std::string name, std::vector<Node> nodes, bool loopy)
+    : name_(std::move(name)), nodes_(std::move(nodes)), loopy_(loopy) {
   for (std::size_t i = 0; i < nodes_.size(); ++i) index_.try_emplace(nodes_[i].label, i);
 }
 

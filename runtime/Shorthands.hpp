@@ -54,8 +54,9 @@ class GraphRuleset : public Ruleset {
     Value label;
     std::vector<std::size_t> successors;
   };
-  GraphRuleset(std::string name, std::vector<Node> nodes);
+  GraphRuleset(std::string name, std::vector<Node> nodes, bool loopy = false);
   const std::string& name() const override { return name_; }
+  bool loopy() const override { return loopy_; }
   std::unique_ptr<OptionCursor> options(const GameInstance& g, const Value& state) const override;
   std::string check_state(const Value& state) const override;
   void append_state(std::string& out, const Value& state) const override;
@@ -68,6 +69,7 @@ class GraphRuleset : public Ruleset {
   std::size_t index_of(const Value& label) const;
   std::string name_;
   std::vector<Node> nodes_;
+  bool loopy_ = false;
   absl::flat_hash_map<Value, std::size_t> index_;  // a label's node: 40,000 nodes were 10 s
 };
 

@@ -183,6 +183,16 @@ Value Value::quotient(const GameInstance* game, std::int64_t heaps, std::string 
   return Value(Kind::Quotient, std::move(o));
 }
 
+Value Value::loopy(const std::vector<std::uint64_t>& escapes) {
+  std::vector<Value> k;
+  for (std::uint64_t x : escapes) k.push_back(integer(static_cast<std::int64_t>(x)));
+  auto o = std::make_shared<Obj>();
+  o->hash = hash_items(0x696e66ULL, k);
+  o->bytes = weigh(k);
+  o->items = std::move(k);
+  return Value(Kind::Loopy, std::move(o));
+}
+
 std::int64_t Value::quotient_heaps() const { return obj_ ? obj_->lo : -1; }
 const std::string& Value::as_str() const { return obj_ ? obj_->str : kNoString; }
 const std::vector<Value>& Value::items() const { return obj_ ? obj_->items : kNoItems; }
@@ -231,7 +241,8 @@ int compare(const Value& a, const Value& b) {
     case Kind::Table: return cmp3(a.as_str(), b.as_str());
     case Kind::Tuple:
     case Kind::List:
-    case Kind::Set: return cmp_items(a.items(), b.items());
+    case Kind::Set:
+    case Kind::Loopy: return cmp_items(a.items(), b.items());
     case Kind::Range:
       if (int c = cmp3(a.range_lo(), b.range_lo())) return c;
       return cmp3(a.range_hi(), b.range_hi());
@@ -273,6 +284,7 @@ const char* kind_name(Kind k) {
     case Kind::Game: return "game";
     case Kind::Table: return "table";
     case Kind::Quotient: return "quotient";
+    case Kind::Loopy: return "loopy value";
   }
   return "value";
 }
@@ -323,6 +335,10 @@ void append_value(std::string& out, const Value& v) {
       break;
     case Kind::List: append_items(out, v.items(), "[", "]"); break;
     case Kind::Set: append_items(out, v.items(), "{", "}"); break;
+    case Kind::Loopy:
+      out += "inf";
+      if (!v.items().empty()) append_items(out, v.items(), "{", "}");
+      break;
     case Kind::Range:
       out += std::to_string(v.range_lo());
       out += "..";

@@ -27,6 +27,7 @@ enum class Kind : std::uint8_t {
   Game,      // a game instance itself, e.g. Bash[3]
   Table,     // a rendered table, printed as several lines
   Quotient,  // a misère quotient of a game (runtime/Quotient.hpp), printed as its summary
+  Loopy,     // Smith's infinite value of a loopy position: inf, or inf{K} (runtime/Loopy.hpp)
 };
 
 enum class Modifier : std::uint8_t { Normal, Misere, Every };
@@ -57,6 +58,8 @@ class Value {
   // The misère quotient of `game` up to heap `heaps` (-1: until proven), which the solver
   // keeps; `summary` is how it prints.
   static Value quotient(const GameInstance* game, std::int64_t heaps, std::string summary);
+  // inf{K}, K the finite values among a loopy position's options (increasing; empty: inf).
+  static Value loopy(const std::vector<std::uint64_t>& escapes);
 
   Kind kind() const { return kind_; }
   bool is(Kind k) const { return kind_ == k; }
@@ -65,7 +68,7 @@ class Value {
   char as_outcome() const { return static_cast<char>(i_); }
   const std::string& as_str() const;
   // Elements of a Tuple, List or Set.
-  const std::vector<Value>& items() const;
+  const std::vector<Value>& items() const;  // Tuple, List, Set; Loopy: K
   std::int64_t range_lo() const;
   std::int64_t range_hi() const;
   const GameInstance* game() const;         // Position, Game or Quotient

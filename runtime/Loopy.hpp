@@ -1,0 +1,84 @@
+// Loopy games: play that may go on for ever, a draw. Values are Smith's generalized
+// Sprague-Grundy function (C. A. B. Smith, "Graphs and composite games", JCT 1 (1966)):
+// a finite nim-value, or inf with K, the finite values among the options. Outcomes, sums
+// and remoteness follow from it (docs/loopy.md, ../shared/design/THEORY-NOTES.md part A).
+//
+// The positions reachable from a query are enumerated (under --max-states), then labelled in
+// stages, one value per stage, with counters (Fraenkel's algorithm): a stage costs O(V + E).
+// What one query labels stays: the positions it reached are closed under options, so a later
+// query labels only the positions new to it, the old ones fixed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include <absl/container/flat_hash_map.h>
+
+#include "runtime/Game.hpp"
+
+namespace grundy {
+
+struct Limits;
+class Evaluator;
+
+// A value of Smith's function: `finite` with `value`, or inf with `escapes` (K, increasing).
+struct LoopyValue {
+  bool finite = true;
+  std::uint64_t value = 0;
+  std::vector<std::uint64_t> escapes;
+  // P iff 0; N iff finite and not 0, or inf with 0 in K; D otherwise.
+  char outcome() const;
+  friend bool operator==(const LoopyValue& a, const LoopyValue& b) {
+    return a.finite == b.finite && (a.finite ? a.value == b.value : a.escapes == b.escapes);
+  }
+};
+
+// The value of a sum from its parts' (Smith's sum rule): finite values add by xor, inf{K}
+// plus a finite x is inf{K xor x}, two infinite parts make inf.
+LoopyValue loopy_sum(const std::vector<LoopyValue>& parts);
+
+class LoopySolver {
+ public:
+  LoopySolver(GameRegistry& games, const Limits& limits) : games_(games), limits_(limits) {}
+  LoopyValue value(const Position& p);
+  char outcome(const Position& p) { return value(p).outcome(); }
+  // Moves to the end under best play (0 at a terminal; the winner hurries, the loser delays);
+  // nothing for a draw.
+  std::optional<std::uint64_t> remoteness(const Position& p);
+  // The distinct options of p, in the order the rules give them.
+  std::vector<Position> options(const Position& p);
+  // Explored positions, all games together.
+  std::uint64_t states() const { return states_; }
+  void clear() {
+    graphs_.clear();
+    states_ = 0;
+  }
+
+ private:
+  static constexpr std::uint32_t kOpen = 0xFFFFFFFFu;  // not labelled yet
+  static constexpr std::uint32_t kInf = 0xFFFFFFFEu;
+  // The positions of one game instance explored so far, their options (in `succ`, from
+  // first[u] to first[u + 1]), their labels and, for inf, K.
+  struct Graph {
+    absl::flat_hash_map<Value, std::uint32_t> index;
+    std::vector<Value> states;
+    std::vector<std::uint32_t> first{0};
+    std::vector<std::uint32_t> succ;
+    std::vector<std::uint32_t> label;
+    std::vector<std::vector<std::uint32_t>> escapes;  // per position; filled for inf
+    std::vector<std::uint32_t> remote;                // kOpen: a draw; empty: not computed
+  };
+  std::uint32_t solve(const Position& p, Graph*& g);
+  std::uint32_t explore(const Position& root, Graph& g);
+  void label(Graph& g, std::uint32_t from);
+  void find_remoteness(Graph& g);
+  LoopyValue value_of(const Graph& g, std::uint32_t u) const;
+
+  GameRegistry& games_;
+  const Limits& limits_;
+  absl::flat_hash_map<const GameInstance*, Graph> graphs_;
+  std::uint64_t states_ = 0;
+};
+
+}  // namespace grundy

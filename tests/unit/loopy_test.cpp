@@ -1,0 +1,252 @@
+// Loopy games (LANGUAGE.md section 10): Smith's values against an oracle that knows nothing of
+// them, the published cases, sums, strategies and the errors.
+#include <algorithm>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "tests/unit/support.hpp"
+
+namespace {
+
+using grundy::test::contains;
+using grundy::test::run_ok;
+using grundy::test::run_source;
+using Digraph = std::vector<std::vector<int>>;
+
+// Outcomes of every vertex of g by retrograde analysis: 'P', 'N' or 'D'.
+std::vector<char> retrograde(const Digraph& g) {
+  const std::size_t n = g.size();
+  std::vector<std::vector<int>> pred(n);
+  std::vector<int> left(n);
+  for (std::size_t u = 0; u < n; ++u) {
+    left[u] = static_cast<int>(g[u].size());
+    for (int v : g[u]) pred[static_cast<std::size_t>(v)].push_back(static_cast<int>(u));
+  }
+  std::vector<char> out(n, 'D');
+  std::vector<int> queue;
+  for (std::size_t u = 0; u < n; ++u) {
+    if (left[u] == 0) {
+      out[u] = 'P';
+      queue.push_back(static_cast<int>(u));
+    }
+  }
+  for (std::size_t at = 0; at < queue.size(); ++at) {
+    const auto v = static_cast<std::size_t>(queue[at]);
+    for (int p : pred[v]) {
+      auto& o = out[static_cast<std::size_t>(p)];
+      if (o != 'D') continue;
+      if (out[v] == 'P') {
+        o = 'N';
+        queue.push_back(p);
+      } else if (--left[static_cast<std::size_t>(p)] == 0) {
+        o = 'P';
+        queue.push_back(p);
+      }
+    }
+  }
+  return out;
+}
+
+// The product of g and h: vertex (u, v) is u * |h| + v, moving in one of them.
+Digraph product(const Digraph& g, const Digraph& h) {
+  const std::size_t m = h.size();
+  Digraph p(g.size() * m);
+  for (std::size_t u = 0; u < g.size(); ++u) {
+    for (std::size_t v = 0; v < m; ++v) {
+      auto& out = p[u * m + v];
+      for (int w : g[u]) out.push_back(static_cast<int>(static_cast<std::size_t>(w) * m + v));
+      for (int w : h[v]) out.push_back(static_cast<int>(u * m + static_cast<std::size_t>(w)));
+    }
+  }
+  return p;
+}
+
+Digraph nim_heap(int k) {
+  Digraph h(static_cast<std::size_t>(k) + 1);
+  for (int j = 0; j <= k; ++j) {
+    for (int i = 0; i < j; ++i) h[static_cast<std::size_t>(j)].push_back(i);
+  }
+  return h;
+}
+
+// gamma(u) = k iff u + *k is P; otherwise inf{k : u + *k is N}, k up to the most options + 1.
+std::vector<std::string> oracle_values(const Digraph& g) {
+  std::size_t most = 0;
+  for (const auto& o : g) most = std::max(most, o.size());
+  const int top = static_cast<int>(most) + 1;
+  std::vector<std::string> out(g.size());
+  std::vector<std::vector<char>> with(static_cast<std::size_t>(top) + 1);
+  for (int k = 0; k <= top; ++k) with[static_cast<std::size_t>(k)] = retrograde(product(g, nim_heap(k)));
+  for (std::size_t u = 0; u < g.size(); ++u) {
+    std::string escapes;
+    bool finite = false;
+    for (int k = 0; k <= top && !finite; ++k) {
+      const std::size_t m = static_cast<std::size_t>(k) + 1;
+      const char o = with[static_cast<std::size_t>(k)][u * m + static_cast<std::size_t>(k)];
+      if (o == 'P') {
+        out[u] = std::to_string(k);
+        finite = true;
+      } else if (o == 'N') {
+        escapes += (escapes.empty() ? "" : ", ") + std::to_string(k);
+      }
+    }
+    if (!finite) out[u] = escapes.empty() ? "inf" : "inf{" + escapes + "}";
+  }
+  return out;
+}
+
+std::string graph_text(const std::string& name, const Digraph& g) {
+  std::string s = "loopy game " + name + " = graph { ";
+  for (std::size_t u = 0; u < g.size(); ++u) {
+    s += std::to_string(u);
+    for (std::size_t i = 0; i < g[u].size(); ++i) s += (i ? ", " : " -> ") + std::to_string(g[u][i]);
+    s += "; ";
+  }
+  return s + "}\n";
+}
+
+Digraph random_digraph(std::mt19937& rng, int n, double density) {
+  std::bernoulli_distribution edge(density);
+  Digraph g(static_cast<std::size_t>(n));
+  for (int u = 0; u < n; ++u) {
+    for (int v = 0; v < n; ++v) {
+      if (edge(rng)) g[static_cast<std::size_t>(u)].push_back(v);
+    }
+  }
+  return g;
+}
+
+std::string listed(const std::vector<std::string>& xs) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < xs.size(); ++i) s += (i ? ", " : "") + xs[i];
+  return s + "]\n";
+}
+
+}  // namespace
+
+TEST_CASE("Smith's values of random digraphs agree with the oracle G + *k", "[fast][loopy]") {
+  std::mt19937 rng(20261127);
+  for (int round = 0; round < 300; ++round) {
+    const int n = 1 + static_cast<int>(rng() % 12);
+    const double density = 0.08 + 0.3 * static_cast<double>(rng() % 100) / 100.0;
+    const Digraph g = random_digraph(rng, n, density);
+    // The vertices asked one at a time in a shuffled order: each query labels only what the
+    // ones before it did not reach, the rest fixed.
+    std::vector<int> order(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) order[static_cast<std::size_t>(i)] = i;
+    std::shuffle(order.begin(), order.end(), rng);
+    std::string program = graph_text("G", g) + "let xs = [";
+    for (std::size_t i = 0; i < order.size(); ++i) program += (i ? ", " : "") + std::to_string(order[i]);
+    program += "]\nlet vs = [grundy(G(x)) for x in xs]\n[vs[i] for i in [";
+    std::vector<std::size_t> back(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) back[static_cast<std::size_t>(order[i])] = i;
+    for (std::size_t u = 0; u < back.size(); ++u) program += (u ? ", " : "") + std::to_string(back[u]);
+    program += "]]\n[outcome(G(u)) for u in 0.." + std::to_string(n - 1) + "]\n";
+    const std::vector<std::string> want = oracle_values(g);
+    std::vector<std::string> outcomes;
+    const auto retro = retrograde(g);
+    for (char c : retro) outcomes.emplace_back(1, c);
+    INFO(program);
+    CHECK(run_ok(program) == listed(want) + listed(outcomes));
+  }
+}
+
+TEST_CASE("sums of loopy positions follow Smith's rule, checked on the product graph", "[fast][loopy]") {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 150; ++round) {
+    const int a = 1 + static_cast<int>(rng() % 6), b = 1 + static_cast<int>(rng() % 6);
+    const Digraph g = random_digraph(rng, a, 0.3), h = random_digraph(rng, b, 0.3);
+    const auto want = retrograde(product(g, h));
+    std::string program = graph_text("G", g) + graph_text("H", h) + "[outcome(G(u) + H(v)) for u in 0.." +
+                          std::to_string(a - 1) + " for v in 0.." + std::to_string(b - 1) + "]\n";
+    std::vector<std::string> outs;
+    for (char c : want) outs.emplace_back(1, c);
+    INFO(program);
+    CHECK(run_ok(program) == listed(outs));
+  }
+}
+
+TEST_CASE("published loopy values: WindUp, a self-loop, a pass, Square-But-One", "[fast][loopy][known]") {
+  const std::string windup =
+      "loopy game WindUp(n, S) { state i  move (i - s + n) % n for s in S if i > 0 }\n";
+  // cgt-tools' cases; (7, {1, 2, 5}) has finite values on a cycle, which a rule that makes a value
+  // finite only when every option's is gets wrong.
+  CHECK(run_ok(windup + "[grundy(WindUp[7, {1, 2, 5}](i)) for i in 0..6]\n") == "[0, 1, 2, 0, 1, 2, 0]\n");
+  CHECK(run_ok(windup + "[grundy(WindUp[4, {2}](i)) for i in 0..3]\n") == "[0, inf, 1, inf]\n");
+  CHECK(run_ok(windup + "[grundy(WindUp[5, {1, 3}](i)) for i in 0..4]\n") ==
+        "[0, inf{0}, inf{0}, inf{0}, 0]\n");
+  CHECK(run_ok(windup + "[grundy(WindUp[6, {2, 3}](i)) for i in 0..5]\n") == "[0, 1, 1, 2, 0, 0]\n");
+  // 1 + 1 in WindUp(5, {1, 3}) is a draw: 1 is N but not *1.
+  CHECK(run_ok(windup + "outcome(WindUp[5, {1, 3}](1) + WindUp[5, {1, 3}](1))\n") == "D\n");
+  CHECK(run_ok("loopy game S = graph { a -> a }\n[grundy(S(a)), outcome(S(a)), draws(S(a))]\n") ==
+        "[inf, D, true]\n");
+  CHECK(run_ok(
+            "loopy game Pass = graph { a -> a, t; t }\ngame Nim { state n  move k for k in 0..n-1 }\n"
+            "[grundy(Pass(a)), outcome(Pass(a)), outcome(Pass(a) + Nim(1)), outcome(Pass(a) + Pass(a))]\n") ==
+        "[inf{0}, N, D, D]\n");
+  const std::string sbo =
+      "loopy game SBO { state n  move n - k * k for k in 1..n if k * k <= n  move n + 1 if n % 2 == 0 and n "
+      "> 0 }\n"
+      "game Nim { state n  move k for k in 0..n-1 }\n";
+  CHECK(run_ok(sbo + "[grundy(SBO(n)) for n in 0..16]\n") ==
+        "[0, 1, inf{1}, inf, inf{0}, 0, inf{0}, inf, inf, inf{0}, inf{1}, inf, inf, inf, inf{0}, inf, "
+        "inf{0}]\n");
+  CHECK(run_ok(sbo + "[n for n in 0..200 if outcome(SBO(n)) == P]\n") == "[0, 5]\n");
+  // The same values whatever order the positions are asked in.
+  CHECK(run_ok(sbo + "[grundy(SBO(16 - n)) for n in 0..16]\n") ==
+        "[inf{0}, inf, inf{0}, inf, inf, inf, inf{1}, inf{0}, inf, inf, inf{0}, 0, inf{0}, inf, inf{1}, 1, "
+        "0]\n");
+  CHECK(run_ok(sbo + "[outcome(SBO(4) + SBO(4)), outcome(SBO(4) + SBO(1)), outcome(SBO(2) + Nim(1)), "
+                     "outcome(SBO(5) + SBO(5)), outcome(SBO(10) + Nim(0)), outcome(SBO(10) + Nim(1))]\n") ==
+        "[D, D, N, P, D, N]\n");
+  CHECK(run_ok(sbo + "[winning(SBO(6)), drawing(SBO(7)), remoteness(SBO(6)), remoteness(SBO(3))]\n") ==
+        "[[SBO(5)], [SBO(3)], 3, inf]\n");
+}
+
+TEST_CASE("winning moves of a loopy game make progress: smallest remoteness first", "[fast][loopy]") {
+  // a is N and both its options are P; always answering b would go round for ever.
+  const std::string ring = "loopy game Ring = graph { a -> b, t;  b -> a;  t }\n";
+  CHECK(run_ok(ring + "[grundy(Ring(a)), grundy(Ring(b)), grundy(Ring(t))]\n") == "[1, 0, 0]\n");
+  CHECK(run_ok(ring + "winning(Ring(a))\n") == "[Ring(t), Ring(b)]\n");
+  CHECK(run_ok(ring + "[remoteness(Ring(a)), remoteness(Ring(b)), remoteness(Ring(t))]\n") == "[1, 2, 0]\n");
+  // In a sum: inf{1} + *1 = inf{0}, won by moving the loopy part to a position of value 1.
+  CHECK(
+      run_ok("loopy game SBO { state n  move n - k * k for k in 1..n if k * k <= n  move n + 1 if n % 2 == 0 "
+             "and n > 0 }\ngame Nim { state n  move k for k in 0..n-1 }\nwinning(SBO(2) + Nim(1))\n") ==
+      "[SBO(1) + Nim(1)]\n");
+}
+
+TEST_CASE("loopy games: what has no theory, and what never ends, is said plainly", "[fast][loopy][errors]") {
+  const auto split = run_source("loopy game G { state n  split [n - 1, n - 1] if n > 0 }\ngrundy(G(3))\n");
+  CHECK(split.code == grundy::kExitCompile);
+  CHECK(contains(split.err, "a loopy game may not split"));
+  const std::string ring = "loopy game Ring = graph { a -> b, t;  b -> a;  t }\n";
+  const auto misere = run_source(ring + "outcome(misere Ring(a))\n");
+  CHECK(misere.code == grundy::kExitRuntime);
+  CHECK(contains(misere.err, "misere play of a loopy game has no theory"));
+  const auto every = run_source(ring + "wins(every (Ring(a) + Ring(b)))\n");
+  CHECK(every.code == grundy::kExitRuntime);
+  CHECK(contains(every.err, "every play of a loopy game has no theory"));
+  // Without `loopy` a cycle is an error whose hint names it.
+  const auto cycle = run_source("game G { state n  move n + 1 if n < 3  move 0 if n == 3 }\ngrundy(G(0))\n");
+  CHECK(cycle.code == grundy::kExitRuntime);
+  CHECK(contains(cycle.err, "loopy game"));
+  const auto graph = run_source("game R = graph { a -> b; b -> a }\n");
+  CHECK(graph.code == grundy::kExitCompile);
+  CHECK(contains(graph.err, "loopy game R = graph"));
+  // A heap that may always grow: --max-states, and the next query still runs.
+  grundy::SessionOptions small;
+  small.limits.max_states = 1000;
+  const auto up = run_source("loopy game Up { state n  move n + 1 }\ngrundy(Up(0))\n", small);
+  CHECK(up.code == grundy::kExitRuntime);
+  CHECK(contains(up.err, "too many states"));
+  CHECK(run_ok("loopy game Up { state n  move n + 1 if n > 0 and n < 10  move n - 1 if n > 0 }\n"
+               "[grundy(Up(0)), outcome(Up(1))]\n") == "[0, N]\n");
+  // A finite value is a nim-value; inf is not one, where a number is needed.
+  const auto sum = run_source(ring + "loopy game S = graph { a -> a }\nsum([grundy(S(a))])\n");
+  CHECK(sum.code == grundy::kExitRuntime);
+}
