@@ -25,6 +25,16 @@ std::optional<Value> SessionEngine::winning_option(const Value& x) {
   return w.front();
 }
 
+char SessionEngine::outcome(const Value& x) { return session_.outcome(x); }
+
+std::optional<Value> SessionEngine::drawing_option(const Value& x) {
+  std::vector<Value> d = session_.drawing(x);
+  if (d.empty()) return std::nullopt;
+  return d.front();
+}
+
+std::optional<std::uint64_t> SessionEngine::remoteness(const Value& x) { return session_.remoteness(x); }
+
 std::string SessionEngine::note(const Value& x) { return session_.value_note(x); }
 
 void SessionEngine::report(const Error& e) { session_.report(e); }
@@ -187,6 +197,7 @@ class Game {
         finish(pos, person);
         return;
       }
+      if (repeated(pos, person)) return;
       std::optional<Value> next = person ? person_moves(pos, opts) : computer_moves(pos, opts);
       if (!next) return;  // the person left
       pos = *next;
@@ -279,12 +290,14 @@ class Game {
     std::size_t wins = 0, first = 0;
     for (std::size_t i = 0; i < opts.size(); ++i) {
       notes.push_back(note(opts[i]));
-      winning.push_back(!engine_.wins(opts[i]));
+      winning.push_back(engine_.outcome(opts[i]) == 'P');
       if (winning.back() && wins++ == 0) first = i + 1;
     }
     list(pos, opts, notes, winning);
     out_ << show(pos) << " has " << note(pos) << ": ";
-    if (wins == 0) {
+    if (wins == 0 && engine_.outcome(pos) == 'D') {
+      out_ << "neither can win: keep the game going with an option that leaves a draw.\n";
+    } else if (wins == 0) {
       out_ << "you are losing, every option leaves the computer a win.\n";
     } else {
       out_ << "you can win, e.g. with " << first << ".\n";
@@ -369,8 +382,8 @@ class Game {
           }
         }
         if (!pick) {
-          out_ << "'" << lang::one_line(text, 200) << "' is not an option of " << show(pos) << ": pick a number from 1 to "
-               << opts.size() << ", or write an option as listed.\n";
+          out_ << "'" << lang::one_line(text, 200) << "' is not an option of " << show(pos)
+               << ": pick a number from 1 to " << opts.size() << ", or write an option as listed.\n";
         }
       }
       if (!pick) continue;
@@ -379,11 +392,47 @@ class Game {
     }
   }
 
+  // A loopy game's play may go on for ever: when a drawn position comes back with the same
+  // player to move, the person may call it a draw; past kMaxMoves it is one.
+  static constexpr int kMaxMoves = 1000;
+  static constexpr int kQuietMoves = 20;
+  bool repeated(const Value& pos, bool person) {
+    if (++moves_ > kMaxMoves) {
+      out_ << '\n'
+           << paint("33;1", "A draw:") << " " << kMaxMoves
+           << " moves were played, and play can go on for ever.\n";
+      return true;
+    }
+    if (met_[person ? 1 : 0][pos]++ == 0 || moves_ < quiet_until_ || engine_.outcome(pos) != 'D')
+      return false;
+    out_ << '\n'
+         << show(pos) << " has come back with " << (person ? "you" : "the computer")
+         << " to move: with best play the game goes on for ever. Call it a draw? (y/n)\n";
+    std::string line;
+    out_.flush();
+    if (input_.read("draw? ", line) != ReadStatus::Line) return false;
+    const std::string text = trim(line);
+    if (!input_.interactive()) out_ << "draw? " << text << '\n';
+    if (text.empty() || (text[0] != 'y' && text[0] != 'Y')) {
+      quiet_until_ = moves_ + kQuietMoves;  // not asked again at every move
+      return false;
+    }
+    out_ << paint("33;1", "A draw.") << " (play that goes on for ever is a draw)\n";
+    return true;
+  }
+
   std::optional<Value> computer_moves(const Value& pos, const std::vector<Value>& opts) {
     Value chosen;
     if (std::optional<Value> w = engine_.winning_option(pos)) {
       chosen = simplify(*w);
       lost_ = false;
+    } else if (std::optional<Value> d = engine_.drawing_option(pos)) {
+      if (!drawn_) {
+        out_ << "The computer cannot win from here, and neither can you: it keeps the game going "
+                "(a draw).\n";
+      }
+      drawn_ = true;
+      chosen = simplify(*d);
     } else {
       if (!lost_) {
         out_ << "The computer is lost: whatever it plays, you can win. "
@@ -399,6 +448,16 @@ class Game {
   Value longest(const std::vector<Value>& opts) {
     std::size_t best = 0;
     std::uint32_t best_r = 0;
+    // A loopy game's remoteness comes with its values (a search ahead would go round).
+    bool loopy = true;
+    for (std::size_t i = 0; i < opts.size() && loopy; ++i) {
+      const std::optional<std::uint64_t> r = engine_.remoteness(opts[i]);
+      loopy = r.has_value();
+      if (r && (i == 0 || *r > best_r)) best = i, best_r = static_cast<std::uint32_t>(*r);
+    }
+    if (loopy) return opts[best];
+    best = 0;
+    best_r = 0;
     bool known = true;
     for (std::size_t i = 0; i < opts.size() && known; ++i) {
       std::optional<std::uint32_t> r = lookahead_.remoteness(opts[i]);
@@ -432,6 +491,11 @@ class Game {
   Lookahead lookahead_;
   Modifier mod_ = Modifier::Normal;
   bool lost_ = false;
+  bool drawn_ = false;
+  // Loopy games: the positions met, with whose turn it was, to see a repetition; and the moves.
+  std::unordered_map<Value, int, ValueHash> met_[2];
+  int moves_ = 0;
+  int quiet_until_ = 0;
   std::unordered_map<Value, bool, ValueHash> terminal_;
 };
 

@@ -31,6 +31,16 @@ class PlayEngine {
   virtual bool wins(const Value& x) = 0;
   // An option that wins for the player who takes it, when x has one.
   virtual std::optional<Value> winning_option(const Value& x) = 0;
+  // Loopy games: N, P or D; an option that keeps a draw; the remoteness of a position.
+  virtual char outcome(const Value& x) { return wins(x) ? 'N' : 'P'; }
+  virtual std::optional<Value> drawing_option(const Value& x) {
+    (void)x;
+    return std::nullopt;
+  }
+  virtual std::optional<std::uint64_t> remoteness(const Value& x) {
+    (void)x;
+    return std::nullopt;
+  }
   // For :hint: what decides x, e.g. "nim-value 3".
   virtual std::string note(const Value& x) = 0;
   // Prints an error of a query.
@@ -44,6 +54,9 @@ class SessionEngine : public PlayEngine {
   std::vector<Value> options(const Value& x) override;
   bool wins(const Value& x) override;
   std::optional<Value> winning_option(const Value& x) override;
+  char outcome(const Value& x) override;
+  std::optional<Value> drawing_option(const Value& x) override;
+  std::optional<std::uint64_t> remoteness(const Value& x) override;
   std::string note(const Value& x) override;
   void report(const Error& e) override;
 

@@ -44,6 +44,10 @@ bool Driver::check(const Program& p) {
   world.limits.max_memory = std::min<std::uint64_t>(saved.max_memory, std::uint64_t{256} << 20);
   bool found = false;
   for (const Stmt& st : p.stmts) {
+    if (st.kind == Stmt::Kind::Game && st.game->loopy) {
+      report_loopy(*st.game);
+      continue;
+    }
     if (st.kind != Stmt::Kind::Game || st.game->form != GameDecl::Form::Rules || !st.game->params.empty())
       continue;
     const auto at = world.names.find(st.game->name);
@@ -93,6 +97,48 @@ bool Driver::check(const Program& p) {
   workspace.forget_memos();
   diags.flush();
   return found;
+}
+
+// A loopy game may come back to a position, and that is no mistake: `grundy check` says how
+// many of its small states (0..63, or the pairs of 0..7, or a graph's nodes) are P, N and D.
+void Driver::report_loopy(const GameDecl& d) {
+  if (!d.params.empty() || (d.form != GameDecl::Form::Rules && d.form != GameDecl::Form::Graph)) return;
+  const auto at = world.names.find(d.name);
+  if (at == world.names.end() || at->second.to != Binding::To::Game) return;
+  GameEntry& entry = world.games[static_cast<std::size_t>(at->second.index)];
+  std::vector<Value> states;
+  std::string which;
+  if (d.form == GameDecl::Form::Graph) {
+    states = entry.labels;
+    which = "of its " + std::to_string(states.size()) + " nodes";
+  } else if (d.state_arity <= 1) {
+    for (std::int64_t n = 0; n < 64; ++n) states.push_back(Value::integer(n));
+    which = "of the states 0..63";
+  } else if (d.state_arity == 2) {
+    for (std::int64_t a = 0; a < 8; ++a) {
+      for (std::int64_t b = 0; b < 8; ++b)
+        states.push_back(Value::tuple({Value::integer(a), Value::integer(b)}));
+    }
+    which = "of the states (0..7, 0..7)";
+  } else {
+    return;
+  }
+  std::uint64_t count[3] = {0, 0, 0};  // P, N, D
+  try {
+    world.limits.steps = 0;
+    const GameInstance* g = interp.instance(entry, {}, d.where);
+    for (const Value& s : states) {
+      if (!g->rules().check_position(*g, s).empty()) continue;
+      const char o = interp.evaluator().loopy().outcome(Position{g, s});
+      ++count[o == 'P' ? 0 : o == 'N' ? 1 : 2];
+    }
+  } catch (const Error& e) {
+    if (e.kind == ErrorKind::Interrupted) throw;
+    diags.warning(d.where, "loopy game " + d.name + " could not be labelled: " + e.what(), e.hint);
+    return;
+  }
+  out << "loopy game " << d.name << ": " << which << ", " << count[0] << " P, " << count[1] << " N, "
+      << count[2] << " D\n";
 }
 
 // A game whose small states run away does not end: its queries would stop at the runaway

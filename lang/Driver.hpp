@@ -39,6 +39,8 @@ class Driver {
   // grundy check: true when a game of `p` loops on its small states, or its value rule
   // disagrees with the mex of its options there (reported).
   bool check(const Program& p);
+  // grundy check of a loopy game: how many of its small states are P, N and D (on `out`).
+  void report_loopy(const GameDecl& d);
 
   std::ostream& out;
   std::ostream& err;

@@ -90,9 +90,25 @@ std::vector<Value> Session::winning(const Value& x) { return impl_->query(Builti
 
 bool Session::wins(const Value& x) { return impl_->query(Builtin::Wins, x).as_bool(); }
 
+std::vector<Value> Session::drawing(const Value& x) { return impl_->query(Builtin::Drawing, x).items(); }
+
+char Session::outcome(const Value& x) { return impl_->query(Builtin::Outcome, x).as_outcome(); }
+
+std::optional<std::uint64_t> Session::remoteness(const Value& x) {
+  if (!x.is(Kind::Position) || !x.game()->rules().loopy()) return std::nullopt;
+  const Value r = impl_->query(Builtin::Remoteness, x);
+  if (!r.is(Kind::Int)) return std::nullopt;
+  return static_cast<std::uint64_t>(r.as_int());
+}
+
 std::string Session::value_note(const Value& x) {
   switch (x.modifier()) {
-    case Modifier::Normal: return "nim-value " + to_string(impl_->query(Builtin::Grundy, x));
+    case Modifier::Normal: {
+      const Value g = impl_->query(Builtin::Grundy, x);
+      if (g.is(Kind::Loopy))
+        return "value " + to_string(g) + ", outcome " + to_string(impl_->query(Builtin::Outcome, x));
+      return "nim-value " + to_string(g);
+    }
     case Modifier::Misere: return "outcome " + to_string(impl_->query(Builtin::Outcome, x));
     case Modifier::Every:
       return "steps " + to_string(impl_->query(Builtin::Steps, x)) + ", outcome " +

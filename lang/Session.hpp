@@ -54,7 +54,12 @@ class Session {
   // throw Error; report() prints one with a caret under the expression last evaluated.
   std::vector<Value> options(const Value& x);
   std::vector<Value> winning(const Value& x);
+  std::vector<Value> drawing(const Value& x);
   bool wins(const Value& x);
+  char outcome(const Value& x);  // N, P, or D (a loopy game's draw)
+  // Moves to the end under best play, for one position of a loopy game; nothing otherwise
+  // (or for a draw).
+  std::optional<std::uint64_t> remoteness(const Value& x);
   // What decides x: "nim-value 3" (normal play), "outcome P" (misere), "steps 4" (every).
   std::string value_note(const Value& x);
   void report(const Error& e);

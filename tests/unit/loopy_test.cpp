@@ -250,3 +250,19 @@ TEST_CASE("loopy games: what has no theory, and what never ends, is said plainly
   const auto sum = run_source(ring + "loopy game S = graph { a -> a }\nsum([grundy(S(a))])\n");
   CHECK(sum.code == grundy::kExitRuntime);
 }
+
+TEST_CASE("grundy check counts a loopy game's small states by outcome instead of calling it a loop",
+          "[fast][loopy]") {
+  grundy::SessionOptions check;
+  check.check_only = true;
+  const auto r = run_source(
+      "loopy game SBO { state n  move n - k * k for k in 1..n if k * k <= n  move n + 1 if n % 2 == 0 and n "
+      "> 0 }\n"
+      "loopy game Ring = graph { a -> b, t;  b -> a;  t }\n",
+      check);
+  CHECK(r.code == 0);
+  CHECK(r.out ==
+        "loopy game SBO: of the states 0..63, 2 P, 13 N, 49 D\n"
+        "loopy game Ring: of its 3 nodes, 2 P, 1 N, 0 D\n");
+  CHECK(r.err.empty());
+}
