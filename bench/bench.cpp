@@ -26,6 +26,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -525,6 +526,91 @@ struct TupleHand {
 
 // Euclid's game (POJ 2348) as the judge's solutions write it: the mover wins at once when
 // the larger is at least twice the smaller (or a multiple of it), else the move is forced.
+// WindUp(n, S) labelled by hand as a contest programmer would write Smith's staged labelling:
+// arrays of options and predecessors, counters per stage. Returns the value of `at` as Grundy
+// prints it.
+std::string windup_hand(int n, const std::vector<int>& moves, int at) {
+  const int d = static_cast<int>(moves.size());
+  std::vector<int> succ(static_cast<std::size_t>(n) * static_cast<std::size_t>(d));
+  std::vector<int> deg(static_cast<std::size_t>(n), 0), pstart(static_cast<std::size_t>(n) + 1, 0);
+  for (int i = 1; i < n; ++i) {
+    for (int s : moves) {
+      const int v = ((i - s) % n + n) % n;
+      succ[static_cast<std::size_t>(i * d + deg[static_cast<std::size_t>(i)]++)] = v;
+      ++pstart[static_cast<std::size_t>(v) + 1];
+    }
+  }
+  for (int i = 0; i < n; ++i) pstart[static_cast<std::size_t>(i) + 1] += pstart[static_cast<std::size_t>(i)];
+  std::vector<int> pred(static_cast<std::size_t>(pstart[static_cast<std::size_t>(n)]));
+  std::vector<int> fill(pstart.begin(), pstart.end() - 1);
+  for (int i = 1; i < n; ++i) {
+    for (int k = 0; k < d; ++k) {
+      const int v = succ[static_cast<std::size_t>(i * d + k)];
+      pred[static_cast<std::size_t>(fill[static_cast<std::size_t>(v)]++)] = i;
+    }
+  }
+  constexpr int kOpen = -1, kInf = -2;
+  std::vector<int> label(static_cast<std::size_t>(n), kOpen), has(static_cast<std::size_t>(n)),
+      bad(static_cast<std::size_t>(n)), stack;
+  int open = n;
+  for (int m = 0; open > 0; ++m) {
+    for (int u = 0; u < n; ++u) {
+      if (label[static_cast<std::size_t>(u)] >= 0) continue;
+      int c = 0;
+      for (int k = 0; k < deg[static_cast<std::size_t>(u)]; ++k)
+        c += label[static_cast<std::size_t>(succ[static_cast<std::size_t>(u * d + k)])] == m;
+      has[static_cast<std::size_t>(u)] = c;
+    }
+    for (int u = 0; u < n; ++u) {
+      if (label[static_cast<std::size_t>(u)] != kOpen) continue;
+      int b = 0;
+      for (int k = 0; k < deg[static_cast<std::size_t>(u)]; ++k) {
+        const int v = succ[static_cast<std::size_t>(u * d + k)];
+        b += label[static_cast<std::size_t>(v)] < 0 && has[static_cast<std::size_t>(v)] == 0;
+      }
+      bad[static_cast<std::size_t>(u)] = b;
+      if (b == 0 && has[static_cast<std::size_t>(u)] == 0) stack.push_back(u);
+    }
+    while (!stack.empty()) {
+      const int u = stack.back();
+      stack.pop_back();
+      if (label[static_cast<std::size_t>(u)] != kOpen || has[static_cast<std::size_t>(u)] != 0) continue;
+      label[static_cast<std::size_t>(u)] = m;
+      --open;
+      for (int a = pstart[static_cast<std::size_t>(u)]; a < pstart[static_cast<std::size_t>(u) + 1]; ++a) {
+        const int p = pred[static_cast<std::size_t>(a)];
+        if (++has[static_cast<std::size_t>(p)] != 1 || label[static_cast<std::size_t>(p)] >= 0) continue;
+        for (int b = pstart[static_cast<std::size_t>(p)]; b < pstart[static_cast<std::size_t>(p) + 1]; ++b) {
+          const int q = pred[static_cast<std::size_t>(b)];
+          if (label[static_cast<std::size_t>(q)] == kOpen && --bad[static_cast<std::size_t>(q)] == 0 &&
+              has[static_cast<std::size_t>(q)] == 0)
+            stack.push_back(q);
+        }
+      }
+    }
+    for (int u = 0; u < n; ++u) {
+      if (label[static_cast<std::size_t>(u)] == kOpen && has[static_cast<std::size_t>(u)] == 0) {
+        label[static_cast<std::size_t>(u)] = kInf;
+        --open;
+      }
+    }
+  }
+  const int l = label[static_cast<std::size_t>(at)];
+  if (l >= 0) return std::to_string(l);
+  std::set<int> k;
+  for (int j = 0; j < deg[static_cast<std::size_t>(at)]; ++j) {
+    const int v = label[static_cast<std::size_t>(succ[static_cast<std::size_t>(at * d + j)])];
+    if (v >= 0) k.insert(v);
+  }
+  std::string out = "inf";
+  if (!k.empty()) {
+    out += "{";
+    for (int v : k) out += (out.size() > 4 ? ", " : "") + std::to_string(v);
+    out += "}";
+  }
+  return out;
+}
+
 bool euclid_hand(std::int64_t a, std::int64_t b) {
   if (a < b) std::swap(a, b);
   if (b == 0) return false;
@@ -822,6 +908,16 @@ std::vector<Case> cases() {
                  const std::vector<int> S = {2, 5, 7, 11};
                  return std::to_string(checksum(take_where_hand(
                      20000, [&](int k) { return std::find(S.begin(), S.end(), k) == S.end(); })));
+               }});
+  c.push_back({"loopy WindUp[10^6, {3, 5, 17}], every value labelled",
+               "Smith's staged labelling over compiled rules; hand: the same labelling over arrays", 3,
+               [] {
+                 return run_grundy(
+                     "loopy game WindUp(n, S) { state i  move (i - s + n) % n for s in S if i > 0 }\n"
+                     "grundy(WindUp[1000000, {3, 5, 17}](1))\n");
+               },
+               [] {
+                 return windup_hand(1000000, {3, 5, 17}, 1);
                }});
   c.push_back({"take a divisor k of n, sum to 20000",
                "n's divisors by trial division to sqrt(n); hand: naive double loop testing n % k", 3,

@@ -84,7 +84,12 @@ Plan lower(const GameEntry& entry, const GameInstance& game, Interpreter& m) {
   if (!entry.decl) return {};
   const GameDecl& decl = *entry.decl;
   const Ruleset& rules = game.rules();
-  if (decl.loopy) return {};  // Smith's labelling over the rules as written (runtime/Loopy.hpp)
+  if (decl.loopy) {  // Smith's labelling, over the compiled rules where they compile (runtime/Loopy.hpp)
+    Plan plan;
+    if (decl.form == GameDecl::Form::Rules)
+      plan.loopy_program = or_nothing([&] { return compile_rules(decl, game, m); });
+    return plan;
+  }
   switch (decl.form) {
     case GameDecl::Form::Octal: return static_cast<const TakeAndBreakRuleset&>(rules).plan();
     case GameDecl::Form::Subtraction: return static_cast<const SubtractionRuleset&>(rules).plan();

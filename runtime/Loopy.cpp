@@ -4,10 +4,39 @@
 #include <algorithm>
 #include <deque>
 
+#include "runtime/BoxTable.hpp"
 #include "runtime/Error.hpp"
 #include "runtime/Evaluator.hpp"
 
 namespace grundy {
+
+namespace {
+// The options of one state from the compiled rules, as coordinates (moves only: a loopy game
+// does not split).
+class CoordsSink : public OptionSink {
+ public:
+  explicit CoordsSink(int arity) : arity_(arity) {}
+  std::vector<std::int64_t> coords;
+  bool option(const std::int64_t* c, int parts) override {
+    if (parts != 1) return false;
+    coords.insert(coords.end(), c, c + arity_);
+    return true;
+  }
+  bool run(const std::int64_t* first, const std::int64_t* slope, int parts, std::int64_t count) override {
+    if (parts != 1) return false;
+    std::int64_t c[kMaxBoxArity];
+    for (std::int64_t k = 0; k < count; ++k) {
+      for (int i = 0; i < arity_; ++i) c[i] = first[i] + k * slope[i];  // the program checked the ends
+      coords.insert(coords.end(), c, c + arity_);
+    }
+    return true;
+  }
+  bool takes_all() const override { return true; }
+
+ private:
+  int arity_;
+};
+}  // namespace
 
 char LoopyValue::outcome() const {
   if (finite) return value == 0 ? 'P' : 'N';
@@ -71,15 +100,21 @@ std::vector<Position> LoopySolver::options(const Position& p) {
 
 std::uint32_t LoopySolver::solve(const Position& p, Graph*& g) {
   g = &graphs_[p.game];
-  if (auto it = g->index.find(p.state); it != g->index.end()) return it->second;
+  if (const auto at = g->find(p.state)) return *at;
   const auto from = static_cast<std::uint32_t>(g->states.size());
   std::uint32_t u = 0;
   try {
     u = explore(p, *g);
-    label(*g, from);
+    const std::uint32_t stages = label(*g, from);
+    if (limits_.explain) {
+      *limits_.explain << "explain: " << p.game->display_name() << ": loopy, Smith's labelling of "
+                       << g->states.size() - from << " new positions (" << g->states.size() << " in all) in "
+                       << stages << " stages, options from "
+                       << (compiled_ ? "the compiled rules" : "the rules as written") << '\n';
+    }
   } catch (...) {
     // Positions half explored or not labelled are dropped: the graph stays closed and labelled.
-    for (std::size_t i = from; i < g->states.size(); ++i) g->index.erase(g->states[i]);
+    for (std::size_t i = from; i < g->states.size(); ++i) g->erase(g->states[i]);
     states_ -= g->states.size() - from;
     g->states.resize(from);
     g->first.resize(from + 1);
@@ -97,8 +132,8 @@ std::uint32_t LoopySolver::solve(const Position& p, Graph*& g) {
 std::uint32_t LoopySolver::explore(const Position& root, Graph& g) {
   const GameInstance* game = root.game;
   const auto id_of = [&](const Value& s) {
-    const auto [it, fresh] = g.index.try_emplace(s, static_cast<std::uint32_t>(g.states.size()));
-    if (fresh) {
+    if (const auto at = g.find(s)) return *at;
+    {
       if (states_ >= limits_.max_states || g.states.size() >= kInf - 1) {
         Error e(ErrorKind::Limit,
                 "too many states: the positions reachable from " + to_string(root) + " pass " +
@@ -107,18 +142,25 @@ std::uint32_t LoopySolver::explore(const Position& root, Graph& g) {
                 "raise the limit with --max-states N; a loopy game whose positions never end (a heap that "
                 "may always grow) cannot be labelled");
         e.too_many_states = true;
-        g.index.erase(it);
         throw e;
       }
+      const auto id = static_cast<std::uint32_t>(g.states.size());
+      g.put(s, id);
       g.states.push_back(s);
       g.label.push_back(kOpen);
       g.escapes.emplace_back();
       ++states_;
+      return id;
     }
-    return it->second;
   };
   const std::uint32_t r = id_of(root.state);
   Option o;
+  // The compiled rules where they take the state (the rules as written where they stop).
+  const IntProgram* program = game->plan().loopy_program.get();
+  const int arity = game->rules().state_arity();
+  CoordsSink sink(arity);
+  Coords c{};
+  compiled_ = false;
   for (auto u = static_cast<std::uint32_t>(g.first.size() - 1); u < g.states.size(); ++u) {
     if ((u & 1023) == 0) {
       check_interrupt(limits_.interrupt);
@@ -126,6 +168,19 @@ std::uint32_t LoopySolver::explore(const Position& root, Graph& g) {
                    "the loopy game's positions");
     }
     const Value state = g.states[u];  // a copy: the vector grows below
+    if (program && arity <= kMaxBoxArity && coords_of(state, arity, c, program->packing)) {
+      sink.coords.clear();
+      if (program->options(c.data(), sink)) {
+        const auto n = static_cast<std::int64_t>(sink.coords.size() / static_cast<std::size_t>(arity));
+        limits_.charge(static_cast<std::uint64_t>(n));
+        for (std::int64_t j = 0; j < n; ++j) {
+          g.succ.push_back(id_of(state_of(sink.coords.data() + j * arity, arity, program->packing)));
+        }
+        g.first.push_back(static_cast<std::uint32_t>(g.succ.size()));
+        compiled_ = true;
+        continue;
+      }
+    }
     auto cursor = game->rules().options(*game, state);
     while (cursor->next(o)) {
       limits_.charge(1);
@@ -147,10 +202,10 @@ std::uint32_t LoopySolver::explore(const Position& root, Graph& g) {
 // every option that is unlabelled or inf has an option labelled m; the stage's unlabelled
 // positions with no option labelled m get inf, for good. Counters keep a stage O(V + E):
 // has[u] counts u's options labelled m, bad[u] its options unlabelled or inf that have none.
-void LoopySolver::label(Graph& g, std::uint32_t from) {
+std::uint32_t LoopySolver::label(Graph& g, std::uint32_t from) {
   const auto end = static_cast<std::uint32_t>(g.states.size());
   const std::uint32_t n = end - from;
-  if (n == 0) return;
+  if (n == 0) return 0;
   // Options within the new positions, reversed (the old positions have no option among them).
   std::vector<std::uint32_t> pfirst(n + 1, 0), pred;
   for (std::uint32_t u = from; u < end; ++u) {
@@ -170,8 +225,8 @@ void LoopySolver::label(Graph& g, std::uint32_t from) {
   }
   const auto open_or_inf = [&](std::uint32_t l) { return l == kOpen || l == kInf; };
   std::vector<std::uint32_t> has(n), bad(n), queue;
-  std::uint32_t open = n;
-  for (std::uint32_t m = 0; open > 0; ++m) {
+  std::uint32_t open = n, m = 0;
+  for (; open > 0; ++m) {
     check_interrupt(limits_.interrupt);
     for (std::uint32_t i = 0; i < n; ++i) {
       if (!open_or_inf(g.label[from + i])) continue;
@@ -227,6 +282,7 @@ void LoopySolver::label(Graph& g, std::uint32_t from) {
     std::sort(k.begin(), k.end());
     k.erase(std::unique(k.begin(), k.end()), k.end());
   }
+  return m;
 }
 
 // Remoteness by retrograde analysis over the whole graph, breadth first from the terminal

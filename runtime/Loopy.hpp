@@ -56,12 +56,40 @@ class LoopySolver {
   }
 
  private:
-  static constexpr std::uint32_t kOpen = 0xFFFFFFFFu;  // not labelled yet
+  static constexpr std::uint32_t kOpen = 0xFFFFFFFFu;  // not labelled yet (and not held, in Graph::dense)
   static constexpr std::uint32_t kInf = 0xFFFFFFFEu;
   // The positions of one game instance explored so far, their options (in `succ`, from
   // first[u] to first[u + 1]), their labels and, for inf, K.
   struct Graph {
+    // Where each position is: states n of 0 <= n < kDense by n (a heap game's states, read as a
+    // hand-written array is), others hashed.
+    static constexpr std::int64_t kDense = std::int64_t{1} << 23;
+    std::vector<std::uint32_t> dense;  // kOpen: not held
     absl::flat_hash_map<Value, std::uint32_t> index;
+    static bool is_dense(const Value& s) { return s.is(Kind::Int) && s.as_int() >= 0 && s.as_int() < kDense; }
+    std::optional<std::uint32_t> find(const Value& s) const {
+      if (is_dense(s)) {
+        const auto n = static_cast<std::size_t>(s.as_int());
+        if (n < dense.size() && dense[n] != kOpen) return dense[n];
+        return std::nullopt;
+      }
+      const auto it = index.find(s);
+      if (it == index.end()) return std::nullopt;
+      return it->second;
+    }
+    void put(const Value& s, std::uint32_t id) {
+      if (!is_dense(s)) {
+        index.emplace(s, id);
+        return;
+      }
+      const auto n = static_cast<std::size_t>(s.as_int());
+      if (n >= dense.size()) dense.resize(std::max(n + 1, 2 * dense.size()), kOpen);
+      dense[n] = id;
+    }
+    void erase(const Value& s) {
+      if (is_dense(s)) dense[static_cast<std::size_t>(s.as_int())] = kOpen;
+      else index.erase(s);
+    }
     std::vector<Value> states;
     std::vector<std::uint32_t> first{0};
     std::vector<std::uint32_t> succ;
@@ -71,7 +99,8 @@ class LoopySolver {
   };
   std::uint32_t solve(const Position& p, Graph*& g);
   std::uint32_t explore(const Position& root, Graph& g);
-  void label(Graph& g, std::uint32_t from);
+  // Returns the number of stages.
+  std::uint32_t label(Graph& g, std::uint32_t from);
   void find_remoteness(Graph& g);
   LoopyValue value_of(const Graph& g, std::uint32_t u) const;
 
@@ -79,6 +108,7 @@ class LoopySolver {
   const Limits& limits_;
   absl::flat_hash_map<const GameInstance*, Graph> graphs_;
   std::uint64_t states_ = 0;
+  bool compiled_ = false;  // the last exploration listed options with the compiled rules
 };
 
 }  // namespace grundy

@@ -36,6 +36,10 @@ struct Plan {
   // The coordinates of the compiled rules' states that are sets or lists (IntProgram::packing).
   IntProgram::Packing packing() const { return program ? program->packing : IntProgram::Packing{}; }
 
+  // A loopy game's rules compiled over integers: only Smith's labelling (runtime/Loopy.hpp)
+  // lists options with them, since every other path assumes that play ends.
+  std::shared_ptr<const IntProgram> loopy_program;
+
   // Outcomes by a theorem, whatever computes the values.
   std::optional<OutcomeTheorem> theorem;
 };

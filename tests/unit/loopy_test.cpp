@@ -146,12 +146,20 @@ TEST_CASE("Smith's values of random digraphs agree with the oracle G + *k", "[fa
     for (std::size_t i = 0; i < order.size(); ++i) back[static_cast<std::size_t>(order[i])] = i;
     for (std::size_t u = 0; u < back.size(); ++u) program += (u ? ", " : "") + std::to_string(back[u]);
     program += "]]\n[outcome(G(u)) for u in 0.." + std::to_string(n - 1) + "]\n";
+    // The same graph as rules over a table of edges (compiled), asked in order.
+    program += "loopy game H(E) { state u  move v for v in E[u] }\nlet E = [";
+    for (std::size_t u = 0; u < g.size(); ++u) {
+      program += u ? ", [" : "[";
+      for (std::size_t i = 0; i < g[u].size(); ++i) program += (i ? ", " : "") + std::to_string(g[u][i]);
+      program += "]";
+    }
+    program += "]\n[grundy(H[E](u)) for u in 0.." + std::to_string(n - 1) + "]\n";
     const std::vector<std::string> want = oracle_values(g);
     std::vector<std::string> outcomes;
     const auto retro = retrograde(g);
     for (char c : retro) outcomes.emplace_back(1, c);
     INFO(program);
-    CHECK(run_ok(program) == listed(want) + listed(outcomes));
+    CHECK(run_ok(program) == listed(want) + listed(outcomes) + listed(want));
   }
 }
 
