@@ -72,7 +72,12 @@ LoopyValue LoopySolver::value_of(const Graph& g, std::uint32_t u) const {
   const std::uint32_t l = g.label[u];
   if (l != kInf) return LoopyValue{true, l, {}};
   LoopyValue v{false, 0, {}};
-  for (std::uint32_t k : g.escapes[u]) v.escapes.push_back(k);
+  // K: the finite labels among the options, read from them (they are labelled for good).
+  for (std::uint32_t e = g.first[u]; e < g.first[u + 1]; ++e) {
+    if (g.label[g.succ[e]] != kInf) v.escapes.push_back(g.label[g.succ[e]]);
+  }
+  std::sort(v.escapes.begin(), v.escapes.end());
+  v.escapes.erase(std::unique(v.escapes.begin(), v.escapes.end()), v.escapes.end());
   return v;
 }
 
@@ -120,7 +125,6 @@ std::uint32_t LoopySolver::solve(const Position& p, Graph*& g) {
     g->first.resize(from + 1);
     g->succ.resize(g->first.back());
     g->label.resize(from);
-    g->escapes.resize(from);
     throw;
   }
   g->remote.clear();
@@ -148,7 +152,6 @@ std::uint32_t LoopySolver::explore(const Position& root, Graph& g) {
       g.put(s, id);
       g.states.push_back(s);
       g.label.push_back(kOpen);
-      g.escapes.emplace_back();
       ++states_;
       return id;
     }
@@ -243,8 +246,10 @@ std::uint32_t LoopySolver::label(Graph& g, std::uint32_t from) {
         if (v >= from) {
           b += open_or_inf(g.label[v]) && has[v - from] == 0;
         } else if (g.label[v] == kInf) {  // an old inf position: its options are labelled for good
-          const auto& k = g.escapes[v];
-          b += !std::binary_search(k.begin(), k.end(), m);
+          bool with_m = false;
+          for (std::uint32_t f = g.first[v]; f < g.first[v + 1] && !with_m; ++f)
+            with_m = g.label[g.succ[f]] == m;
+          b += !with_m;
         }
       }
       bad[i] = b;
@@ -272,15 +277,6 @@ std::uint32_t LoopySolver::label(Graph& g, std::uint32_t from) {
         --open;
       }
     }
-  }
-  for (std::uint32_t u = from; u < end; ++u) {
-    if (g.label[u] != kInf) continue;
-    auto& k = g.escapes[u];
-    for (std::uint32_t e = g.first[u]; e < g.first[u + 1]; ++e) {
-      if (g.label[g.succ[e]] != kInf) k.push_back(g.label[g.succ[e]]);
-    }
-    std::sort(k.begin(), k.end());
-    k.erase(std::unique(k.begin(), k.end()), k.end());
   }
   return m;
 }

@@ -59,7 +59,7 @@ class LoopySolver {
   static constexpr std::uint32_t kOpen = 0xFFFFFFFFu;  // not labelled yet (and not held, in Graph::dense)
   static constexpr std::uint32_t kInf = 0xFFFFFFFEu;
   // The positions of one game instance explored so far, their options (in `succ`, from
-  // first[u] to first[u + 1]), their labels and, for inf, K.
+  // first[u] to first[u + 1]) and their labels (K of an inf position is read from its options').
   struct Graph {
     // Where each position is: states n of 0 <= n < kDense by n (a heap game's states, read as a
     // hand-written array is), others hashed.
@@ -94,8 +94,7 @@ class LoopySolver {
     std::vector<std::uint32_t> first{0};
     std::vector<std::uint32_t> succ;
     std::vector<std::uint32_t> label;
-    std::vector<std::vector<std::uint32_t>> escapes;  // per position; filled for inf
-    std::vector<std::uint32_t> remote;                // kOpen: a draw; empty: not computed
+    std::vector<std::uint32_t> remote;  // kOpen: a draw; empty: not computed
   };
   std::uint32_t solve(const Position& p, Graph*& g);
   std::uint32_t explore(const Position& root, Graph& g);
