@@ -59,7 +59,7 @@ void Workspace::roll_back(Snapshot& before) {
 
 // Drops every memo table; returns how many positions they held.
 std::uint64_t Workspace::clear_memos() {
-  const std::uint64_t held = w_.registry.states;
+  const std::uint64_t held = w_.registry.states + in_.evaluator().loopy().states();
   w_.registry.clear_memos();
   for (DefEntry& d : w_.defs) {
     d.memo.clear();
@@ -67,6 +67,7 @@ std::uint64_t Workspace::clear_memos() {
   }
   in_.misere().clear();
   in_.every().clear();
+  in_.evaluator().loopy().clear();  // keyed by instance: a redefined game's may reuse an address
   return held;
 }
 

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <deque>
 
+#include <absl/container/flat_hash_set.h>
+
 #include "runtime/BoxTable.hpp"
 #include "runtime/Error.hpp"
 #include "runtime/Evaluator.hpp"
@@ -93,12 +95,10 @@ std::vector<Position> LoopySolver::options(const Position& p) {
   Graph* g = nullptr;
   const std::uint32_t u = solve(p, g);
   std::vector<Position> out;
-  std::vector<std::uint32_t> seen;
+  absl::flat_hash_set<std::uint32_t> seen;
   for (std::uint32_t e = g->first[u]; e < g->first[u + 1]; ++e) {
     const std::uint32_t v = g->succ[e];
-    if (std::find(seen.begin(), seen.end(), v) != seen.end()) continue;
-    seen.push_back(v);
-    out.push_back(Position{p.game, g->states[v]});
+    if (seen.insert(v).second) out.push_back(Position{p.game, g->states[v]});
   }
   return out;
 }

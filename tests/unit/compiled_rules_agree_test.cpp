@@ -85,6 +85,13 @@ void agree_throughout(const std::string& state, const std::string& rules, const 
   CHECK_FALSE(handed_over(said));
 }
 
+// Values, outcomes and misere outcomes of the heaps G(0..to) (misere to misere_to).
+std::string heap_queries(int to, int misere_to) {
+  const std::string n = std::to_string(to);
+  return "[grundy(G(n)) for n in 0.." + n + "]\n[wins(G(n)) for n in 0.." + n + "]\n" +
+         "[outcome(misere G(n)) for n in 0.." + std::to_string(misere_to) + "]\n";
+}
+
 }  // namespace
 
 TEST_CASE("compiled tuple rules agree with the rules as written", "[fast][compile]") {
@@ -852,9 +859,7 @@ TEST_CASE("an outcome search down a game without end stops at its share of the m
 
 TEST_CASE("a range cut to the divisors of a number gives the options of the rules as written",
           "[fast][compile]") {
-  const std::string line =
-      "[grundy(G(n)) for n in 0..400]\n[wins(G(n)) for n in 0..400]\n"
-      "[outcome(misere G(n)) for n in 0..120]\n";
+  const std::string line = heap_queries(400, 120);
   // Divisors small and large, the square root itself (n = 36, 49), a range that starts above 1
   // or ends below n, the condition written either way round, and a negative number.
   agree_throughout("n", "move n - k for k in 1..ID(n) if n % k == 0", line);
@@ -878,9 +883,7 @@ TEST_CASE("a range cut to the divisors of a number gives the options of the rule
 
 TEST_CASE("a range under a disjunction of bounds is one cut range per part, with the rules' options",
           "[fast][compile]") {
-  const std::string line =
-      "[grundy(G(n)) for n in 0..300]\n[wins(G(n)) for n in 0..300]\n"
-      "[outcome(misere G(n)) for n in 0..100]\n";
+  const std::string line = heap_queries(300, 100);
   // Parts that overlap (k = n / 3 meets both), an equality first (its negation is tested per k),
   // three parts, a part free of k, and a condition after the disjunction.
   agree_throughout("n", "move n - k for k in 1..ID(n) if 3 * k <= n or k == n", line);
@@ -899,9 +902,7 @@ TEST_CASE("a range under a disjunction of bounds is one cut range per part, with
 
 TEST_CASE("a condition periodic in k through the state's numbers gives the rules' options, per state",
           "[fast][compile]") {
-  const std::string line =
-      "[grundy(G(n)) for n in 0..300]\n[wins(G(n)) for n in 0..300]\n"
-      "[outcome(misere G(n)) for n in 0..100]\n";
+  const std::string line = heap_queries(300, 100);
   agree_throughout("n", "move n - k for k in 1..ID(n) if (n - k) % 3 != 0", line);
   agree_throughout("n", "move n - k for k in 2..ID(n) if (n + 2 * k) % 5 == 1 or (k - n) % 2 == 0", line);
   agree_throughout("n", "move n - k for k in 1..ID(n) / 2 if (3 * n - k) % 4 == n % 4 and k % 3 != 0", line);
