@@ -146,16 +146,14 @@ void Driver::report_loopy(const GameDecl& d) {
 void Driver::warn_runaway(Where at, const RunawayMove& r) {
   std::string through;
   if (!r.origin.rule.empty()) {
-    through = " through `" + r.origin.rule + "`" +
-              (r.origin.bindings.empty() ? "" : " (" + r.origin.bindings + ")");
+    through = " through `" + r.origin.rule + "`" + (r.origin.bindings.empty() ? "" : " (" + r.origin.bindings + ")");
   }
   if (r.climbs) {
-    diags.warning(
-        at,
-        to_string(r.start) + " -> ... -> " + to_string(r.to) + through +
-            ": the states grow without end (grundy check followed the largest option from 0)",
-        "a game must end: every sequence of moves has to reach a position with no options; bound the "
-        "move that adds, e.g. `move n + 1 if n < 100`");
+    diags.warning(at,
+                  to_string(r.start) + " -> ... -> " + to_string(r.to) + through +
+                      ": the states grow without end (grundy check followed the largest option from 0)",
+                  "a game must end: every sequence of moves has to reach a position with no options; bound the "
+                  "move that adds, e.g. `move n + 1 if n < 100`");
     return;
   }
   diags.warning(at,

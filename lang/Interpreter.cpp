@@ -208,13 +208,12 @@ void Interpreter::size_exceeded(std::uint64_t n, std::uint64_t bytes, Where wher
   // what reached the limit, and the value's size, which depends on the allocator, says
   // nothing.
   const bool large = bytes >= heap_budget(w_.limits.max_memory) / 16;
-  throw Error(
-      ErrorKind::Limit,
-      large ? "out of memory: " + value +
-                  (bytes != UINT64_MAX ? " (" + std::to_string(bytes >> 20) + " MB more)" : std::string()) +
-                  " takes the process past " + limit
-            : "out of memory: this statement takes the process to " + limit,
-      "raise the limit with --max-memory MB", where);
+  throw Error(ErrorKind::Limit,
+              large ? "out of memory: " + value +
+                          (bytes != UINT64_MAX ? " (" + std::to_string(bytes >> 20) + " MB more)" : std::string()) +
+                          " takes the process past " + limit
+                    : "out of memory: this statement takes the process to " + limit,
+              "raise the limit with --max-memory MB", where);
 }
 
 const std::vector<Value>& Interpreter::items_in(const Value& v, Where where, const char* what,

@@ -133,9 +133,8 @@ class Interpreter {
   // Before items.push_back in a collection built one element at a time: a full vector
   // allocates twice its size while the old buffer lives, and that must fit too.
   void check_growth(const std::vector<Value>& items, Where where) const {
-    const std::uint64_t more = items.size() < items.capacity()
-                                   ? 0
-                                   : std::max<std::uint64_t>(items.capacity(), 1) * 2 * sizeof(Value);
+    const std::uint64_t more =
+        items.size() < items.capacity() ? 0 : std::max<std::uint64_t>(items.capacity(), 1) * 2 * sizeof(Value);
     if (heap_over(w_.limits.max_memory, more)) {
       size_exceeded(items.size() + 1, more, where);
     }
@@ -160,8 +159,7 @@ class Interpreter {
   friend class Holding;
   [[noreturn]] void steps_exceeded(Where where) const;
   // `bytes`: what building the value was about to allocate.
-  [[noreturn]] void size_exceeded(std::uint64_t n, std::uint64_t bytes, Where where,
-                                  bool chars = false) const;
+  [[noreturn]] void size_exceeded(std::uint64_t n, std::uint64_t bytes, Where where, bool chars = false) const;
   Value call(const Expr& e, Frame& frame);
   Value call_def(const Expr& e, DefEntry& d, Frame& frame);
   Value call_builtin(const Expr& e, int which, Frame& frame);

@@ -18,8 +18,7 @@ namespace grundy::lang {
 namespace fs = std::filesystem;
 
 Program& Loader::parse(int file, std::uint32_t from) {
-  w_.programs.push_back(
-      parse_program(w_.sources, file, diags_, from, w_.limits.max_memory, w_.limits.interrupt));
+  w_.programs.push_back(parse_program(w_.sources, file, diags_, from, w_.limits.max_memory, w_.limits.interrupt));
   return w_.programs.back();
 }
 
@@ -75,8 +74,8 @@ void Loader::load_imports(Program& p, std::vector<Program*>& batch) {
         diags_.error(s.where, "cannot open '" + s.name + "': " + why, hint);
         continue;
       }
-      SourceRead r =
-          read_source_file(path.string(), max_source_bytes(w_.limits.max_memory), w_.limits.interrupt);
+      SourceRead r = read_source_file(path.string(), max_source_bytes(w_.limits.max_memory),
+                                     w_.limits.interrupt);
       if (!r.text) {
         read_failed_ = true;
         diags_.error(s.where, "cannot read '" + s.name + "': " + r.why);
@@ -117,6 +116,8 @@ void Loader::load_imports(Program& p, std::vector<Program*>& batch) {
   }
 }
 
-bool Loader::already_loaded(const std::string& key) const { return w_.loaded.contains(key); }
+bool Loader::already_loaded(const std::string& key) const {
+  return w_.loaded.contains(key);
+}
 
 }  // namespace grundy::lang

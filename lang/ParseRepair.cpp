@@ -133,7 +133,7 @@ Refined refine(std::string_view stmt, std::size_t at, std::string_view message) 
     // A NUL byte is where reading stops (lang/SourceText.hpp): no text holds one.
     r = {"unexpected character '" + show_char(stmt, at) + "'",
          stmt[at] == '\0' ? "a .game file is text, and this one holds a NUL byte: is it a binary file?"
-                          : "names are letters, digits and _; see docs/language.md for the operators",
+                           : "names are letters, digits and _; see docs/language.md for the operators",
          true,
          {}};
     return r;
@@ -141,21 +141,17 @@ Refined refine(std::string_view stmt, std::size_t at, std::string_view message) 
   // '=' where no name is being defined: a comparison was meant (`if n = 1`).
   // Only where an expression could have gone on: `def f = ...` and `let = 3` miss
   // something else, which the grammar's own message names.
-  const bool could_go_on = is(error_message<grammar::statement_end>) ||
-                           is(error_message<grammar::body_close>) || opener_wanted(message) != 0;
+  const bool could_go_on = is(error_message<grammar::statement_end>) || is(error_message<grammar::body_close>) ||
+                           opener_wanted(message) != 0;
   if (could_go_on && stmt[at] == '=' && (at + 1 >= stmt.size() || stmt[at + 1] != '=') &&
       (at == 0 || std::string_view("<>!=").find(stmt[at - 1]) == std::string_view::npos)) {
     r = {"'=' cannot stand here: equality is tested with '=='",
-         "write e.g. if n == 1; a single '=' only names things (let x = 1, game G = ...)",
-         true,
-         {}};
+         "write e.g. if n == 1; a single '=' only names things (let x = 1, game G = ...)", true, {}};
     const auto t = tokens(stmt, at);
-    if (t.size() == 1 && is_word_char(t[0].second[0]) &&
-        !is_keyword(t[0].second)) {  // `x = 1` as a statement
+    if (t.size() == 1 && is_word_char(t[0].second[0]) && !is_keyword(t[0].second)) {  // `x = 1` as a statement
       r.message = "a name is given a value with let";
       r.hint = "write let " + std::string(t[0].second) + " = ...";
-    } else if (t.size() >= 4 && is_word_char(t[0].second[0]) && t[1].second == "[" &&
-               t.back().second == "]") {
+    } else if (t.size() >= 4 && is_word_char(t[0].second[0]) && t[1].second == "[" && t.back().second == "]") {
       r.message = "a list cannot be changed in place";
       r.hint = "make a new one: let ys = update(" + std::string(t[0].second) + ", i, v)";
     }

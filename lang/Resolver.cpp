@@ -487,9 +487,8 @@ class Resolver {
       default: return;
     }
     d_.error(e.where, "game " + g.name + " = ... needs a game, got " + what,
-             e.kind == ExprKind::Str
-                 ? "an octal code is written game " + g.name + " = octal \"" + e.text + "\""
-                 : std::string("e.g. game B3 = Bash[3]"));
+             e.kind == ExprKind::Str ? "an octal code is written game " + g.name + " = octal \"" + e.text + "\""
+                                     : std::string("e.g. game B3 = Bash[3]"));
   }
 
   void game(GameDecl& g) {

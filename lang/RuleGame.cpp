@@ -172,8 +172,8 @@ std::string RuleGame::check_position(const GameInstance& game, const Value& stat
                 "write a comparison, e.g. state n if n >= 0", guard_->expr->where);
   }
   if (ok.as_bool()) return {};
-  return shown(Position{&game, state}) + " is not a position of " + game.display_name() +
-         ": its state must satisfy " + guard_text(machine_.world().sources, decl_, *guard_item_);
+  return shown(Position{&game, state}) + " is not a position of " + game.display_name() + ": its state must satisfy " +
+         guard_text(machine_.world().sources, decl_, *guard_item_);
 }
 
 std::uint64_t RuleGame::formula(const GameInstance& game, const Value& state) const {

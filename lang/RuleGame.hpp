@@ -24,7 +24,7 @@ class RuleGame : public Ruleset {
  private:
   const GameDecl& decl_;
   Interpreter& machine_;
-  const GameItem* formula_ = nullptr;     // `value EXPR`
+  const GameItem* formula_ = nullptr;  // `value EXPR`
   const GameItem* guard_item_ = nullptr;  // `state n if COND`
   const Clause* guard_ = nullptr;         // its condition
 };

@@ -46,8 +46,7 @@ SourceRead read_source(int fd, std::uint64_t max_bytes, const std::atomic<bool>*
   return r;
 }
 
-SourceRead read_source_file(const std::string& path, std::uint64_t max_bytes,
-                            const std::atomic<bool>* interrupt) {
+SourceRead read_source_file(const std::string& path, std::uint64_t max_bytes, const std::atomic<bool>* interrupt) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     SourceRead r;

@@ -4,9 +4,9 @@
 // which no program holds and the parser then reports where it is, or past `max_bytes`.
 #pragma once
 
-#include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <algorithm>
 #include <optional>
 #include <string>
 

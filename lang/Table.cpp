@@ -59,8 +59,7 @@ std::string render_sequence(const TableData& t) {
   if (!consecutive_ints(t.cells)) {
     std::size_t kw = t.row_label.size();
     for (const TableCell& c : t.cells) kw = std::max(kw, to_string(c.row).size());
-    for (const TableCell& c : t.cells)
-      lines.add(fmt::format("{:>{}}  {}", to_string(c.row), kw, to_string(c.value)));
+    for (const TableCell& c : t.cells) lines.add(fmt::format("{:>{}}  {}", to_string(c.row), kw, to_string(c.value)));
     return lines.take();
   }
   // Ten columns: the column is the last decimal digit of the index.
@@ -78,8 +77,7 @@ std::string render_sequence(const TableData& t) {
     for (std::int64_t c = 0; c < kCols; ++c) {
       const std::int64_t n = r + c;
       if (n < first || n > last) line += fmt::format(" {:>{}}", "", width);
-      else
-        line += fmt::format(" {:>{}}", to_string(t.cells[static_cast<std::size_t>(n - first)].value), width);
+      else line += fmt::format(" {:>{}}", to_string(t.cells[static_cast<std::size_t>(n - first)].value), width);
     }
     lines.add(std::move(line));
   }

@@ -34,7 +34,7 @@ struct GameEntry {
   int state_arity = 1;        // -1: known only at run time (an alias of a value)
   std::vector<Value> labels;  // graph games: node labels, as values, in first-written order
   absl::flat_hash_map<Value, std::size_t> label_index;  // each label's place in `labels`
-  bool resolving = false;                               // an alias being evaluated (a cycle of aliases)
+  bool resolving = false;     // an alias being evaluated (a cycle of aliases)
 };
 
 // The memoized results of one function, with what they hold for --max-memory: a map entry
@@ -102,9 +102,9 @@ struct World {
   std::deque<DefEntry> defs;
   std::deque<GlobalEntry> globals;
   absl::flat_hash_map<std::string, Binding> names;
-  std::vector<Value> constants;  // the values of Label and Constant bindings: N, P, graph nodes
+  std::vector<Value> constants;     // the values of Label and Constant bindings: N, P, graph nodes
   absl::flat_hash_map<Value, int> constant_index;  // each constant's place in `constants`
-  absl::flat_hash_set<std::string> loaded;         // canonical paths and "stdlib:NAME" already imported
+  absl::flat_hash_set<std::string> loaded;  // canonical paths and "stdlib:NAME" already imported
   GameRegistry registry;
   GameMaker* maker = nullptr;  // set by the driver
   Limits limits;

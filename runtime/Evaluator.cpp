@@ -33,8 +33,7 @@ struct Frame {
 using SearchStack = std::deque<Frame>;
 
 [[noreturn]] void throw_too_many(std::uint64_t states) {
-  Error e(ErrorKind::Limit,
-          "too many states: the memo holds " + std::to_string(states) + " positions (the limit)",
+  Error e(ErrorKind::Limit, "too many states: the memo holds " + std::to_string(states) + " positions (the limit)",
           "raise the limit with --max-states N");
   e.too_many_states = true;
   throw e;
@@ -43,9 +42,8 @@ using SearchStack = std::deque<Frame>;
 // A table that would have to grow past the cap at once: say how far it was asked to go.
 [[noreturn]] void throw_too_many(std::uint64_t states, std::uint64_t more, std::uint64_t max) {
   Error e(ErrorKind::Limit,
-          "too many states: this needs " + std::to_string(more) +
-              " more positions, and the memo, which holds " + std::to_string(states) + ", may hold " +
-              std::to_string(max),
+          "too many states: this needs " + std::to_string(more) + " more positions, and the memo, which holds " +
+              std::to_string(states) + ", may hold " + std::to_string(max),
           "raise the limit with --max-states N; a heap this far is answered at once only through a "
           "proven period (period(G) tells whether one is known)");
   e.too_many_states = true;
@@ -72,8 +70,7 @@ void Evaluator::explain(const GameInstance& g, const std::string& line) const {
   // A game whose parameter is a set of 316 squares is named, and its code described, in a
   // line of bounded size.
   if (limits_.explain) {
-    *limits_.explain << "explain: " << elide(g.display_name(), kShownValue) << ": " << elide(line, 1000)
-                     << '\n';
+    *limits_.explain << "explain: " << elide(g.display_name(), kShownValue) << ": " << elide(line, 1000) << '\n';
   }
 }
 

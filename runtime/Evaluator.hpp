@@ -216,7 +216,7 @@ class Evaluator {
     Evaluator* ev;
     const GameInstance* g;
     std::uint64_t done = 0;
-    std::uint64_t total = 0;   // for the bar: the cells of the box up to the query, 0 unknown
+    std::uint64_t total = 0;  // for the bar: the cells of the box up to the query, 0 unknown
     std::uint64_t looked = 0;  // options not charged to --max-steps yet
   };
   // Hooks of a box fill: polling, the state cap, and counting.
@@ -268,8 +268,9 @@ class Evaluator {
   GameRegistry& games_;
   const Limits& limits_;
   LoopySolver loopy_{games_, limits_};
-  int depth_ = 0;                                                    // queries in progress, nested
-  std::uint64_t query_ = 0;                                          // outermost queries so far
+
+  int depth_ = 0;                                // queries in progress, nested
+  std::uint64_t query_ = 0;                      // outermost queries so far
   std::vector<std::pair<const GameInstance*, std::size_t>> filled_;  // and each table's size before
 };
 
