@@ -186,6 +186,10 @@ class Game {
 
   void run(const Value& start) {
     mod_ = start.is(Kind::Sum) ? start.modifier() : Modifier::Normal;
+    const std::vector<Value> parts = parts_of(start);
+    can_loop_ = std::any_of(parts.begin(), parts.end(), [](const Value& p) {
+      return p.is(Kind::Position) && p.game()->rules().loopy();
+    });
     out_ << "Playing " << show(start) << ", " << rule() << ".\n"
          << "You move first. Pick an option by its number or write it out; "
          << ":hint shows values and winning moves, :quit leaves.\n";
@@ -382,8 +386,8 @@ class Game {
           }
         }
         if (!pick) {
-          out_ << "'" << lang::one_line(text, 200) << "' is not an option of " << show(pos)
-               << ": pick a number from 1 to " << opts.size() << ", or write an option as listed.\n";
+          out_ << "'" << lang::one_line(text, 200) << "' is not an option of " << show(pos) << ": pick a number from 1 to "
+               << opts.size() << ", or write an option as listed.\n";
         }
       }
       if (!pick) continue;
@@ -397,6 +401,7 @@ class Game {
   static constexpr int kMaxMoves = 1000;
   static constexpr int kQuietMoves = 20;
   bool repeated(const Value& pos, bool person) {
+    if (!can_loop_) return false;  // a game that must end ends
     if (++moves_ > kMaxMoves) {
       out_ << '\n'
            << paint("33;1", "A draw:") << " " << kMaxMoves
@@ -492,6 +497,7 @@ class Game {
   Modifier mod_ = Modifier::Normal;
   bool lost_ = false;
   bool drawn_ = false;
+  bool can_loop_ = false;  // a part of the game played is loopy
   // Loopy games: the positions met, with whose turn it was, to see a repetition; and the moves.
   std::unordered_map<Value, int, ValueHash> met_[2];
   int moves_ = 0;

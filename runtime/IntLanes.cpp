@@ -165,11 +165,14 @@ class LaneEval {
             // 2019): exact for 32-bit operands, a multiplication for a division.
             __extension__ using U128 = unsigned __int128;
             const auto e = static_cast<std::uint64_t>(d);
-            const std::uint64_t magic = ~std::uint64_t{0} / e + 1;  // d >= 2; d == 1 wraps to 0
+            if (e == 1) {  // its magic number would wrap to 0
+              for (int l = 0; l < len; ++l) z[l] = o == Op::Mod ? 0 : x[l];
+              return;
+            }
+            const std::uint64_t magic = ~std::uint64_t{0} / e + 1;
             for (int l = 0; l < len; ++l) {
               const auto u = static_cast<std::uint64_t>(x[l]);
-              if (e == 1) z[l] = o == Op::Mod ? 0 : x[l];
-              else if constexpr (o == Op::Mod) z[l] = static_cast<std::int64_t>((U128{magic * u} * e) >> 64);
+              if constexpr (o == Op::Mod) z[l] = static_cast<std::int64_t>((U128{magic * u} * e) >> 64);
               else z[l] = static_cast<std::int64_t>((U128{magic} * u) >> 64);
             }
             return;
