@@ -253,15 +253,14 @@ std::variant<std::unique_ptr<Verifier>, HeapWord> verify(const BipartiteMonoid& 
   return v;
 }
 
-// An element of Q whose heaps get a count of their own in a candidate, cyclic of index i and
-// period p (g^(i+p) = g^i): the elements of the heaps of failing words, whose relations in Q
-// the new heap breaks (MisereSolver's recalibration of a generator). kNewHeap: heap n.
+// Heaps that get a count of their own in a candidate, beside their element of Q: a cyclic
+// monoid of index i and period p (g^(i+p) = g^i). Heap n, new to Q, gets one (kNewHeap, its
+// element of Q the identity); so do the heaps of a failing word when a trial is refined.
 struct Freed {
   static constexpr int kNewHeap = -1;
   int element;        // or kNewHeap
   std::int64_t heap;  // > 0: this heap alone, split from the others of its element
   int index, period;
-  bool keep = true;  // the heaps keep their element of Q beside the count
   friend bool operator==(const Freed&, const Freed&) = default;
 };
 
@@ -283,21 +282,135 @@ void insert_heap(SortedWord& w, std::int64_t h) {
   w.insert(std::upper_bound(w.begin(), w.end(), h, std::greater<>()), h);
 }
 
+// The least word of heaps 1..n in the multiset order that q gets wrong (P though it cannot
+// move or has a P option, or N though it can move and has none), if any: the verifier's
+// abstraction of words (element, the z with an option times z in P, can move) walked as
+// Dijkstra's walk, by least words, rather than breadth first. A word's options come before
+// it in that order, so a candidate right on every word before its least failure stays right
+// there when refined (runtime/Quotient.hpp).
+std::optional<HeapWord> least_failure(const BipartiteMonoid& q, const std::vector<std::uint16_t>& phi,
+                                      const std::vector<std::vector<HeapWord>>& options,
+                                      const QuotientBudget& budget) {
+  std::vector<HeapClass> classes = heap_classes(q, phi, options);
+  std::stable_sort(classes.begin(), classes.end(),
+                   [](const HeapClass& a, const HeapClass& b) { return a.element < b.element; });
+  const auto m = static_cast<std::size_t>(q.size);
+  const std::size_t words = (m + 63) / 64;
+  auto bit = [](std::size_t z) { return std::uint64_t{1} << (z % 64); };
+  std::vector<std::uint64_t> in_p_after(m * words, 0);  // for each d, the z with d z in P
+  for (std::size_t d = 0; d < m; ++d) {
+    for (std::size_t z = 0; z < m; ++z) {
+      if (q.p(q.times(static_cast<int>(d), static_cast<int>(z)))) in_p_after[d * words + z / 64] |= bit(z);
+    }
+  }
+  // Abstractions: the element and can-move in the first word of the key, S after it.
+  std::vector<std::uint64_t> keys;
+  std::vector<SortedWord> best;
+  std::vector<std::uint8_t> settled;
+  struct Hash {
+    const std::vector<std::uint64_t>* keys;
+    std::size_t width;
+    std::size_t operator()(std::uint32_t k) const {
+      std::uint64_t h = 0;
+      for (std::size_t i = 0; i < width; ++i) h = (h ^ (*keys)[k * width + i]) * 0x9e3779b97f4a7c15ULL;
+      return static_cast<std::size_t>(h ^ (h >> 31));
+    }
+  };
+  struct Eq {
+    const std::vector<std::uint64_t>* keys;
+    std::size_t width;
+    bool operator()(std::uint32_t a, std::uint32_t b) const {
+      return std::equal(keys->begin() + static_cast<std::ptrdiff_t>(a * width),
+                        keys->begin() + static_cast<std::ptrdiff_t>((a + 1) * width),
+                        keys->begin() + static_cast<std::ptrdiff_t>(b * width));
+    }
+  };
+  const std::size_t width = words + 1;
+  absl::flat_hash_set<std::uint32_t, Hash, Eq> seen(16, Hash{&keys, width}, Eq{&keys, width});
+  // The abstraction in the last `width` words of keys: its number, new or not.
+  auto intern = [&]() {
+    const auto k = static_cast<std::uint32_t>(best.size());
+    const auto [it, fresh] = seen.insert(k);
+    if (!fresh) {
+      keys.resize(keys.size() - width);
+      return *it;
+    }
+    best.emplace_back();
+    settled.push_back(0);
+    return k;
+  };
+  using Entry = std::pair<SortedWord, std::uint32_t>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> pq;
+  keys.assign(width, 0);
+  pq.push({{}, intern()});
+  std::vector<std::uint64_t> s(words), pull(words);
+  std::uint64_t pending = 0;
+  while (!pq.empty()) {
+    Entry top = pq.top();
+    pq.pop();
+    const std::uint32_t k = top.second;
+    if (settled[k] || top.first != best[k]) continue;
+    settled[k] = 1;
+    const std::uint64_t head = keys[k * width];
+    const auto x = static_cast<int>(head >> 1);
+    const bool can_move = (head & 1) != 0;
+    const bool option_in_p = (keys[k * width + 1] & 1) != 0;  // z = 1, the identity
+    if (q.p(x) != (can_move && !option_in_p)) return HeapWord(top.first.rbegin(), top.first.rend());
+    int pulled = -1;  // the element whose {z : c z in S} is in `pull`
+    for (const HeapClass& g : classes) {
+      if (g.element != pulled) {  // the classes come by element: once per element
+        pulled = g.element;
+        const std::uint16_t* row = &q.mul[static_cast<std::size_t>(g.element) * m];
+        const std::uint64_t* from = &keys[k * width + 1];
+        for (std::size_t i = 0; i < words; ++i) {
+          std::uint64_t acc = 0;
+          const std::size_t end = std::min(m, 64 * i + 64);
+          for (std::size_t z = 64 * i; z < end; ++z)
+            acc |= ((from[row[z] >> 6] >> (row[z] & 63)) & 1) << (z & 63);
+          pull[i] = acc;
+        }
+      }
+      std::copy(pull.begin(), pull.end(), s.begin());
+      for (std::uint16_t t : g.moves) {
+        const std::uint64_t* r = &in_p_after[static_cast<std::size_t>(q.times(x, t)) * words];
+        for (std::size_t i = 0; i < words; ++i) s[i] |= r[i];
+      }
+      const int y = q.times(x, g.element);
+      keys.push_back(static_cast<std::uint64_t>(y) * 2 + (can_move || !g.moves.empty() ? 1 : 0));
+      keys.insert(keys.end(), s.begin(), s.end());
+      const std::uint32_t j = intern();
+      if (settled[j]) continue;
+      SortedWord w = top.first;
+      insert_heap(w, g.heap);
+      if (best[j].empty() || w < best[j]) {
+        best[j] = w;
+        pq.push({std::move(w), j});
+      }
+    }
+    pending += classes.size() * words;
+    if (pending >= 4096 && budget.charge) {
+      budget.charge(pending);
+      pending = 0;
+    }
+  }
+  return std::nullopt;
+}
+
 struct Candidate {
   BipartiteMonoid q;
   std::vector<std::uint16_t> phi;
+  std::vector<SortedWord> least;  // each element's least word
 };
 
 // A candidate for the quotient of heaps 1..n: the submonoid of Q x (a cyclic monoid per freed
 // heap) that the heaps make, a freed heap h going to (phi(h), its own generator) and the new
-// heap n to (1, its generator). It keeps everything Q knew and tells the freed heaps' counts
+// heap n, when base_phi stops short of it, to (1, its generator). It keeps everything Q knew and tells the freed heaps' counts
 // apart. P is marked by the outcome of each element's least word, whose options' elements
 // have smaller least words; then elements no product tells apart are merged (reduction by
 // indistinguishability). Null when it would pass `max_elements`.
-std::optional<Candidate> candidate(const MisereQuotient& mq,
+std::optional<Candidate> candidate(const BipartiteMonoid& Q, const std::vector<std::uint16_t>& base_phi,
                                    const std::vector<std::vector<HeapWord>>& options, std::int64_t n,
                                    const std::vector<Freed>& freed, std::size_t max_elements) {
-  const BipartiteMonoid& Q = mq.q;
   const std::size_t F = freed.size();
   std::vector<int> radix;
   std::size_t L = 1;
@@ -348,12 +461,10 @@ std::optional<Candidate> candidate(const MisereQuotient& mq,
   std::vector<std::size_t> heap_element(static_cast<std::size_t>(n) + 1, 0);
   for (std::int64_t h = 1; h <= n; ++h) {
     std::vector<int> k(F, 0);
-    const int old = h < n ? mq.phi[static_cast<std::size_t>(h)] : Freed::kNewHeap;
-    int q = h < n ? old : 0;
-    if (const int j = freed_of(freed, h, old); j >= 0) {
-      k[static_cast<std::size_t>(j)] = 1;
-      if (!freed[static_cast<std::size_t>(j)].keep) q = 0;
-    }
+    const bool fresh = static_cast<std::size_t>(h) >= base_phi.size();  // heap n, new to Q
+    const int old = fresh ? Freed::kNewHeap : base_phi[static_cast<std::size_t>(h)];
+    const int q = fresh ? 0 : old;
+    if (const int j = freed_of(freed, h, old); j >= 0) k[static_cast<std::size_t>(j)] = 1;
     heap_element[static_cast<std::size_t>(h)] = encode(q, k);
   }
   // The elements the heaps make, each with its least word, in the order of those words
@@ -497,7 +608,9 @@ std::optional<Candidate> candidate(const MisereQuotient& mq,
   c.q.size = m;
   c.q.mul.assign(static_cast<std::size_t>(m) * static_cast<std::size_t>(m), 0);
   c.q.in_p.assign(static_cast<std::size_t>(m), 0);
+  c.least.resize(static_cast<std::size_t>(m));
   for (int a = 0; a < m; ++a) {
+    c.least[static_cast<std::size_t>(a)] = least[first[static_cast<std::size_t>(a)]];
     c.q.in_p[static_cast<std::size_t>(a)] = in_p[first[static_cast<std::size_t>(a)]];
     for (int b = 0; b < m; ++b) {
       const std::size_t z = times(first[static_cast<std::size_t>(a)], first[static_cast<std::size_t>(b)]);
@@ -513,51 +626,53 @@ std::optional<Candidate> candidate(const MisereQuotient& mq,
   return c;
 }
 
-// The candidates one step freer than `freed`, after a failing word: an element of one of its
-// heaps gets a count, one of its heaps a count of its own, or a count it touches a larger
-// index or period. (MisereSolver's recalibration; the least failure of each candidate kept
-// comes later than the last one's, which is how the search converges.)
-std::vector<std::vector<Freed>> recalibrations(const std::vector<Freed>& freed, const HeapWord& failure,
-                                               const MisereQuotient& mq, std::int64_t n) {
-  std::vector<std::vector<Freed>> out;
-  auto add = [&](std::vector<Freed> f) {
-    if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(std::move(f));
-  };
-  std::map<int, int> touched;  // count index -> copies in the word
-  for (std::size_t i = 0; i < failure.size(); ++i) {
-    const std::int64_t h = failure[i];
-    const int old = h == n ? Freed::kNewHeap : mq.phi[static_cast<std::size_t>(h)];
-    const int j = freed_of(freed, h, old);
-    if (j >= 0) ++touched[j];
-    if (i > 0 && failure[i - 1] == h) continue;
-    for (bool keep : {true, false}) {
-      if (j < 0 && old != 0) {
-        std::vector<Freed> f = freed;
-        f.push_back({old, 0, 1, 2, keep});
-        add(std::move(f));
-      }
-      if (h != n && (j < 0 || freed[static_cast<std::size_t>(j)].heap == 0)) {
-        std::vector<Freed> f = freed;
-        f.push_back({old, h, 1, 2, keep});
-        add(std::move(f));
-      }
-    }
-  }
-  for (auto [j, c] : touched) {
-    std::vector<Freed> f = freed;
-    ++f[static_cast<std::size_t>(j)].index;
-    add(f);
-    f = freed;
-    ++f[static_cast<std::size_t>(j)].period;
-    add(f);
-  }
-  return out;
+int element_in(const Candidate& c, const HeapWord& w) {
+  int x = 0;
+  for (std::int64_t h : w) x = c.q.times(x, c.phi[static_cast<std::size_t>(h)]);
+  return x;
 }
 
 // Failures in the order the verification meets them: fewer heaps first, then by heap.
 bool later(const HeapWord& a, const HeapWord& b) {
-  if (a.size() != b.size()) return a.size() > b.size();
-  return a > b;
+  return std::lexicographical_compare(b.rbegin(), b.rend(), a.rbegin(), a.rend());
+}
+
+// Recalibration after the least failing word u of a trial: the trial refined by counts of some
+// of u's heaps (the trial times a cyclic monoid per heap, g^(c+3) = g^(c+1) for c copies in u,
+// each heap keeping its element), which keeps every word before u right: their least words
+// come before u too. Heaps are counted one more at a time, each where u and the least word of
+// its element still differ, until the least failure moves on; with all of u's heaps counted, u
+// is the least word of its element, so right (its options come earlier), and it does. Each
+// candidate goes to `take`, which says when it is enough (true).
+template <typename Take>
+void recalibrate(const Candidate& trial, const std::vector<std::vector<HeapWord>>& options, std::int64_t n,
+                 const HeapWord& failure, std::size_t max_elements, Take&& take) {
+  std::vector<Freed> counts;  // a count of each heap of u that can move, exact to its copies in u
+  for (std::size_t i = 0; i < failure.size(); ++i) {
+    const std::int64_t h = failure[i];
+    if (options[static_cast<std::size_t>(h)].empty() || (i > 0 && failure[i - 1] == h)) continue;
+    const auto copies = static_cast<int>(std::count(failure.begin(), failure.end(), h));
+    counts.push_back({trial.phi[static_cast<std::size_t>(h)], h, copies + 1, 2});
+  }
+  std::vector<Freed> counted;
+  SortedWord least = trial.least[static_cast<std::size_t>(element_in(trial, failure))];
+  while (counted.size() < counts.size()) {
+    // The next heap: one whose count tells u from `least`, else any not counted yet.
+    auto next = counts.end();
+    for (auto it = counts.begin(); it != counts.end(); ++it) {
+      if (std::find(counted.begin(), counted.end(), *it) != counted.end()) continue;
+      if (next == counts.end()) next = it;
+      if (std::count(least.begin(), least.end(), it->heap) + 1 != it->index) {
+        next = it;
+        break;
+      }
+    }
+    counted.push_back(*next);
+    std::optional<Candidate> c = candidate(trial.q, trial.phi, options, n, counted, max_elements);
+    if (!c) return;  // past max_elements
+    least = c->least[static_cast<std::size_t>(element_in(*c, failure))];
+    if (take(std::move(c))) return;
+  }
 }
 
 }  // namespace
@@ -603,48 +718,45 @@ MisereQuotient misere_quotient(const HeapOptionsFn& options_of, const HeapSpec* 
         if (kept) mq.phi.push_back(static_cast<std::uint16_t>(x));
       }
       if (!kept) {
-        // Best-first over the candidates: the one whose least failure comes latest (then the
-        // smallest) is made freer next; each set of counts is tried once.
-        struct Tried {
-          std::vector<Freed> freed;
-          HeapWord failure;
-          int size;
-        };
-        std::vector<Tried> open;
-        std::vector<std::vector<Freed>> seen;
+        // The trial: Q and a cyclic monoid for heap n (g^4 = g^2), then recalibrated at each
+        // failing word, to a candidate whose least failure comes later, until none is left.
+        const auto max_elements = std::max<std::size_t>(static_cast<std::size_t>(budget.max_size) * 16, std::size_t{1} << 20);
         std::optional<Candidate> found;
         std::unique_ptr<Verifier> found_verifier;
-        const auto max_elements = static_cast<std::size_t>(budget.max_size) * 16;
-        int tries = 0;
-        auto attempt = [&](std::vector<Freed> f) {
-          if (std::find(seen.begin(), seen.end(), f) != seen.end()) return;
-          seen.push_back(f);
-          ++tries;
+        std::optional<std::pair<Candidate, HeapWord>> next;
+        HeapWord bar;  // the failure to beat
+        int built = 0;
+        // Whether c ends the search: verified (found), or the next trial.
+        auto take = [&](std::optional<Candidate> c) {
+          ++built;
           ++mq.candidates;
-          std::optional<Candidate> c = candidate(mq, options, n, f, max_elements);
-          if (!c || c->q.size > budget.max_size) return;
-          auto checked = verify(c->q, c->phi, options, budget);
-          if (auto* v = std::get_if<std::unique_ptr<Verifier>>(&checked)) {
-            found = std::move(c);
-            found_verifier = std::move(*v);
-            return;
+          if (c && c->q.size <= budget.max_size) {
+            std::optional<HeapWord> failure = least_failure(c->q, c->phi, options, budget);
+            if (!failure) {
+              auto checked = verify(c->q, c->phi, options, budget);
+              if (auto* v = std::get_if<std::unique_ptr<Verifier>>(&checked)) {
+                found_verifier = std::move(*v);
+                found = std::move(c);
+                return true;
+              }
+              failure = std::get<HeapWord>(checked);  // cannot happen: the same words
+            }
+            HeapWord& f = *failure;
+            if (later(f, bar)) {
+              next.emplace(std::move(*c), std::move(f));
+              return true;
+            }
           }
-          open.push_back({std::move(f), std::move(std::get<HeapWord>(checked)), c->q.size});
+          return built >= budget.max_candidates;
         };
-        attempt({{Freed::kNewHeap, 0, 1, 2, true}});
-        while (!found && !open.empty() && tries < budget.max_candidates) {
-          auto best = std::min_element(open.begin(), open.end(), [](const Tried& a, const Tried& b) {
-            if (a.failure != b.failure) return later(a.failure, b.failure);
-            return a.size < b.size;
-          });
-          const Tried expand = std::move(*best);
-          open.erase(best);
-          for (std::vector<Freed>& f : recalibrations(expand.freed, expand.failure, mq, n)) {
-            attempt(std::move(f));
-            if (found) break;
-          }
+        take(candidate(mq.q, mq.phi, options, n, {{Freed::kNewHeap, 0, 2, 2}}, max_elements));
+        while (!found && next && built < budget.max_candidates) {
+          const std::pair<Candidate, HeapWord> trial = std::move(*next);
+          next.reset();
+          bar = trial.second;
+          recalibrate(trial.first, options, n, trial.second, max_elements, take);
         }
-        if (!found) {
+        if (!found_verifier) {
           options.pop_back();
           mq.stopped = "heap " + std::to_string(n) + " changes the quotient beyond " +
                        std::to_string(budget.max_size) + " elements or " +

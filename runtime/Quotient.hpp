@@ -5,8 +5,12 @@
 //
 // The quotient is built heap by heap (runtime/Quotient.cpp). For heap n it first tries to
 // give n an element Q already has (the quotient does not change), else it builds a larger
-// candidate and reduces it by indistinguishability; either way nothing is kept unless the
-// verification principle holds: every word of heaps 1..n is P exactly when its element is.
+// candidate (Q times a count of heap n) and reduces it by indistinguishability, then refines
+// it at its least failing word (in the multiset order, where a word's options come first)
+// by counts of that word's heaps, until no word fails: each refinement keeps every earlier
+// word right and mends the failing one, so the least failure only moves on. Nothing is kept
+// unless the verification principle holds: every word of heaps 1..n is P exactly when its
+// element is.
 // That check covers the infinitely many words at once, through a finite abstraction of a
 // word (its element, and the elements z for which one of its options times z is in P), so
 // a quotient this file returns is proven for every sum of heaps up to `reached`, and for all
