@@ -28,6 +28,30 @@ namespace {
 
 using Elements = std::vector<std::uint16_t>;  // sorted, distinct
 
+// Rows of `width` values side by side in one vector, hashed and compared by row number (the
+// abstractions of words, and the signatures of the reduction).
+template <class T>
+struct RowHash {
+  const std::vector<T>* rows;
+  std::size_t width;
+  std::size_t operator()(std::size_t r) const {
+    std::uint64_t h = 0;
+    for (std::size_t i = 0; i < width; ++i)
+      h = (h ^ static_cast<std::uint64_t>((*rows)[r * width + i])) * 0x9e3779b97f4a7c15ULL;
+    return static_cast<std::size_t>(h ^ (h >> 31));
+  }
+};
+template <class T>
+struct RowEq {
+  const std::vector<T>* rows;
+  std::size_t width;
+  bool operator()(std::size_t a, std::size_t b) const {
+    return std::equal(rows->begin() + static_cast<std::ptrdiff_t>(a * width),
+                      rows->begin() + static_cast<std::ptrdiff_t>((a + 1) * width),
+                      rows->begin() + static_cast<std::ptrdiff_t>(b * width));
+  }
+};
+
 // The verification works on heaps grouped by what it sees of them: the element, and the
 // elements of the options (the transition set). Heaps alike in both play alike.
 struct HeapClass {
@@ -307,26 +331,9 @@ std::optional<HeapWord> least_failure(const BipartiteMonoid& q, const std::vecto
   std::vector<std::uint64_t> keys;
   std::vector<SortedWord> best;
   std::vector<std::uint8_t> settled;
-  struct Hash {
-    const std::vector<std::uint64_t>* keys;
-    std::size_t width;
-    std::size_t operator()(std::uint32_t k) const {
-      std::uint64_t h = 0;
-      for (std::size_t i = 0; i < width; ++i) h = (h ^ (*keys)[k * width + i]) * 0x9e3779b97f4a7c15ULL;
-      return static_cast<std::size_t>(h ^ (h >> 31));
-    }
-  };
-  struct Eq {
-    const std::vector<std::uint64_t>* keys;
-    std::size_t width;
-    bool operator()(std::uint32_t a, std::uint32_t b) const {
-      return std::equal(keys->begin() + static_cast<std::ptrdiff_t>(a * width),
-                        keys->begin() + static_cast<std::ptrdiff_t>((a + 1) * width),
-                        keys->begin() + static_cast<std::ptrdiff_t>(b * width));
-    }
-  };
   const std::size_t width = words + 1;
-  absl::flat_hash_set<std::uint32_t, Hash, Eq> seen(16, Hash{&keys, width}, Eq{&keys, width});
+  absl::flat_hash_set<std::uint32_t, RowHash<std::uint64_t>, RowEq<std::uint64_t>> seen(
+      16, RowHash<std::uint64_t>{&keys, width}, RowEq<std::uint64_t>{&keys, width});
   // The abstraction in the last `width` words of keys: its number, new or not.
   auto intern = [&]() {
     const auto k = static_cast<std::uint32_t>(best.size());
@@ -566,26 +573,8 @@ std::optional<Candidate> candidate(const BipartiteMonoid& Q, const std::vector<s
     }
     // Signatures by hash: a class is the set of elements with one signature.
     const std::size_t width = G + 1;
-    struct SigHash {
-      const std::vector<std::uint32_t>* sig;
-      std::size_t width;
-      std::size_t operator()(std::size_t i) const {
-        std::uint64_t h = 0;
-        for (std::size_t j = 0; j < width; ++j) h = (h ^ (*sig)[i * width + j]) * 0x9e3779b97f4a7c15ULL;
-        return static_cast<std::size_t>(h ^ (h >> 29));
-      }
-    };
-    struct SigEq {
-      const std::vector<std::uint32_t>* sig;
-      std::size_t width;
-      bool operator()(std::size_t a, std::size_t b) const {
-        return std::equal(sig->begin() + static_cast<std::ptrdiff_t>(a * width),
-                          sig->begin() + static_cast<std::ptrdiff_t>((a + 1) * width),
-                          sig->begin() + static_cast<std::ptrdiff_t>(b * width));
-      }
-    };
-    absl::flat_hash_map<std::size_t, std::uint32_t, SigHash, SigEq> ids(size, SigHash{&sig, width},
-                                                                        SigEq{&sig, width});
+    absl::flat_hash_map<std::size_t, std::uint32_t, RowHash<std::uint32_t>, RowEq<std::uint32_t>> ids(
+        size, RowHash<std::uint32_t>{&sig, width}, RowEq<std::uint32_t>{&sig, width});
     std::vector<std::uint32_t> next(size);
     for (std::size_t i = 0; i < size; ++i)
       next[i] = ids.try_emplace(i, static_cast<std::uint32_t>(ids.size())).first->second;
