@@ -411,10 +411,11 @@ struct Candidate {
 
 // A candidate for the quotient of heaps 1..n: the submonoid of Q x (a cyclic monoid per freed
 // heap) that the heaps make, a freed heap h going to (phi(h), its own generator) and the new
-// heap n, when base_phi stops short of it, to (1, its generator). It keeps everything Q knew and tells the freed heaps' counts
-// apart. P is marked by the outcome of each element's least word, whose options' elements
-// have smaller least words; then elements no product tells apart are merged (reduction by
-// indistinguishability). Null when it would pass `max_elements`.
+// heap n, when base_phi stops short of it, to (1, its generator). It keeps everything Q knew
+// and tells the freed heaps' counts apart. P is marked by the outcome of each element's least
+// word, whose options' elements have smaller least words; then elements no product tells
+// apart are merged (reduction by indistinguishability). Null when it would pass
+// `max_elements`.
 std::optional<Candidate> candidate(const BipartiteMonoid& Q, const std::vector<std::uint16_t>& base_phi,
                                    const std::vector<std::vector<HeapWord>>& options, std::int64_t n,
                                    const std::vector<Freed>& freed, std::size_t max_elements) {
@@ -621,7 +622,8 @@ int element_in(const Candidate& c, const HeapWord& w) {
   return x;
 }
 
-// Failures in the order the verification meets them: fewer heaps first, then by heap.
+// Whether word a comes after word b (each sorted up) in the multiset order, where a word's
+// options come before it.
 bool later(const HeapWord& a, const HeapWord& b) {
   return std::lexicographical_compare(b.rbegin(), b.rend(), a.rbegin(), a.rend());
 }
@@ -709,7 +711,8 @@ MisereQuotient misere_quotient(const HeapOptionsFn& options_of, const HeapSpec* 
       if (!kept) {
         // The trial: Q and a cyclic monoid for heap n (g^4 = g^2), then recalibrated at each
         // failing word, to a candidate whose least failure comes later, until none is left.
-        const auto max_elements = std::max<std::size_t>(static_cast<std::size_t>(budget.max_size) * 16, std::size_t{1} << 20);
+        const auto max_elements =
+            std::max<std::size_t>(static_cast<std::size_t>(budget.max_size) * 16, std::size_t{1} << 20);
         std::optional<Candidate> found;
         std::unique_ptr<Verifier> found_verifier;
         std::optional<std::pair<Candidate, HeapWord>> next;
