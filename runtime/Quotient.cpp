@@ -4,6 +4,8 @@
 #include <absl/container/flat_hash_set.h>
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 #include <map>
 #include <queue>
 #include <variant>
@@ -306,6 +308,55 @@ void insert_heap(SortedWord& w, std::int64_t h) {
   w.insert(std::upper_bound(w.begin(), w.end(), h, std::greater<>()), h);
 }
 
+// {z : c z in S} for one element c of a monoid and sets S of its elements, from the z with
+// c z = t for each t in S, or out of S when that is fewer (S is most of Q, as a rule): a
+// quarter of Q looked at rather than all of it.
+struct Preimages {
+  std::size_t m = 0;
+  std::vector<std::uint32_t> start;  // the z with c z = t: z_of[start[t] .. start[t + 1])
+  std::vector<std::uint16_t> z_of;
+
+  Preimages() = default;
+  Preimages(const BipartiteMonoid& q, int c) : m(static_cast<std::size_t>(q.size)), start(m + 1, 0), z_of(m) {
+    const std::uint16_t* row = &q.mul[static_cast<std::size_t>(c) * m];
+    for (std::size_t z = 0; z < m; ++z) ++start[row[z] + 1];
+    for (std::size_t t = 0; t < m; ++t) start[t + 1] += start[t];
+    std::vector<std::uint32_t> at(start.begin(), start.end() - 1);
+    for (std::size_t z = 0; z < m; ++z) z_of[at[row[z]]++] = static_cast<std::uint16_t>(z);
+  }
+
+  // The bits of word i that stand for elements (the last word's high bits do not).
+  std::uint64_t mask(std::size_t i) const {
+    return 64 * (i + 1) <= m ? ~std::uint64_t{0} : (std::uint64_t{1} << (m % 64)) - 1;
+  }
+  // out = {z : c z in s}, bitsets of m bits; `outside`: walk the t not in s. A byte per z
+  // first (plain stores, where setting bits in words is a chain of read-modify-writes), then
+  // eight bytes into eight bits: bit i of the top byte of x * 0x0102040810204080 is byte i.
+  void preimage(const std::uint64_t* s, bool outside, std::vector<std::uint8_t>& hit, std::uint64_t* out) const {
+    const std::size_t words = (m + 63) / 64;
+    hit.assign(64 * words, 0);
+    std::uint8_t* __restrict to = hit.data();
+    const std::uint32_t* __restrict from = start.data();
+    const std::uint16_t* __restrict zs = z_of.data();
+    for (std::size_t i = 0; i < words; ++i) {
+      std::uint64_t w = outside ? ~s[i] & mask(i) : s[i];
+      for (; w != 0; w &= w - 1) {
+        const std::size_t t = 64 * i + static_cast<std::size_t>(__builtin_ctzll(w));
+        for (std::uint32_t j = from[t], end = from[t + 1]; j < end; ++j) to[zs[j]] = 1;
+      }
+    }
+    for (std::size_t i = 0; i < words; ++i) {
+      std::uint64_t acc = 0;
+      for (std::size_t b = 0; b < 8; ++b) {
+        std::uint64_t bytes = 0;
+        std::memcpy(&bytes, &hit[64 * i + 8 * b], 8);
+        acc |= ((bytes * 0x0102040810204080ULL) >> 56) << (8 * b);
+      }
+      out[i] = outside ? ~acc & mask(i) : acc;
+    }
+  }
+};
+
 // The least word of heaps 1..n in the multiset order that q gets wrong (P though it cannot
 // move or has a P option, or N though it can move and has none), if any: the verifier's
 // abstraction of words (element, the z with an option times z in P, can move) walked as
@@ -350,7 +401,13 @@ std::optional<HeapWord> least_failure(const BipartiteMonoid& q, const std::vecto
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> pq;
   keys.assign(width, 0);
   pq.push({{}, intern()});
-  std::vector<std::uint64_t> s(words), pull(words);
+  std::vector<std::uint64_t> s(words), pull(words), in_s(words);
+  std::vector<std::uint8_t> hit;
+  std::vector<Preimages> inverse(m);  // for the elements of heap classes
+  for (const HeapClass& g : classes) {
+    Preimages& inv = inverse[static_cast<std::size_t>(g.element)];
+    if (inv.m == 0) inv = Preimages(q, g.element);
+  }
   std::uint64_t pending = 0;
   while (!pq.empty()) {
     Entry top = pq.top();
@@ -363,19 +420,17 @@ std::optional<HeapWord> least_failure(const BipartiteMonoid& q, const std::vecto
     const bool can_move = (head & 1) != 0;
     const bool option_in_p = (keys[k * width + 1] & 1) != 0;  // z = 1, the identity
     if (q.p(x) != (can_move && !option_in_p)) return HeapWord(top.first.rbegin(), top.first.rend());
+    // A copy: keys grows below.
+    std::copy(keys.begin() + static_cast<std::ptrdiff_t>(k * width + 1),
+              keys.begin() + static_cast<std::ptrdiff_t>((k + 1) * width), in_s.begin());
+    std::size_t members = 0;
+    for (std::size_t i = 0; i < words; ++i) members += static_cast<std::size_t>(__builtin_popcountll(in_s[i]));
+    const bool outside = 2 * members > m;
     int pulled = -1;  // the element whose {z : c z in S} is in `pull`
     for (const HeapClass& g : classes) {
       if (g.element != pulled) {  // the classes come by element: once per element
         pulled = g.element;
-        const std::uint16_t* row = &q.mul[static_cast<std::size_t>(g.element) * m];
-        const std::uint64_t* from = &keys[k * width + 1];
-        for (std::size_t i = 0; i < words; ++i) {
-          std::uint64_t acc = 0;
-          const std::size_t end = std::min(m, 64 * i + 64);
-          for (std::size_t z = 64 * i; z < end; ++z)
-            acc |= ((from[row[z] >> 6] >> (row[z] & 63)) & 1) << (z & 63);
-          pull[i] = acc;
-        }
+        inverse[static_cast<std::size_t>(g.element)].preimage(in_s.data(), outside, hit, pull.data());
       }
       std::copy(pull.begin(), pull.end(), s.begin());
       for (std::uint16_t t : g.moves) {
@@ -473,6 +528,7 @@ std::optional<Candidate> candidate(const BipartiteMonoid& Q, const std::vector<s
     const int old = fresh ? Freed::kNewHeap : base_phi[static_cast<std::size_t>(h)];
     const int q = fresh ? 0 : old;
     if (const int j = freed_of(freed, h, old); j >= 0) k[static_cast<std::size_t>(j)] = 1;
+
     heap_element[static_cast<std::size_t>(h)] = encode(q, k);
   }
   // The elements the heaps make, each with its least word, in the order of those words
@@ -637,7 +693,8 @@ bool later(const HeapWord& a, const HeapWord& b) {
 // candidate goes to `take`, which says when it is enough (true).
 template <typename Take>
 void recalibrate(const Candidate& trial, const std::vector<std::vector<HeapWord>>& options, std::int64_t n,
-                 const HeapWord& failure, std::size_t max_elements, Take&& take) {
+                 const HeapWord& failure, std::size_t max_elements, int max_size, bool alike_first,
+                 Take&& take) {
   std::vector<Freed> counts;  // a count of each heap of u that can move, exact to its copies in u
   for (std::size_t i = 0; i < failure.size(); ++i) {
     const std::int64_t h = failure[i];
@@ -647,7 +704,7 @@ void recalibrate(const Candidate& trial, const std::vector<std::vector<HeapWord>
   }
   std::vector<Freed> counted;
   SortedWord least = trial.least[static_cast<std::size_t>(element_in(trial, failure))];
-  while (counted.size() < counts.size()) {
+  for (;;) {
     // The next heap: one whose count tells u from `least`, else any not counted yet.
     auto next = counts.end();
     for (auto it = counts.begin(); it != counts.end(); ++it) {
@@ -658,11 +715,27 @@ void recalibrate(const Candidate& trial, const std::vector<std::vector<HeapWord>
         break;
       }
     }
-    counted.push_back(*next);
-    std::optional<Candidate> c = candidate(trial.q, trial.phi, options, n, counted, max_elements);
-    if (!c) return;  // past max_elements
-    least = c->least[static_cast<std::size_t>(element_in(*c, failure))];
-    if (take(std::move(c))) return;
+    if (next == counts.end()) return;
+    // First a count of every heap of its element together (the failures that follow are
+    // often u with that pair of heaps changed for another pair of the same element), then its
+    // own.
+    const Freed own = *next;
+    Freed alike{own.element, 0, 1, 2};
+    for (std::int64_t h : failure) alike.index += trial.phi[static_cast<std::size_t>(h)] == own.element ? 1 : 0;
+
+    for (const Freed& f : {alike, own}) {
+      if (!alike_first && f.heap == 0) continue;
+      if (std::find(counted.begin(), counted.end(), f) != counted.end()) continue;
+      counted.push_back(f);
+      std::optional<Candidate> c = candidate(trial.q, trial.phi, options, n, counted, max_elements);
+      if (!c || c->q.size > max_size) {  // too large: without this count
+        counted.pop_back();
+        if (f.heap == 0) continue;
+        return;
+      }
+      least = c->least[static_cast<std::size_t>(element_in(*c, failure))];
+      if (take(std::move(c))) return;
+    }
   }
 }
 
@@ -715,38 +788,43 @@ MisereQuotient misere_quotient(const HeapOptionsFn& options_of, const HeapSpec* 
             std::max<std::size_t>(static_cast<std::size_t>(budget.max_size) * 16, std::size_t{1} << 20);
         std::optional<Candidate> found;
         std::unique_ptr<Verifier> found_verifier;
-        std::optional<std::pair<Candidate, HeapWord>> next;
-        HeapWord bar;  // the failure to beat
-        int built = 0;
-        // Whether c ends the search: verified (found), or the next trial.
-        auto take = [&](std::optional<Candidate> c) {
-          ++built;
-          ++mq.candidates;
-          if (c && c->q.size <= budget.max_size) {
-            std::optional<HeapWord> failure = least_failure(c->q, c->phi, options, budget);
-            if (!failure) {
-              auto checked = verify(c->q, c->phi, options, budget);
-              if (auto* v = std::get_if<std::unique_ptr<Verifier>>(&checked)) {
-                found_verifier = std::move(*v);
-                found = std::move(c);
+        // Counts of a heap's whole element first (fewer trials, as a rule), and where they
+        // make the trials too large, counts of heaps alone.
+        for (const bool alike : {true, false}) {
+          std::optional<std::pair<Candidate, HeapWord>> next;
+          HeapWord bar;  // the failure to beat
+          int built = 0;
+          // Whether c ends the search: verified (found), or the next trial.
+          auto take = [&](std::optional<Candidate> c) {
+            ++built;
+            ++mq.candidates;
+            if (c && c->q.size <= budget.max_size) {
+              std::optional<HeapWord> failure = least_failure(c->q, c->phi, options, budget);
+              if (!failure) {
+                auto checked = verify(c->q, c->phi, options, budget);
+                if (auto* v = std::get_if<std::unique_ptr<Verifier>>(&checked)) {
+                  found_verifier = std::move(*v);
+                  found = std::move(c);
+                  return true;
+                }
+                failure = std::get<HeapWord>(checked);  // cannot happen: the same words
+              }
+              HeapWord& f = *failure;
+              if (later(f, bar)) {
+                next.emplace(std::move(*c), std::move(f));
                 return true;
               }
-              failure = std::get<HeapWord>(checked);  // cannot happen: the same words
             }
-            HeapWord& f = *failure;
-            if (later(f, bar)) {
-              next.emplace(std::move(*c), std::move(f));
-              return true;
-            }
+            return built >= budget.max_candidates;
+          };
+          take(candidate(mq.q, mq.phi, options, n, {{Freed::kNewHeap, 0, 2, 2}}, max_elements));
+          while (!found && next && built < budget.max_candidates) {
+            const std::pair<Candidate, HeapWord> trial = std::move(*next);
+            next.reset();
+            bar = trial.second;
+            recalibrate(trial.first, options, n, trial.second, max_elements, budget.max_size, alike, take);
           }
-          return built >= budget.max_candidates;
-        };
-        take(candidate(mq.q, mq.phi, options, n, {{Freed::kNewHeap, 0, 2, 2}}, max_elements));
-        while (!found && next && built < budget.max_candidates) {
-          const std::pair<Candidate, HeapWord> trial = std::move(*next);
-          next.reset();
-          bar = trial.second;
-          recalibrate(trial.first, options, n, trial.second, max_elements, take);
+          if (found) break;
         }
         if (!found_verifier) {
           options.pop_back();
