@@ -689,8 +689,10 @@ bool later(const HeapWord& a, const HeapWord& b) {
 // each heap keeping its element), which keeps every word before u right: their least words
 // come before u too. Heaps are counted one more at a time, each where u and the least word of
 // its element still differ, until the least failure moves on; with all of u's heaps counted, u
-// is the least word of its element, so right (its options come earlier), and it does. Each
-// candidate goes to `take`, which says when it is enough (true).
+// is the least word of its element, so right (its options come earlier), and it does. With
+// alike_first, each heap's whole element is counted before the heap alone (also a refinement).
+// A count whose candidate passes max_size elements is dropped. Each candidate goes to `take`,
+// which says when it is enough (true).
 template <typename Take>
 void recalibrate(const Candidate& trial, const std::vector<std::vector<HeapWord>>& options, std::int64_t n,
                  const HeapWord& failure, std::size_t max_elements, int max_size, bool alike_first,
