@@ -1,5 +1,7 @@
 #include "lang/Diagnostics.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <ostream>
 
@@ -30,8 +32,14 @@ void Diagnostics::flush() {
     std::size_t end = i;
     while (end < pending_.size() && pending_[end].where.file == pending_[i].where.file) ++end;
     const std::size_t shown = std::min<std::size_t>(end - i, kMaxErrorsPerFile);
-    for (std::size_t k = i; k < i + shown; ++k) print(pending_[k]);
-    if (end - i > shown) {
+    for (std::size_t k = i; k < i + shown; ++k) {
+      if (json_) print_json(pending_[k]);
+      else print(pending_[k]);
+    }
+    if (end - i > shown && json_) {
+      print_json({{}, "too many errors (" + std::to_string(end - i) + "); stopping after the first " +
+                          std::to_string(shown), {}, {}, false});
+    } else if (end - i > shown) {
       const Where w = pending_[i].where;
       err_ << "error: too many errors";
       if (w.known()) err_ << " in " << one_line(sources_.file(w.file).name, 200);
@@ -110,6 +118,23 @@ void Diagnostics::print(const Pending& d) {
   for (const Note& n : d.notes) {
     if (n.where.known()) print_at(n.where, "note", one_line(n.message));
   }
+}
+
+void Diagnostics::print_json(const Pending& d) {
+  auto at = [&](Where where, const std::string& severity, const std::string& message) {
+    nlohmann::ordered_json j{{"severity", severity}, {"message", message}};
+    if (where.known()) {
+      const LineCol lc = sources_.locate(where);
+      j["file"] = sources_.file(where.file).name;
+      j["line"] = lc.line;
+      j["column"] = lc.column;
+    }
+    return j;
+  };
+  nlohmann::ordered_json j = at(d.where, d.warning ? "warning" : "error", d.message);
+  if (!d.hint.empty()) j["hint"] = d.hint;
+  for (const Note& n : d.notes) j["notes"].push_back(at(n.where, "note", n.message));
+  err_ << j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
 }
 
 void Diagnostics::print_at(Where where, const char* severity, const std::string& message) {

@@ -19,7 +19,10 @@ class Diagnostics {
  public:
   static constexpr int kMaxErrorsPerFile = 20;
 
-  Diagnostics(const Sources& sources, std::ostream& err) : sources_(sources), err_(err) {}
+  // json: each diagnostic one line of JSON ({"file", "line", "column", "severity",
+  // "message", "hint", "notes"}), for editors and scripts.
+  Diagnostics(const Sources& sources, std::ostream& err, bool json = false)
+      : sources_(sources), err_(err), json_(json) {}
   void error(Where where, const std::string& message, const std::string& hint = {});
   // Something likely wrong that does not stop the program (grundy check's findings on
   // small states): printed as errors are, not counted.
@@ -47,10 +50,12 @@ class Diagnostics {
     bool warning = false;
   };
   void print(const Pending& d);
+  void print_json(const Pending& d);
   // The header, the source line and the caret of one place.
   void print_at(Where where, const char* severity, const std::string& message);
   const Sources& sources_;
   std::ostream& err_;
+  bool json_;
   std::vector<Pending> pending_;
   int count_ = 0;
 };

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "lang/Json.hpp"
 #include "lang/Resolver.hpp"
 #include "lang/Shortcuts.hpp"
 #include "runtime/Cycle.hpp"
@@ -21,7 +22,7 @@ Driver::Driver(std::ostream& o, std::ostream& e, SessionOptions opts)
     : out(o),
       err(e),
       options(opts),
-      diags(world.sources, e),
+      diags(world.sources, e, opts.json),
       interp(world),
       games(world, interp),
       loader(world, diags),
@@ -251,7 +252,8 @@ int Driver::run_program(Program& p, bool main) {
           break;
         case Stmt::Kind::Expr: {
           Value v = interp.eval(*s.expr, frame);
-          out << (v.is(Kind::Str) ? v.as_str() : to_string(v)) << '\n';
+          if (options.json) out << json_line(v) << '\n';
+          else out << (v.is(Kind::Str) ? v.as_str() : to_string(v)) << '\n';
           // Each statement's output goes out when it is complete, also into a pipe or a
           // file (where output is buffered): a later statement that runs long, or is
           // killed, does not take it down with it. One flush per statement, not per line.

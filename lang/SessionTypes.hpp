@@ -25,6 +25,9 @@ struct SessionOptions {
   // The REPL stops a statement at Ctrl-C and carries on: an interrupted statement throws
   // its Error (kind Interrupted) out of run_source/run_file instead of reporting it.
   bool rethrow_interrupts = false;
+  // --format json: each value printed as a line of JSON (lang/Json.hpp), each diagnostic as
+  // a JSON object on a line of its own.
+  bool json = false;
 };
 
 // A game as the REPL's :games lists it.

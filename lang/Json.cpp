@@ -1,0 +1,74 @@
+#include "lang/Json.hpp"
+
+#include "runtime/Game.hpp"
+
+namespace grundy::lang {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json items(const std::vector<Value>& xs) {
+  json a = json::array();
+  auto& array = a.get_ref<json::array_t&>();
+  array.reserve(xs.size());
+  for (const Value& x : xs) array.push_back(to_json(x));
+  return a;
+}
+
+// period(...) answers (n0, p, proven) or (n0, p, observed), the last a word.
+bool is_period(const Value& v) {
+  if (!v.is(Kind::Tuple) || v.items().size() != 3) return false;
+  const Value& w = v.items()[2];
+  return v.items()[0].is(Kind::Int) && v.items()[1].is(Kind::Int) && w.is(Kind::Str) && w.as_int() == 1 &&
+         (w.as_str() == "proven" || w.as_str() == "observed");
+}
+
+json instance(const GameInstance* g) {
+  return json{{"game", g->rules().name()}, {"params", items(g->params().items())}};
+}
+
+}  // namespace
+
+nlohmann::ordered_json to_json(const Value& v) {
+  switch (v.kind()) {
+    case Kind::Int: return v.as_int();
+    case Kind::Bool: return v.as_bool();
+    case Kind::Outcome: return std::string(1, v.as_outcome());
+    case Kind::Str: return v.as_str();
+    case Kind::Tuple:
+      if (is_period(v)) {
+        return json{{"start", v.items()[0].as_int()},
+                    {"period", v.items()[1].as_int()},
+                    {"proven", v.items()[2].as_str() == "proven"}};
+      }
+      return items(v.items());
+    case Kind::List:
+    case Kind::Set: return items(v.items());
+    case Kind::Range: return json{{"range", {v.range_lo(), v.range_hi()}}};
+    case Kind::Position: {
+      json p{{"position", to_string(v)}};
+      p.update(instance(v.game()));
+      p["state"] = to_json(v.state());
+      return p;
+    }
+    case Kind::Game: return instance(v.game());
+    case Kind::Sum: {
+      json s{{"sum", items(v.parts())}};
+      if (v.modifier() == Modifier::Misere) s["play"] = "misere";
+      if (v.modifier() == Modifier::Every) s["play"] = "every";
+      return s;
+    }
+    case Kind::Table: return json{{"table", v.as_str()}};
+    case Kind::Quotient: return json{{"quotient", v.as_str()}, {"game", v.game()->display_name()}};
+    case Kind::Loopy: return json{{"inf", items(v.items())}};
+  }
+  return nullptr;
+}
+
+std::string json_line(const Value& v) {
+  // Bytes that are not UTF-8 (a string built from a file's bytes) are replaced, not an error.
+  return to_json(v).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace grundy::lang
