@@ -176,9 +176,9 @@ Documentation: docs/language.md, docs/repl.md)");
   app.add_flag_callback("--no-progress", [&progress] { progress = 0; }, "Never show the progress bar");
   std::string format = "text";
   app.add_option("--format", format,
-                 "How values and diagnostics are printed: text, or json (a line of JSON per value on "
-                 "stdout, per diagnostic on stderr)")
-      ->check(CLI::IsMember({"text", "json"}));
+                 "How values and diagnostics are printed: text; json (a line of JSON per value on "
+                 "stdout, per diagnostic on stderr); csv (tables as CSV, other values as text)")
+      ->check(CLI::IsMember({"text", "json", "csv"}));
 
   std::vector<std::string> run_files, check_files, eval_sources;
   CLI::App* run = app.add_subcommand("run", "Run .game files ('-' reads standard input)");
@@ -235,7 +235,9 @@ Documentation: docs/language.md, docs/repl.md)");
   grundy::TerminalProgress bar(stderr);
   if (progress == 1 || (progress == -1 && isatty(STDERR_FILENO))) options.limits.progress = &bar;
   options.check_only = check->parsed();
-  options.json = format == "json";
+  options.format = format == "json"  ? grundy::SessionOptions::Format::Json
+                   : format == "csv" ? grundy::SessionOptions::Format::Csv
+                                     : grundy::SessionOptions::Format::Text;
   install_sigint();
   // A reader that goes away (`grundy ... | head -c1`) makes the next write fail with EPIPE,
   // reported as an I/O error (exit 74), instead of killing the process with no word.

@@ -10,6 +10,7 @@
 #include "lang/Json.hpp"
 #include "lang/Resolver.hpp"
 #include "lang/Shortcuts.hpp"
+#include "lang/Table.hpp"
 #include "runtime/Cycle.hpp"
 #include "runtime/Probe.hpp"
 #include "runtime/Show.hpp"
@@ -22,12 +23,13 @@ Driver::Driver(std::ostream& o, std::ostream& e, SessionOptions opts)
     : out(o),
       err(e),
       options(opts),
-      diags(world.sources, e, opts.json),
+      diags(world.sources, e, opts.format == SessionOptions::Format::Json),
       interp(world),
       games(world, interp),
       loader(world, diags),
       workspace(world, interp) {
   world.limits = opts.limits;
+  world.table_cells = opts.format != SessionOptions::Format::Text;
   world.max_depth = opts.max_depth;
   world.maker = &games;
 }
@@ -252,7 +254,8 @@ int Driver::run_program(Program& p, bool main) {
           break;
         case Stmt::Kind::Expr: {
           Value v = interp.eval(*s.expr, frame);
-          if (options.json) out << json_line(v) << '\n';
+          if (options.format == SessionOptions::Format::Json) out << json_line(v) << '\n';
+          else if (options.format == SessionOptions::Format::Csv && v.is(Kind::Table)) out << csv_table(v);
           else out << (v.is(Kind::Str) ? v.as_str() : to_string(v)) << '\n';
           // Each statement's output goes out when it is complete, also into a pipe or a
           // file (where output is buffered): a later statement that runs long, or is

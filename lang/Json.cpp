@@ -1,5 +1,6 @@
 #include "lang/Json.hpp"
 
+#include "lang/Table.hpp"
 #include "runtime/Game.hpp"
 
 namespace grundy::lang {
@@ -59,7 +60,21 @@ nlohmann::ordered_json to_json(const Value& v) {
       if (v.modifier() == Modifier::Every) s["play"] = "every";
       return s;
     }
-    case Kind::Table: return json{{"table", v.as_str()}};
+    case Kind::Table: {
+      const TableGrid g = table_grid(v);
+      json t{{"row", g.row_label}};
+      if (!g.col_label.empty()) t["column"] = g.col_label;
+      t["rows"] = items(g.rows);
+      t["columns"] = items(g.cols);
+      json cells = json::array();
+      for (const auto& row : g.cells) {
+        json r = json::array();
+        for (const Value* cell : row) r.push_back(cell ? to_json(*cell) : json(nullptr));
+        cells.push_back(std::move(r));
+      }
+      t["cells"] = std::move(cells);
+      return t;
+    }
     case Kind::Quotient: return json{{"quotient", v.as_str()}, {"game", v.game()->display_name()}};
     case Kind::Loopy: return json{{"inf", items(v.items())}};
   }

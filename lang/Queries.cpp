@@ -166,7 +166,13 @@ Value query_table(BuiltinCall& call) {
                   "raise the limit with --max-rows N", e.where);
     }
   });
-  return Value::table(fors.size() == 2 ? render_grid(data) : render_sequence(data));
+  std::string text = fors.size() == 2 ? render_grid(data) : render_sequence(data);
+  if (!in.world().table_cells) return Value::table(std::move(text));
+  std::vector<Value> cells;
+  cells.reserve(data.cells.size());
+  for (TableCell& c : data.cells) cells.push_back(Value::tuple({c.row, c.col, c.value}));
+  return Value::table(std::move(text), {Value::string(data.row_label), Value::string(data.col_label),
+                                        Value::list(std::move(cells))});
 }
 
 }  // namespace grundy::lang

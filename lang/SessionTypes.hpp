@@ -26,8 +26,9 @@ struct SessionOptions {
   // its Error (kind Interrupted) out of run_source/run_file instead of reporting it.
   bool rethrow_interrupts = false;
   // --format json: each value printed as a line of JSON (lang/Json.hpp), each diagnostic as
-  // a JSON object on a line of its own.
-  bool json = false;
+  // a JSON object on a line of its own. csv: tables as CSV, other values as text.
+  enum class Format : std::uint8_t { Text, Json, Csv };
+  Format format = Format::Text;
 };
 
 // A game as the REPL's :games lists it.

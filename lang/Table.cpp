@@ -126,4 +126,70 @@ std::string render_grid(const TableData& t) {
   return lines.take();
 }
 
+TableGrid table_grid(const Value& table) {
+  TableGrid g;
+  const std::vector<Value>& layout = table.items();
+  if (layout.size() != 3) return g;
+  g.row_label = layout[0].as_str();
+  g.col_label = layout[1].as_str();
+  const bool grid = !g.col_label.empty();
+  if (!grid) {  // a row per cell, as the sequence came (an index may come twice)
+    g.cols.push_back(Value::string("value"));
+    for (const Value& cell : layout[2].items()) {
+      g.rows.push_back(cell.items()[0]);
+      g.cells.push_back({&cell.items()[2]});
+    }
+    return g;
+  }
+  absl::flat_hash_map<Value, std::size_t> row_at, col_at;
+  for (const Value& cell : layout[2].items()) {
+    if (row_at.try_emplace(cell.items()[0], g.rows.size()).second) g.rows.push_back(cell.items()[0]);
+    if (col_at.try_emplace(cell.items()[1], g.cols.size()).second) g.cols.push_back(cell.items()[1]);
+  }
+  g.cells.assign(g.rows.size(), std::vector<const Value*>(g.cols.size(), nullptr));
+  for (const Value& cell : layout[2].items())
+    g.cells[row_at.at(cell.items()[0])][col_at.at(cell.items()[1])] = &cell.items()[2];
+  return g;
+}
+
+namespace {
+
+// A field of CSV (RFC 4180): quoted when it holds a comma, a quote or a line break.
+void append_field(std::string& out, const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) {
+    out += text;
+    return;
+  }
+  out += '"';
+  for (char ch : text) {
+    if (ch == '"') out += '"';
+    out += ch;
+  }
+  out += '"';
+}
+
+std::string text_of(const Value& v) { return v.is(Kind::Str) ? v.as_str() : to_string(v); }
+
+}  // namespace
+
+std::string csv_table(const Value& table) {
+  const TableGrid g = table_grid(table);
+  std::string out;
+  append_field(out, g.col_label.empty() ? g.row_label : g.row_label + "\\" + g.col_label);  // a\b
+  for (const Value& c : g.cols) {
+    out += ',';
+    append_field(out, text_of(c));
+  }
+  out += '\n';
+  for (std::size_t r = 0; r < g.rows.size(); ++r) {
+    append_field(out, text_of(g.rows[r]));
+    for (const Value* cell : g.cells[r]) {
+      out += ',';
+      if (cell) append_field(out, text_of(*cell));
+    }
+    out += '\n';
+  }
+  return out;
+}
+
 }  // namespace grundy::lang

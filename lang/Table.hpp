@@ -32,4 +32,17 @@ struct TableData {
 std::string render_sequence(const TableData& t);
 std::string render_grid(const TableData& t);
 
+// A table value's cells as rows and columns, for other programs (--format json and csv): a
+// sequence has the one column "value"; a grid's cells are null (nullptr) where it has none.
+// Empty (no rows) for a table made without its cells (World::table_cells).
+struct TableGrid {
+  std::string row_label, col_label;  // col_label empty: a sequence
+  std::vector<Value> rows, cols;
+  std::vector<std::vector<const Value*>> cells;  // [row][column]
+};
+TableGrid table_grid(const Value& table);
+// The table as CSV (RFC 4180): a header of the rows' label (a grid's "row\column") and the
+// columns, then a line per row.
+std::string csv_table(const Value& table);
+
 }  // namespace grundy::lang

@@ -110,6 +110,9 @@ struct World {
   Limits limits;
   // Nesting of function calls; deeper is an error naming --max-depth.
   int max_depth = 10000;
+  // table(...) keeps its cells beside its text (for --format json or csv): a table of a
+  // million cells printed as text should not hold them twice.
+  bool table_cells = false;
 };
 
 }  // namespace grundy::lang

@@ -166,10 +166,12 @@ Value Value::game(const GameInstance* game) {
   return Value(Kind::Game, std::move(o));
 }
 
-Value Value::table(std::string rendered) {
+Value Value::table(std::string rendered, std::vector<Value> layout) {
   auto o = std::make_shared<Obj>();
-  o->bytes = add_bytes(kValueBodyBytes, rendered.size());
+  o->bytes = add_bytes(weigh(layout), rendered.size());
+  o->depth = nest(layout);
   o->str = std::move(rendered);
+  o->items = std::move(layout);
   return Value(Kind::Table, std::move(o));
 }
 

@@ -54,7 +54,10 @@ class Value {
   // A sum of positions. One normal-play part collapses to that position.
   static Value sum(std::vector<Value> parts, Modifier mod = Modifier::Normal);
   static Value game(const GameInstance* game);
-  static Value table(std::string rendered);
+  // A table as it prints, and its cells for other programs (--format json or csv): layout
+  // is (the rows' label, the columns' label or "", a list of (row, column, value) tuples;
+  // the column () for a sequence).
+  static Value table(std::string rendered, std::vector<Value> layout = {});
   // The misère quotient of `game` up to heap `heaps` (-1: until proven), which the solver
   // keeps; `summary` is how it prints.
   static Value quotient(const GameInstance* game, std::int64_t heaps, std::string summary);
@@ -68,7 +71,7 @@ class Value {
   char as_outcome() const { return static_cast<char>(i_); }
   const std::string& as_str() const;
   // Elements of a Tuple, List or Set.
-  const std::vector<Value>& items() const;  // Tuple, List, Set; Loopy: K
+  const std::vector<Value>& items() const;  // Tuple, List, Set; Loopy: K; Table: its layout
   std::int64_t range_lo() const;
   std::int64_t range_hi() const;
   const GameInstance* game() const;         // Position, Game or Quotient

@@ -12,7 +12,7 @@ namespace {
 // Each line a program prints, parsed as JSON.
 std::vector<json> json_lines(std::string_view source) {
   SessionOptions options;
-  options.json = true;
+  options.format = SessionOptions::Format::Json;
   const test::RunResult r = test::run_source(source, options);
   INFO(source << "\n" << r);
   REQUIRE(r.code == 0);
@@ -66,7 +66,7 @@ TEST_CASE("loopy values and quotients as JSON", "[json]") {
 
 TEST_CASE("diagnostics under --format json are JSON objects on stderr", "[json]") {
   SessionOptions options;
-  options.json = true;
+  options.format = SessionOptions::Format::Json;
   const test::RunResult r = test::run_source("1\nfoo(2)\n", options);
   CHECK(r.code == 65);
   CHECK(r.out.empty());
@@ -79,4 +79,26 @@ TEST_CASE("diagnostics under --format json are JSON objects on stderr", "[json]"
   const test::RunResult runtime = test::run_source("1 / 0\n", options);
   CHECK(runtime.code == 70);
   CHECK(json::parse(runtime.err.substr(0, runtime.err.find('\n')))["line"] == 1);
+}
+
+TEST_CASE("tables as JSON: rows, columns and cells, null where a grid has none", "[json]") {
+  const auto v = json_lines(
+      "table(n * n for n in 0..3)\n"
+      "table(a * b for a in 1..2 for b in 1..a)\n");
+  REQUIRE(v.size() == 2);
+  CHECK(v[0] == json{{"row", "n"}, {"rows", {0, 1, 2, 3}}, {"columns", {"value"}}, {"cells", {{0}, {1}, {4}, {9}}}});
+  CHECK(v[1]["column"] == "b");
+  CHECK(v[1]["rows"] == json::array({1, 2}));
+  CHECK(v[1]["columns"] == json::array({1, 2}));
+  CHECK(v[1]["cells"] == json::array({json::array({1, nullptr}), json::array({2, 4})}));
+}
+
+TEST_CASE("--format csv prints tables as CSV and other values as text", "[json]") {
+  SessionOptions options;
+  options.format = SessionOptions::Format::Csv;
+  const test::RunResult r = test::run_source(
+      "table(a xor b for a in 0..1 for b in 0..2)\n(1, 2)\ntable(\"x, \\\"y\\\"\" for k in 1..1)\n", options);
+  INFO(r);
+  REQUIRE(r.code == 0);
+  CHECK(r.out == "a\\b,0,1,2\n0,0,1,2\n1,1,0,3\n(1, 2)\nk,value\n1,\"x, \"\"y\"\"\"\n");
 }
