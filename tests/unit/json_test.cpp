@@ -93,7 +93,7 @@ TEST_CASE("tables as JSON: rows, columns and cells, null where a grid has none",
   CHECK(v[1]["cells"] == json::array({json::array({1, nullptr}), json::array({2, 4})}));
 }
 
-TEST_CASE("--format csv prints tables as CSV and other values as text", "[json]") {
+TEST_CASE("format csv prints tables as CSV and other values as text", "[json]") {
   SessionOptions options;
   options.format = SessionOptions::Format::Csv;
   const test::RunResult r = test::run_source(
