@@ -33,6 +33,7 @@ enum class Builtin : int {
   Tame,
   Presentation,
   Phi,
+  Dot,
   Genus,
   // functions
   Min,

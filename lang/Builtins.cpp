@@ -159,6 +159,7 @@ const BuiltinInfo kBuiltins[static_cast<int>(Builtin::Count_)] = {
     {"tame", 1, 1, "tame(Q): whether it is a quotient of misere Nim", query_quotient_part},
     {"presentation", 1, 1, "presentation(Q): generators, relations and P", query_quotient_part},
     {"phi", 2, 2, "phi(Q, n): the element of heap n, as a word", query_quotient_part},
+    {"dot", 1, 1, "dot(X): the positions reachable from X as a Graphviz DOT graph", query_dot},
     {"genus", 1, 1, "genus(X): Conway's misere genus, e.g. 0^120", query_genus},
     {"min", 1, -1, "min(a, b, ...) or min(collection)", builtin_min},
     {"max", 1, -1, "max(a, b, ...) or max(collection)", builtin_max},

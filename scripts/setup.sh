@@ -14,6 +14,7 @@ packages=(
   libabsl-dev         # Abseil: flat_hash_map for the memos
   libedit-dev         # libedit: line editing at the REPL
   nlohmann-json3-dev  # JSON output
+  graphviz            # dot: the tests render the graphs of dot(X)
 )
 
 missing=()
