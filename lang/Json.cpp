@@ -75,7 +75,11 @@ nlohmann::ordered_json to_json(const Value& v) {
       t["cells"] = std::move(cells);
       return t;
     }
-    case Kind::Quotient: return json{{"quotient", v.as_str()}, {"game", v.game()->display_name()}};
+    case Kind::Quotient: {
+      json q{{"quotient", v.as_str()}};
+      q.update(instance(v.game()));
+      return q;
+    }
     case Kind::Loopy: return json{{"inf", items(v.items())}};
   }
   return nullptr;
