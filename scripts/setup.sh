@@ -15,6 +15,7 @@ packages=(
   libedit-dev         # libedit: line editing at the REPL
   nlohmann-json3-dev  # JSON output
   graphviz            # dot: the tests render the graphs of dot(X)
+  help2man            # the man page, from --help
 )
 
 missing=()
