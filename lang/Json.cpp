@@ -1,5 +1,7 @@
 #include "lang/Json.hpp"
 
+#include <charconv>
+
 #include "lang/Table.hpp"
 #include "runtime/Game.hpp"
 
@@ -85,9 +87,34 @@ nlohmann::ordered_json to_json(const Value& v) {
   return nullptr;
 }
 
+namespace {
+
+// Lists, sets, tuples and integers written out as they are met, the rest through the
+// library's tree: a list of a million values is not first built as a million nodes of a tree
+// (that took longer than printing it as text).
+void append_json(std::string& out, const Value& v) {
+  if (v.is(Kind::List) || v.is(Kind::Set) || (v.is(Kind::Tuple) && !is_period(v))) {
+    out += '[';
+    for (std::size_t i = 0; i < v.items().size(); ++i) {
+      if (i > 0) out += ',';
+      append_json(out, v.items()[i]);
+    }
+    out += ']';
+  } else if (v.is(Kind::Int)) {
+    char digits[24];
+    out.append(digits, std::to_chars(digits, digits + sizeof digits, v.as_int()).ptr);
+  } else {
+    // Bytes that are not UTF-8 (a string built from a file's bytes) are replaced, not an error.
+    out += to_json(v).dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+}
+
+}  // namespace
+
 std::string json_line(const Value& v) {
-  // Bytes that are not UTF-8 (a string built from a file's bytes) are replaced, not an error.
-  return to_json(v).dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string out;
+  append_json(out, v);
+  return out;
 }
 
 }  // namespace grundy::lang
