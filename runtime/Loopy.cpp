@@ -21,15 +21,13 @@ class CoordsSink : public OptionSink {
   std::vector<std::int64_t> coords;
   bool option(const std::int64_t* c, int parts) override {
     if (parts != 1) return false;
-    coords.insert(coords.end(), c, c + arity_);
+    for (int i = 0; i < arity_; ++i) coords.push_back(c[i]);
     return true;
   }
   bool run(const std::int64_t* first, const std::int64_t* slope, int parts, std::int64_t count) override {
     if (parts != 1) return false;
-    std::int64_t c[kMaxBoxArity];
     for (std::int64_t k = 0; k < count; ++k) {
-      for (int i = 0; i < arity_; ++i) c[i] = first[i] + k * slope[i];  // the program checked the ends
-      coords.insert(coords.end(), c, c + arity_);
+      for (int i = 0; i < arity_; ++i) coords.push_back(first[i] + k * slope[i]);  // the program checked the ends
     }
     return true;
   }
@@ -86,7 +84,7 @@ LoopyValue LoopySolver::value_of(const Graph& g, std::uint32_t u) const {
 std::optional<std::uint64_t> LoopySolver::remoteness(const Position& p) {
   Graph* g = nullptr;
   const std::uint32_t u = solve(p, g);
-  if (g->remote.size() != g->states.size()) find_remoteness(*g);
+  if (g->remote.size() != g->size()) find_remoteness(*g);
   if (g->remote[u] == kOpen) return std::nullopt;
   return g->remote[u];
 }
@@ -98,33 +96,34 @@ std::vector<Position> LoopySolver::options(const Position& p) {
   absl::flat_hash_set<std::uint32_t> seen;
   for (std::uint32_t e = g->first[u]; e < g->first[u + 1]; ++e) {
     const std::uint32_t v = g->succ[e];
-    if (seen.insert(v).second) out.push_back(Position{p.game, g->states[v]});
+    if (seen.insert(v).second) out.push_back(Position{p.game, g->state(v)});
   }
   return out;
 }
 
 std::uint32_t LoopySolver::solve(const Position& p, Graph*& g) {
-  g = &graphs_[p.game];
+  // Positions as the compiled rules' coordinates where there are compiled rules.
+  const IntProgram* program = p.game->plan().loopy_program.get();
+  const int arity = p.game->rules().state_arity();
+  const bool coords = program && arity > 0 && arity <= kMaxBoxArity;
+  g = &graphs_.try_emplace(p.game, coords ? arity : 0, coords ? program->packing : IntProgram::Packing{})
+           .first->second;
   if (const auto at = g->find(p.state)) return *at;
-  const auto from = static_cast<std::uint32_t>(g->states.size());
+  const std::uint32_t from = g->size();
   std::uint32_t u = 0;
   try {
     u = explore(p, *g);
     const std::uint32_t stages = label(*g, from);
     if (limits_.explain) {
       *limits_.explain << "explain: " << p.game->display_name() << ": loopy, Smith's labelling of "
-                       << g->states.size() - from << " new positions (" << g->states.size() << " in all) in "
+                       << g->size() - from << " new positions (" << g->size() << " in all) in "
                        << stages << " stages, options from "
                        << (compiled_ ? "the compiled rules" : "the rules as written") << '\n';
     }
   } catch (...) {
     // Positions half explored or not labelled are dropped: the graph stays closed and labelled.
-    for (std::size_t i = from; i < g->states.size(); ++i) g->erase(g->states[i]);
-    states_ -= g->states.size() - from;
-    g->states.resize(from);
-    g->first.resize(from + 1);
-    g->succ.resize(g->first.back());
-    g->label.resize(from);
+    states_ -= g->size() - from;
+    g->truncate(from);
     throw;
   }
   g->remote.clear();
@@ -135,26 +134,21 @@ std::uint32_t LoopySolver::solve(const Position& p, Graph*& g) {
 // its options.
 std::uint32_t LoopySolver::explore(const Position& root, Graph& g) {
   const GameInstance* game = root.game;
-  const auto id_of = [&](const Value& s) {
+  const auto room = [&] {
+    if (states_ < limits_.max_states && g.size() < kInf - 1) return;
+    Error e(ErrorKind::Limit,
+            "too many states: the positions reachable from " + to_string(root) + " pass " +
+                std::to_string(limits_.max_states) + " (a loopy game is explored whole before it is labelled)",
+            "raise the limit with --max-states N; a loopy game whose positions never end (a heap that "
+            "may always grow) cannot be labelled");
+    e.too_many_states = true;
+    throw e;
+  };
+  const auto id_of = [&](const auto& s) {
     if (const auto at = g.find(s)) return *at;
-    {
-      if (states_ >= limits_.max_states || g.states.size() >= kInf - 1) {
-        Error e(ErrorKind::Limit,
-                "too many states: the positions reachable from " + to_string(root) + " pass " +
-                    std::to_string(limits_.max_states) +
-                    " (a loopy game is explored whole before it is labelled)",
-                "raise the limit with --max-states N; a loopy game whose positions never end (a heap that "
-                "may always grow) cannot be labelled");
-        e.too_many_states = true;
-        throw e;
-      }
-      const auto id = static_cast<std::uint32_t>(g.states.size());
-      g.put(s, id);
-      g.states.push_back(s);
-      g.label.push_back(kOpen);
-      ++states_;
-      return id;
-    }
+    room();
+    ++states_;
+    return g.add(s);
   };
   const std::uint32_t r = id_of(root.state);
   Option o;
@@ -164,26 +158,31 @@ std::uint32_t LoopySolver::explore(const Position& root, Graph& g) {
   CoordsSink sink(arity);
   Coords c{};
   compiled_ = false;
-  for (auto u = static_cast<std::uint32_t>(g.first.size() - 1); u < g.states.size(); ++u) {
+  for (auto u = static_cast<std::uint32_t>(g.first.size() - 1); u < g.size(); ++u) {
     if ((u & 1023) == 0) {
       check_interrupt(limits_.interrupt);
-      check_memory(limits_, g.states.size() * kBytesPerState + g.succ.size() * 8,
+      check_memory(limits_, g.bytes() + (g.by_coords() ? 0 : std::uint64_t{g.size()} * kBytesPerState),
                    "the loopy game's positions");
     }
-    const Value state = g.states[u];  // a copy: the vector grows below
-    if (program && arity <= kMaxBoxArity && coords_of(state, arity, c, program->packing)) {
+    if (program) {
+      // A copy: the graph grows below.
+      const bool listed = g.by_coords() ? (std::copy(g.coords(u), g.coords(u) + arity, c.begin()), true)
+                                        : coords_of(g.state(u), arity, c, program->packing);
       sink.coords.clear();
-      if (program->options(c.data(), sink)) {
+      if (listed && program->options(c.data(), sink)) {
         const auto n = static_cast<std::int64_t>(sink.coords.size() / static_cast<std::size_t>(arity));
         limits_.charge(static_cast<std::uint64_t>(n));
         for (std::int64_t j = 0; j < n; ++j) {
-          g.succ.push_back(id_of(state_of(sink.coords.data() + j * arity, arity, program->packing)));
+          const std::int64_t* x = sink.coords.data() + j * arity;
+          g.succ.push_back(g.by_coords() ? id_of(x) : id_of(state_of(x, arity, program->packing)));
         }
         g.first.push_back(static_cast<std::uint32_t>(g.succ.size()));
         compiled_ = true;
         continue;
       }
     }
+    g.to_values();  // the rules as written: their options may be any Value
+    const Value state = g.state(u);
     auto cursor = game->rules().options(*game, state);
     while (cursor->next(o)) {
       limits_.charge(1);
@@ -206,7 +205,7 @@ std::uint32_t LoopySolver::explore(const Position& root, Graph& g) {
 // positions with no option labelled m get inf, for good. Counters keep a stage O(V + E):
 // has[u] counts u's options labelled m, bad[u] its options unlabelled or inf that have none.
 std::uint32_t LoopySolver::label(Graph& g, std::uint32_t from) {
-  const auto end = static_cast<std::uint32_t>(g.states.size());
+  const std::uint32_t end = g.size();
   const std::uint32_t n = end - from;
   if (n == 0) return 0;
   // Options within the new positions, reversed (the old positions have no option among them).
@@ -286,7 +285,7 @@ std::uint32_t LoopySolver::label(Graph& g, std::uint32_t from) {
 // option is reached, P (1 + the largest remoteness of its options) when its last N option is;
 // what is never reached is a draw.
 void LoopySolver::find_remoteness(Graph& g) {
-  const auto n = static_cast<std::uint32_t>(g.states.size());
+  const std::uint32_t n = g.size();
   std::vector<std::uint32_t> pfirst(n + 1, 0), pred(g.succ.size()), left(n);
   for (std::uint32_t v : g.succ) ++pfirst[v + 1];
   for (std::uint32_t i = 0; i < n; ++i) pfirst[i + 1] += pfirst[i];

@@ -16,6 +16,7 @@
 #include <absl/container/flat_hash_map.h>
 
 #include "runtime/Game.hpp"
+#include "runtime/LoopyGraph.hpp"
 
 namespace grundy {
 
@@ -56,46 +57,9 @@ class LoopySolver {
   }
 
  private:
-  static constexpr std::uint32_t kOpen = 0xFFFFFFFFu;  // not labelled yet (and not held, in Graph::dense)
-  static constexpr std::uint32_t kInf = 0xFFFFFFFEu;
-  // The positions of one game instance explored so far, their options (in `succ`, from
-  // first[u] to first[u + 1]) and their labels (K of an inf position is read from its options').
-  struct Graph {
-    // Where each position is: states n of 0 <= n < kDense by n (a heap game's states, read as a
-    // hand-written array is), others hashed.
-    static constexpr std::int64_t kDense = std::int64_t{1} << 23;
-    std::vector<std::uint32_t> dense;  // kOpen: not held
-    absl::flat_hash_map<Value, std::uint32_t> index;
-    static bool is_dense(const Value& s) { return s.is(Kind::Int) && s.as_int() >= 0 && s.as_int() < kDense; }
-    std::optional<std::uint32_t> find(const Value& s) const {
-      if (is_dense(s)) {
-        const auto n = static_cast<std::size_t>(s.as_int());
-        if (n < dense.size() && dense[n] != kOpen) return dense[n];
-        return std::nullopt;
-      }
-      const auto it = index.find(s);
-      if (it == index.end()) return std::nullopt;
-      return it->second;
-    }
-    void put(const Value& s, std::uint32_t id) {
-      if (!is_dense(s)) {
-        index.emplace(s, id);
-        return;
-      }
-      const auto n = static_cast<std::size_t>(s.as_int());
-      if (n >= dense.size()) dense.resize(std::max(n + 1, 2 * dense.size()), kOpen);
-      dense[n] = id;
-    }
-    void erase(const Value& s) {
-      if (is_dense(s)) dense[static_cast<std::size_t>(s.as_int())] = kOpen;
-      else index.erase(s);
-    }
-    std::vector<Value> states;
-    std::vector<std::uint32_t> first{0};
-    std::vector<std::uint32_t> succ;
-    std::vector<std::uint32_t> label;
-    std::vector<std::uint32_t> remote;  // kOpen: a draw; empty: not computed
-  };
+  using Graph = LoopyGraph;
+  static constexpr std::uint32_t kOpen = LoopyGraph::kOpen;
+  static constexpr std::uint32_t kInf = LoopyGraph::kInf;
   std::uint32_t solve(const Position& p, Graph*& g);
   std::uint32_t explore(const Position& root, Graph& g);
   // Returns the number of stages.

@@ -154,12 +154,24 @@ TEST_CASE("Smith's values of random digraphs agree with the oracle G + *k", "[fa
       program += "]";
     }
     program += "]\n[grundy(H[E](u)) for u in 0.." + std::to_string(n - 1) + "]\n";
+    // And as states the compiled rules hold other ways: tuples, negative integers, and sets
+    // whose elements pass the 64 of a bitmask partway through the exploration (the graph
+    // turns from coordinates to Values there, its positions kept).
+    const std::string last = std::to_string(n - 1);
+    program += "loopy game A(E) { state (u, o)  move (v, o) for v in E[u] }\n[grundy(A[E](u, 7)) for u in 0.." +
+               last + "]\n";
+    program += "loopy game B(E) { state u  move v - 1000 for v in E[u + 1000] }\n[grundy(B[E](u - 1000)) for u in 0.." +
+               last + "]\n";
+    program += "loopy game C(E, o) { state s  move {v + o} for k in s for v in E[k - o] }\n"
+               "[grundy(C[E, 55]({u + 55})) for u in 0.." +
+               last + "]\n";
     const std::vector<std::string> want = oracle_values(g);
     std::vector<std::string> outcomes;
     const auto retro = retrograde(g);
     for (char c : retro) outcomes.emplace_back(1, c);
     INFO(program);
-    CHECK(run_ok(program) == listed(want) + listed(outcomes) + listed(want));
+    CHECK(run_ok(program) == listed(want) + listed(outcomes) + listed(want) + listed(want) + listed(want) +
+                                 listed(want));
   }
 }
 
