@@ -1,6 +1,7 @@
 #include "runtime/IntProgram.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <array>
 #include <cmath>
 
@@ -726,7 +727,7 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
         first = static_cast<std::size_t>(std::lower_bound(c.list.begin(), c.list.end(), lo) - c.list.begin());
         last = static_cast<std::size_t>(std::upper_bound(c.list.begin(), c.list.end(), hi) - c.list.begin());
       }
-      if (static_cast<std::size_t>(it.lanes.at) == ci)
+      if (static_cast<std::size_t>(it.lanes.at) == ci && last - first > kFewForLanes)
         return lanes(it, ci, c, static_cast<std::int64_t>(first), static_cast<std::int64_t>(last), from, r,
                      sink, budget, stop);
       return each(static_cast<std::int64_t>(first), static_cast<std::int64_t>(last),
@@ -734,7 +735,8 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
     }
     case Clause::Kind::Bits: {
       if (!exec(c.prog, r)) return false;
-      if (static_cast<std::size_t>(it.lanes.at) == ci)
+      if (static_cast<std::size_t>(it.lanes.at) == ci &&
+          std::popcount(static_cast<std::uint64_t>(r[c.lo_at])) > kFewForLanes)
         return lanes(it, ci, c, r[c.lo_at], 0, from, r, sink, budget, stop);
       for (auto m = static_cast<std::uint64_t>(from ? from->at[ci] : r[c.lo_at]); m != 0; m &= m - 1) {
         if (!spend(budget, 1, sink)) return false;
@@ -747,19 +749,19 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
     case Clause::Kind::Items: {
       if (!exec(c.prog, r)) return false;
       const std::int64_t w = r[c.lo_at];
-      if (static_cast<std::size_t>(it.lanes.at) == ci)
-        return lanes(it, ci, c, w, 0, from, r, sink, budget, stop);
       const std::int64_t n = list_len(w);
+      if (static_cast<std::size_t>(it.lanes.at) == ci && n > kFewForLanes)
+        return lanes(it, ci, c, w, 0, from, r, sink, budget, stop);
       const int bits = list_bits(n);
       return each(0, n, [&](std::int64_t i) { return (w >> (bits * i)) & max_item(n); });
     }
     case Clause::Kind::Row: {
       if (!exec(c.prog, r)) return false;
-      if (static_cast<std::size_t>(it.lanes.at) == ci)
-        return lanes(it, ci, c, r[c.lo_at], 0, from, r, sink, budget, stop);
       const Table& t = tables[static_cast<std::size_t>(c.table)];
       const auto row = static_cast<std::size_t>(r[c.lo_at]);  // checked by RowOf
       const std::int64_t first = t.starts[row];
+      if (static_cast<std::size_t>(it.lanes.at) == ci && t.starts[row + 1] - first > kFewForLanes)
+        return lanes(it, ci, c, r[c.lo_at], 0, from, r, sink, budget, stop);
       return each(0, t.starts[row + 1] - first,
                   [&](std::int64_t i) { return t.items[static_cast<std::size_t>(first + i)]; });
     }
