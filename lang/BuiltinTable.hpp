@@ -34,6 +34,7 @@ enum class Builtin : int {
   Presentation,
   Phi,
   Dot,
+  Plot,
   Genus,
   // functions
   Min,

@@ -160,6 +160,8 @@ const BuiltinInfo kBuiltins[static_cast<int>(Builtin::Count_)] = {
     {"presentation", 1, 1, "presentation(Q): generators, relations and P", query_quotient_part},
     {"phi", 2, 2, "phi(Q, n): the element of heap n, as a word", query_quotient_part},
     {"dot", 1, 1, "dot(X): the positions reachable from X as a Graphviz DOT graph", query_dot},
+    {"plot", 2, 2, "plot(FILE, EXPR for n in A..B) or plot(FILE, EXPR for a in A for b in B): a picture, SVG or PNG",
+     query_plot, true},
     {"genus", 1, 1, "genus(X): Conway's misere genus, e.g. 0^120", query_genus},
     {"min", 1, -1, "min(a, b, ...) or min(collection)", builtin_min},
     {"max", 1, -1, "max(a, b, ...) or max(collection)", builtin_max},

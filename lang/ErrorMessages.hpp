@@ -28,6 +28,7 @@ GRUNDY_MESSAGE(close_brace, "expected ',' or '}'");
 GRUNDY_MESSAGE(elements_to<grammar::close_paren>, "expected an expression or ')'");
 GRUNDY_MESSAGE(elements_to<grammar::close_bracket>, "expected an expression or ']'");
 GRUNDY_MESSAGE(elements_to<grammar::close_brace>, "expected an expression or '}'");
+GRUNDY_MESSAGE(arguments_to<grammar::close_paren>, "expected an expression or ')'");
 GRUNDY_MESSAGE(after_elem<grammar::close_paren>, "expected ',' or ')'");
 GRUNDY_MESSAGE(after_elem<grammar::close_bracket>, "expected ',' or ']'");
 GRUNDY_MESSAGE(after_elem<grammar::close_brace>, "expected ',' or '}'");

@@ -170,7 +170,15 @@ struct if_expr : if_must<tok<kw_if>, if_cond, then_keyword, if_then, else_keywor
 struct primary : sor<tok<int_lit>, tok<str_lit>, tok<true_lit>, tok<false_lit>, if_expr, paren_expr,
                      list_expr, set_expr, tok<name_ref>> {};
 
-struct call_suffix : if_must<open_paren, elements_to<close_paren>> {};
+// A call's arguments are elements, and the last may be a generator: `plot(FILE, E for n in
+// A..B)` (`sum(E for x in S)` is the case of one argument).
+template <typename Close>
+struct arguments_to
+    : sor<Close, seq<elem, sor<seq<clauses, must<after_clauses<Close>>>,
+                               seq<star<tuple_comma, elem>,
+                                   sor<seq<tuple_comma, must<after_comma<Close>>>,
+                                       seq<clauses, must<after_clauses<Close>>>, must<after_elem<Close>>>>>>> {};
+struct call_suffix : if_must<open_paren, arguments_to<close_paren>> {};
 struct index_suffix : if_must<open_bracket, elements_to<close_bracket>> {};
 struct postfix_expr : seq<primary, star<sor<call_suffix, index_suffix>>> {};
 

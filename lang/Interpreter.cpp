@@ -456,7 +456,7 @@ Value Interpreter::call_builtin(const Expr& e, int which, Frame& frame) {
     std::vector<Value> items;
     each(e.clauses, 0, frame, [&] {
       check_growth(items, e.where);
-      items.push_back(eval(*e.args[1], frame));
+      items.push_back(eval(*e.args.back(), frame));
     });
     c.args.push_back(Value::list(std::move(items)));
   } else {

@@ -16,6 +16,7 @@ Value query_genus(BuiltinCall& c);
 Value query_period(BuiltinCall& c);
 Value query_table(BuiltinCall& c);
 Value query_dot(BuiltinCall& c);  // lang/Dot.cpp
+Value query_plot(BuiltinCall& c);  // lang/Plot.cpp
 // lang/Quotients.cpp
 Value query_quotient(BuiltinCall& c);
 Value query_quotient_part(BuiltinCall& c);  // size, psize, tame, presentation, phi

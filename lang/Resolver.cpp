@@ -262,7 +262,7 @@ class Resolver {
         }
       } else if (callee.binding.to == Binding::To::Builtin) {
         const BuiltinInfo& b = kBuiltins[callee.binding.index];
-        const int got = e.clauses.empty() ? static_cast<int>(e.args.size()) - 1 : 1;
+        const int got = static_cast<int>(e.args.size()) - 1;  // a generator is one argument
         if (got < b.min_args || (b.max_args >= 0 && got > b.max_args)) {
           // What the count should be, said from the side it missed: period takes 1 or 2,
           // min at least 1, update 3.
@@ -275,9 +275,17 @@ class Resolver {
           d_.error(e.where, std::string(b.name) + " takes " + takes + ", got " + std::to_string(got),
                    "usage: " + std::string(b.signature));
         }
-        if (static_cast<Builtin>(callee.binding.index) == Builtin::Table && e.clauses.empty()) {
+        const auto which = static_cast<Builtin>(callee.binding.index);
+        if (which == Builtin::Table && e.clauses.empty()) {
           d_.error(e.where, "table needs a generator",
                    "write table(EXPR for x in A) or table(EXPR for a in A for b in B)");
+        }
+        if (which == Builtin::Plot && (e.clauses.empty() || e.args.size() != 3)) {
+          d_.error(e.where, "plot needs a file and a generator",
+                   "write plot(\"seq.svg\", EXPR for n in A..B) or plot(\"grid.png\", EXPR for a in A for b in B)");
+        } else if (which != Builtin::Plot && !e.clauses.empty() && e.args.size() > 2) {
+          d_.error(e.args[2]->where, "a generator must be the only argument of " + std::string(b.name),
+                   "write " + std::string(b.name) + "(EXPR for x in A); only plot takes one after a file");
         }
       }
     } else if (callee.kind == ExprKind::Index && (game = game_named(*callee.args[0]))) {
@@ -289,9 +297,14 @@ class Resolver {
       d_.error(e.where, "a position takes values, not a generator");
     }
     if (game && !params_missing) check_arity(e, *game);
+    // A generator binds its names for the last argument alone: plot's file is outside it.
+    std::size_t first = 1;
+    if (!e.clauses.empty()) {
+      for (; first + 1 < e.args.size(); ++first) expr(*e.args[first]);
+    }
     push_scope();
     clauses(e.clauses);
-    for (std::size_t i = 1; i < e.args.size(); ++i) {
+    for (std::size_t i = first; i < e.args.size(); ++i) {
       Expr& a = *e.args[i];
       if (game && !game->labels.empty() && a.kind == ExprKind::Name) {
         name(a, game);

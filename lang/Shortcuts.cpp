@@ -134,6 +134,10 @@ void lower(Expr& e, const World& w) {
     mark_prefetch(s, e.clauses, *e.args[1], w);
     return;
   }
+  if (is_builtin_call(e, Builtin::Plot) && e.args.size() == 3) {
+    mark_prefetch(s, e.clauses, *e.args[2], w);
+    return;
+  }
   const bool query = is_builtin_call(e, Builtin::Grundy) || is_builtin_call(e, Builtin::Wins) ||
                      is_builtin_call(e, Builtin::Outcome);
   if (query && e.clauses.empty() && e.args.size() == 2) {

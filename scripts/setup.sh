@@ -16,6 +16,7 @@ packages=(
   nlohmann-json3-dev  # JSON output
   graphviz            # dot: the tests render the graphs of dot(X)
   help2man            # the man page, from --help
+  libcairo2-dev       # cairo: plot() draws SVG and PNG
 )
 
 missing=()
