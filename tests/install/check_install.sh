@@ -12,7 +12,9 @@ cmake --install "$build" --prefix "$tmp/usr" > /dev/null
 out=$("$tmp/usr/bin/grundy" eval 'import octal' 'grundy(Kayles(10))')
 [ "$out" = 2 ] || { echo "installed grundy printed '$out', not 2" >&2; exit 1; }
 for f in share/bash-completion/completions/grundy share/doc/grundy/README.md \
-         share/doc/grundy/language.md share/doc/grundy/examples/kayles.game; do
+         share/doc/grundy/language.md share/doc/grundy/examples/kayles.game \
+         share/doc/grundy/pictures/wythoff.png share/doc/grundy/editors/grundy.tmLanguage.json \
+         share/vim/vimfiles/syntax/grundy.vim share/vim/vimfiles/ftdetect/grundy.vim; do
   [ -f "$tmp/usr/$f" ] || { echo "not installed: $f" >&2; exit 1; }
 done
 if command -v help2man > /dev/null; then

@@ -1,0 +1,2 @@
+" Grundy rule files (.game): https://github.com/ (this repository), editors/README.md
+autocmd BufRead,BufNewFile *.game setfiletype grundy
