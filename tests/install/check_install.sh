@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What `cmake --install` and `cpack -G DEB` make of a build: grundy runs from the installed
-# prefix, with its man page, bash completion, examples and docs beside it; the .deb holds them
+# prefix, with its man page, bash completion, examples and docs beside it, and a program that
+# embeds the library (tests/install/consumer) builds against it and runs; the .deb holds them
 # and names its library dependencies. On CI (CI=true, as root, on a clean machine) the .deb is
 # also installed with dpkg, run from /usr/bin, and removed again.
 set -euo pipefail
@@ -22,10 +23,16 @@ if command -v help2man > /dev/null; then
 fi
 bash -n "$tmp/usr/share/bash-completion/completions/grundy"
 
+# The library: a program of someone else's finds it with find_package(grundy) and runs.
+cmake -S "$(dirname "$0")/consumer" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$tmp/usr" > /dev/null
+cmake --build "$tmp/consumer" > /dev/null
+"$tmp/consumer/consumer"
+
 (cd "$tmp" && cpack -G DEB --config "$build/CPackConfig.cmake" -B "$tmp/pkg" > /dev/null)
 deb=$(ls "$tmp"/pkg/grundy_*.deb)
 contents=$(dpkg-deb --contents "$deb")  # whole, not into grep -q (pipefail sees its SIGPIPE)
 grep -q '\./usr/bin/grundy$' <<< "$contents" || { echo "the .deb has no /usr/bin/grundy" >&2; exit 1; }
+if grep -q 'libgrundy' <<< "$contents"; then echo "the .deb holds the library's archives" >&2; exit 1; fi
 depends=$(dpkg-deb -f "$deb" Depends)
 grep -q 'libc6' <<< "$depends" || { echo "the .deb names no dependencies: '$depends'" >&2; exit 1; }
 
