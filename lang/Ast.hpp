@@ -142,6 +142,16 @@ struct Expr {
 
 inline constexpr std::uint32_t kMaxExprDepth = 10000;
 
+// Where an expression's text starts: a binary expression's place is its operator's.
+inline std::uint32_t text_start(const Expr& e) {
+  const Expr* at = &e;
+  while ((at->kind == ExprKind::Binary || at->kind == ExprKind::Range || at->kind == ExprKind::Index) &&
+         !at->args.empty() && at->grouped == 0) {
+    at = at->args[0].get();
+  }
+  return at->where.offset < e.where.offset ? at->where.offset : e.where.offset;
+}
+
 // One item of a game's body, in written order.
 struct GameItem {
   // Formula: `value EXPR`, the state's nim-value written out (at most one per game).

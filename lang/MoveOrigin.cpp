@@ -26,32 +26,6 @@ std::uint32_t end_of_rule(std::string_view text, std::uint32_t from) {
   return static_cast<std::uint32_t>(text.size());
 }
 
-// Source text between two offsets, its runs of blanks and newlines one space each.
-std::string slice(std::string_view text, std::uint32_t from, std::uint32_t to) {
-  std::string out;
-  for (std::uint32_t i = from; i < to && i < text.size(); ++i) {
-    const char c = text[i];
-    const bool blank = c == ' ' || c == '\t' || c == '\n' || c == '\r';
-    if (blank) {
-      if (!out.empty() && out.back() != ' ') out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  return out;
-}
-
-// Where an expression's text starts: a binary expression's place is its operator's.
-std::uint32_t start_of(const Expr& e) {
-  const Expr* at = &e;
-  while ((at->kind == ExprKind::Binary || at->kind == ExprKind::Range || at->kind == ExprKind::Index) &&
-         !at->args.empty() && at->grouped == 0) {
-    at = at->args[0].get();
-  }
-  return std::min(at->where.offset, e.where.offset);
-}
-
 bool is_local(const Expr& e, int slot) {
   return e.kind == ExprKind::Name && e.binding.to == Binding::To::Local && e.binding.index == slot;
 }
@@ -68,13 +42,13 @@ std::string guard_text(const Sources& sources, const GameDecl& decl, const GameI
     }
   }
   // Up to a comment on the line, if any (a '#' outside a string).
-  const std::uint32_t from = start_of(*state.clauses[0].expr);
+  const std::uint32_t from = text_start(*state.clauses[0].expr);
   bool quoted = false;
   for (std::uint32_t i = from; i < end; ++i) {
     if (text[i] == '"' && (i == 0 || text[i - 1] != '\\')) quoted = !quoted;
     if (text[i] == '#' && !quoted) end = i;
   }
-  return slice(text, from, end);
+  return source_slice(text, from, end);
 }
 
 OptionOrigin origin_of(const Sources& sources, const GameDecl& decl, std::size_t item, const Frame& frame) {
@@ -87,7 +61,7 @@ OptionOrigin origin_of(const Sources& sources, const GameDecl& decl, std::size_t
                                 ? decl.items[item + 1].where.offset
                                 : end_of_rule(text, it.where.offset);
   const std::uint32_t rule_end = it.clauses.empty() ? end : it.clauses[0].where.offset;
-  o.rule = slice(text, start_of(*it.exprs[0]), rule_end);
+  o.rule = source_slice(text, text_start(*it.exprs[0]), rule_end);
   for (const Clause& c : it.clauses) {
     if (c.kind == Clause::Kind::If) o.conditional = true;
     if (c.kind != Clause::Kind::For) continue;
@@ -112,7 +86,7 @@ OptionOrigin origin_of(const Sources& sources, const GameDecl& decl, std::size_t
         continue;
       }
       const std::uint32_t clause_end = ci + 1 < it.clauses.size() ? it.clauses[ci + 1].where.offset : end;
-      const std::string written = slice(text, c.where.offset, clause_end);
+      const std::string written = source_slice(text, c.where.offset, clause_end);
       const std::size_t dots = written.rfind("..");
       if (dots == std::string::npos) break;
       o.fix = written.substr(0, dots + 2) + "min(" + written.substr(dots + 2) + ", " + state->names[0] + ")";

@@ -20,24 +20,8 @@ namespace {
 
 // The expression's text as written (up to its first clause), for the picture's labels.
 std::string written(const Sources& sources, const Expr& e, const Clause& first) {
-  const Expr* at = &e;
-  while ((at->kind == ExprKind::Binary || at->kind == ExprKind::Range || at->kind == ExprKind::Index) &&
-         !at->args.empty() && at->grouped == 0) {
-    at = at->args[0].get();
-  }
-  const std::uint32_t from = std::min(at->where.offset, e.where.offset);
   if (e.where.file < 0 || first.where.file != e.where.file) return "value";
-  const std::string_view text = sources.file(e.where.file).text;
-  std::string out;
-  for (std::uint32_t i = from; i < first.where.offset && i < text.size(); ++i) {
-    const char ch = text[i];
-    if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
-      if (!out.empty() && out.back() != ' ') out += ' ';
-    } else {
-      out += ch;
-    }
-  }
-  while (!out.empty() && out.back() == ' ') out.pop_back();
+  const std::string out = source_slice(sources.file(e.where.file).text, text_start(e), first.where.offset);
   return out.empty() ? "value" : out;
 }
 

@@ -44,4 +44,20 @@ std::string_view Sources::line_text(Where w) const {
   return std::string_view(f.text).substr(start, end - start);
 }
 
+
+std::string source_slice(std::string_view text, std::uint32_t from, std::uint32_t to) {
+  std::string out;
+  for (std::uint32_t i = from; i < to && i < text.size(); ++i) {
+    const char c = text[i];
+    const bool blank = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    if (blank) {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 }  // namespace grundy::lang

@@ -24,6 +24,10 @@ struct LineCol {
   std::uint32_t column = 1;  // from 1, in characters (UTF-8 code points)
 };
 
+// Source text between two offsets, its runs of blanks and newlines one space each (a rule
+// or an expression quoted in a message or a label).
+std::string source_slice(std::string_view text, std::uint32_t from, std::uint32_t to);
+
 class Sources {
  public:
   int add(std::string name, std::string dir, std::string text);

@@ -166,8 +166,9 @@ std::uint32_t LoopySolver::explore(const Position& root, Graph& g) {
     }
     if (program) {
       // A copy: the graph grows below.
-      const bool listed = g.by_coords() ? (std::copy(g.coords(u), g.coords(u) + arity, c.begin()), true)
-                                        : coords_of(g.state(u), arity, c, program->packing);
+      const bool listed = g.by_coords()
+                              ? (std::copy(g.coords(u), g.coords(u) + arity, c.begin()), true)
+                              : arity <= kMaxBoxArity && coords_of(g.state(u), arity, c, program->packing);
       sink.coords.clear();
       if (listed && program->options(c.data(), sink)) {
         const auto n = static_cast<std::int64_t>(sink.coords.size() / static_cast<std::size_t>(arity));
