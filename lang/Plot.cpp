@@ -11,6 +11,7 @@
 #include "lang/Queries.hpp"
 #include "runtime/Error.hpp"
 #include "runtime/Memory.hpp"
+#include "runtime/Period.hpp"
 #include "runtime/Progress.hpp"
 #include "runtime/Show.hpp"
 
@@ -49,8 +50,12 @@ const GameInstance* sequence_game(Interpreter& in, const Expr& e, const Clause& 
   const Expr& arg = *pos.args[1];
   if (arg.kind != ExprKind::Name || arg.binding.to != Binding::To::Local || arg.binding.index != loop.slots[0])
     return nullptr;
-  const Value v = in.eval(pos, frame);  // the loop's variable holds its last value
-  return v.is(Kind::Position) && v.modifier() == Modifier::Normal ? v.game() : nullptr;
+  try {
+    const Value v = in.eval(pos, frame);  // at the loop variable's value (query_plot sets it)
+    return v.is(Kind::Position) && v.modifier() == Modifier::Normal ? v.game() : nullptr;
+  } catch (const Error&) {
+    return nullptr;  // no period to mark, and no error that the plot itself did not meet
+  }
 }
 
 }  // namespace
@@ -110,10 +115,15 @@ Value query_plot(BuiltinCall& call) {
     pic.x_label = fors[0]->names[0];
     pic.y_label = scale == PlotScale::Outcomes ? "outcome" : "value";
     pic.scale = scale;
+    if (fors[0]->slots.size() == 1) frame[static_cast<std::size_t>(fors[0]->slots[0])] = Value::integer(xs.back());
     if (const GameInstance* g = sequence_game(in, element, *fors[0], frame)) {
       // Marked only when proven; a game without a period shows up as none.
       try {
-        const PeriodInfo p = in.evaluator().period(*g, *std::max_element(xs.begin(), xs.end()));
+        // Looked for past the plot's end where that is cheap: Kayles' period, proven from heap
+        // 156 on, is marked on a plot to 100 too.
+        const std::int64_t most = *std::max_element(xs.begin(), xs.end());
+        const PeriodInfo p = in.evaluator().period(
+            *g, most > kPeriodLimitRules ? std::optional<std::int64_t>(most) : std::nullopt);
         if (p.proven) pic.period = SequencePicture::Period{p.n0, p.p};
       } catch (const Error&) {
       }
@@ -139,6 +149,10 @@ Value query_plot(BuiltinCall& call) {
       throw Error(ErrorKind::Limit,
                   "the plot's grid has " + std::to_string(cells) + " cells, more than 16 x --max-rows",
                   "raise the limit with --max-rows N", e.where);
+    }
+    if (pic.xs.size() > kMaxGridSide || pic.ys.size() > kMaxGridSide) {
+      fail_at(e.where, "the plot's grid is " + std::to_string(pic.xs.size()) + " x " + std::to_string(pic.ys.size()) +
+                           ": a heat map draws at most " + std::to_string(kMaxGridSide) + " values a side");
     }
     pic.values.assign(cells, 0);
     pic.present.assign(cells, 0);

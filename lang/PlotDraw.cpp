@@ -23,6 +23,7 @@ bool can_draw() { return false; }
 std::string draw_sequence(const SequencePicture&, const std::string&) { return "this build has no cairo"; }
 std::string draw_grid(const GridPicture&, const std::string&) { return "this build has no cairo"; }
 std::pair<double, double> grid_cell_centre(const GridPicture&, std::size_t, std::size_t) { return {0, 0}; }
+double sequence_x(const SequencePicture&, std::int64_t) { return 0; }
 
 #else
 
@@ -176,18 +177,34 @@ void axes_labels(Canvas& cv, const Frame& f, const std::string& title, const std
 
 }  // namespace
 
+namespace {
+constexpr int kSequenceW = 960, kSequenceH = 480;
+constexpr Frame kSequenceFrame{76, kSequenceW - 24, 46, kSequenceH - 58};
+
+// The sequence's horizontal range: its least and largest n (a range of one n widened).
+std::pair<double, double> x_range(const SequencePicture& pic) {
+  const double lo = static_cast<double>(*std::min_element(pic.x.begin(), pic.x.end()));
+  const double hi = static_cast<double>(*std::max_element(pic.x.begin(), pic.x.end()));
+  return {lo, hi == lo ? lo + 1 : hi};
+}
+}  // namespace
+
+double sequence_x(const SequencePicture& pic, std::int64_t n) {
+  const auto [lo, hi] = x_range(pic);
+  const Frame& f = kSequenceFrame;
+  return f.left + (static_cast<double>(n) - lo) / (hi - lo) * (f.right - f.left);
+}
+
 std::string draw_sequence(const SequencePicture& pic, const std::string& file) {
-  constexpr int W = 960, H = 480;
+  constexpr int W = kSequenceW, H = kSequenceH;
   Canvas cv(file, W, H);
   if (!cv.error().empty()) return cv.error();
   cairo_t* cr = cv.cr();
-  const Frame f{76, W - 24, 46, H - 58};
+  const Frame f = kSequenceFrame;
   const bool outcomes = pic.scale == PlotScale::Outcomes;
-  double xmin = static_cast<double>(*std::min_element(pic.x.begin(), pic.x.end()));
-  double xmax = static_cast<double>(*std::max_element(pic.x.begin(), pic.x.end()));
+  const auto [xmin, xmax] = x_range(pic);
   double ymin = outcomes ? 0 : std::min(0.0, static_cast<double>(*std::min_element(pic.y.begin(), pic.y.end())));
   double ymax = outcomes ? 2 : static_cast<double>(*std::max_element(pic.y.begin(), pic.y.end()));
-  if (xmax == xmin) xmax = xmin + 1;
   if (ymax == ymin) ymax = ymin + 1;
   const double pad = (ymax - ymin) * 0.04;
   const double y0 = ymin - pad, y1 = ymax + pad;

@@ -25,6 +25,9 @@ struct SequencePicture {
   std::optional<Period> period;
 };
 
+// The most values a heat map's side may have (cairo's largest image).
+inline constexpr std::size_t kMaxGridSide = 32767;
+
 struct GridPicture {
   std::string title, x_label, y_label;
   PlotScale scale = PlotScale::Numbers;
@@ -38,6 +41,8 @@ struct GridPicture {
 // Writes the picture to `file` (.svg or .png); an empty string, or what went wrong.
 std::string draw_sequence(const SequencePicture& pic, const std::string& file);
 std::string draw_grid(const GridPicture& pic, const std::string& file);
+// Where n lies across a sequence's picture, in pixels.
+double sequence_x(const SequencePicture& pic, std::int64_t n);
 // Where the centre of cell (i, j) of the heat map lies in its picture, in pixels.
 std::pair<double, double> grid_cell_centre(const GridPicture& pic, std::size_t i, std::size_t j);
 // Whether this build can draw (it was built with cairo).

@@ -149,6 +149,34 @@ TEST_CASE("plot writes a sequence as SVG or PNG by the file's extension", "[fast
   std::filesystem::remove(png);
 }
 
+TEST_CASE("plot marks a proven period where it starts, and nothing where none is proven", "[fast][plot]") {
+  const std::string kayles = temp_file("kayles.png"), grundys = temp_file("grundys.png");
+  test::run_ok("import octal\nplot(\"" + kayles + "\", grundy(Kayles(n)) for n in 0..100)\n");
+  test::run_ok("game G { state n  split [a, n - a] for a in 1..(n - 1) / 2 }\n"
+               "plot(\"" + grundys + "\", grundy(G(n)) for n in 0..100)\n");
+  lang::SequencePicture pic;
+  for (int n = 0; n <= 100; ++n) pic.x.push_back(n);
+  // The mark is orange and dashed: some of the column's pixels from top to bottom are orange.
+  auto marked = [&](const Png& png, std::int64_t n) {
+    const double x = lang::sequence_x(pic, n);
+    for (int y = 50; y < 420; ++y) {
+      for (double dx : {-0.5, 0.0, 0.5}) {
+        const Pixel p = png.at(x + dx, y);
+        if (p.r > 180 && p.g > 60 && p.g < 130 && p.b < 60) return true;
+      }
+    }
+    return false;
+  };
+  const Png k(kayles), g(grundys);
+  REQUIRE(k.ok());
+  REQUIRE(g.ok());
+  CHECK(marked(k, 71));  // Kayles: period 12 from 71 (Guy and Smith)
+  CHECK_FALSE(marked(k, 60));
+  CHECK_FALSE(marked(g, 71));  // Grundy's game has no known period
+  std::filesystem::remove(kayles);
+  std::filesystem::remove(grundys);
+}
+
 #endif  // GRUNDY_HAVE_CAIRO
 
 TEST_CASE("plot says what it cannot draw, and where", "[fast][plot][errors]") {
