@@ -131,7 +131,10 @@ Value query_plot(BuiltinCall& call) {
     pic.x = std::move(xs);
     pic.y = std::move(vs);
     error = draw_sequence(pic, path);
-    if (error.empty()) return Value::string(path + ": " + std::to_string(pic.x.size()) + " values of " + what);
+    if (error.empty()) {
+      return Value::string(path + ": " + std::to_string(pic.x.size()) + (pic.x.size() == 1 ? " value of " : " values of ") +
+                           what);
+    }
   } else {
     GridPicture pic;
     pic.title = what;

@@ -76,9 +76,16 @@ std::vector<double> nice_ticks(double lo, double hi, int want) {
   return out;
 }
 
+// A tick's label: whole numbers as they are up to a million, larger ones as 2.5e18 (which
+// fits the margin).
 std::string number(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f", v);
+  if (std::fabs(v) < 1e6) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  const int e = static_cast<int>(std::floor(std::log10(std::fabs(v))));
+  std::snprintf(buf, sizeof buf, "%.3ge%d", v / std::pow(10.0, e), e);
   return buf;
 }
 
@@ -181,11 +188,12 @@ namespace {
 constexpr int kSequenceW = 960, kSequenceH = 480;
 constexpr Frame kSequenceFrame{76, kSequenceW - 24, 46, kSequenceH - 58};
 
-// The sequence's horizontal range: its least and largest n (a range of one n widened).
+// The sequence's horizontal range: its least and largest n (one n alone in the middle).
 std::pair<double, double> x_range(const SequencePicture& pic) {
   const double lo = static_cast<double>(*std::min_element(pic.x.begin(), pic.x.end()));
   const double hi = static_cast<double>(*std::max_element(pic.x.begin(), pic.x.end()));
-  return {lo, hi == lo ? lo + 1 : hi};
+  if (hi == lo) return {lo - 1, hi + 1};
+  return {lo, hi};
 }
 }  // namespace
 
