@@ -66,8 +66,10 @@ void advise_huge(void* p, std::size_t size) {
 }
 
 void* allocate(std::size_t size) {
-  auto get = [&] {
-    return size >= kAlignedFrom ? std::aligned_alloc(kHugePage, size) : std::malloc(size ? size : 1);
+  auto get = [&]() -> void* {
+    if (size < kAlignedFrom) return std::malloc(size ? size : 1);
+    void* q = nullptr;  // posix_memalign, unlike aligned_alloc, takes a size of any multiple
+    return ::posix_memalign(&q, kHugePage, size) == 0 ? q : nullptr;
   };
   void* p = get();
   while (!p) {
