@@ -36,6 +36,15 @@ if grep -q 'libgrundy' <<< "$contents"; then echo "the .deb holds the library's 
 depends=$(dpkg-deb -f "$deb" Depends)
 grep -q 'libc6' <<< "$depends" || { echo "the .deb names no dependencies: '$depends'" >&2; exit 1; }
 
+# grundy-dev: the library, its archives stripped of debug information; the consumer builds
+# against its files as dpkg would place them.
+dev=$(ls "$tmp"/pkg/grundy-dev_*.deb)
+grep -q 'libabsl-dev' <<< "$(dpkg-deb -f "$dev" Depends)" || { echo "grundy-dev names no -dev packages" >&2; exit 1; }
+dpkg-deb -x "$dev" "$tmp/dev"
+cmake -S "$(dirname "$0")/consumer" -B "$tmp/consumer-dev" -DCMAKE_PREFIX_PATH="$tmp/dev/usr" > /dev/null
+cmake --build "$tmp/consumer-dev" > /dev/null
+"$tmp/consumer-dev/consumer"
+
 if [ "${CI:-}" = true ] && [ "$(id -u)" -eq 0 ] && ! dpkg -s grundy > /dev/null 2>&1; then
   dpkg -i "$deb" > /dev/null
   out=$(/usr/bin/grundy eval 'import octal' 'grundy(Kayles(10))')
