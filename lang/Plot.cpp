@@ -3,8 +3,6 @@
 // `grundy(G(n))` of a game with a proven period has it marked.
 #include <algorithm>
 
-#include <absl/container/flat_hash_map.h>
-
 #include "lang/Faults.hpp"
 #include "lang/Interpreter.hpp"
 #include "lang/PlotDraw.hpp"
@@ -13,7 +11,6 @@
 #include "runtime/Memory.hpp"
 #include "runtime/Period.hpp"
 #include "runtime/Progress.hpp"
-#include "runtime/Show.hpp"
 
 namespace grundy::lang {
 

@@ -130,12 +130,10 @@ void lower(Expr& e, const World& w) {
     return;
   }
   if (e.kind != ExprKind::Call) return;
-  if (is_builtin_call(e, Builtin::Table) && e.args.size() == 2) {
-    mark_prefetch(s, e.clauses, *e.args[1], w);
-    return;
-  }
-  if (is_builtin_call(e, Builtin::Plot) && e.args.size() == 3) {
-    mark_prefetch(s, e.clauses, *e.args[2], w);
+  // table(E for ...) and plot(FILE, E for ...): E is the generator's element.
+  if ((is_builtin_call(e, Builtin::Table) && e.args.size() == 2) ||
+      (is_builtin_call(e, Builtin::Plot) && e.args.size() == 3)) {
+    mark_prefetch(s, e.clauses, *e.args.back(), w);
     return;
   }
   const bool query = is_builtin_call(e, Builtin::Grundy) || is_builtin_call(e, Builtin::Wins) ||

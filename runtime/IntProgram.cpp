@@ -1,8 +1,8 @@
 #include "runtime/IntProgram.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <array>
+#include <bit>
 #include <cmath>
 
 #include "runtime/Checked.hpp"

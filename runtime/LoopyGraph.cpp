@@ -37,7 +37,7 @@ void LoopyGraph::put_dense(std::int64_t n, std::uint32_t id) {
 std::uint32_t LoopyGraph::add(const std::int64_t* c) {
   const std::uint32_t id = size();
   for (int i = 0; i < arity_; ++i) coords_.push_back(c[i]);
-  if (dense_ok_ && c[0] >= 0 && c[0] < kDense) put_dense(c[0], id);
+  if (in_dense(c)) put_dense(c[0], id);
   else hashed_.set(c, id);
   label.push_back(kOpen);
   return id;
@@ -74,7 +74,7 @@ void LoopyGraph::truncate(std::uint32_t from) {
   for (std::uint32_t u = from; u < size(); ++u) {
     if (by_coords()) {
       const std::int64_t* c = coords(u);
-      if (dense_ok_ && c[0] >= 0 && c[0] < kDense) dense_[static_cast<std::size_t>(c[0])] = kOpen;
+      if (in_dense(c)) dense_[static_cast<std::size_t>(c[0])] = kOpen;
       else hashed_.erase(c);
     } else if (is_dense(values_[u])) {
       dense_[static_cast<std::size_t>(values_[u].as_int())] = kOpen;

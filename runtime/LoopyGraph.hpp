@@ -40,7 +40,7 @@ class LoopyGraph {
 
   std::optional<std::uint32_t> find(const Value& s) const;
   std::optional<std::uint32_t> find(const std::int64_t* c) const {
-    if (dense_ok_ && c[0] >= 0 && c[0] < kDense) {
+    if (in_dense(c)) {
       const auto n = static_cast<std::size_t>(c[0]);
       if (n < dense_.size() && dense_[n] != kOpen) return dense_[n];
       return std::nullopt;
@@ -68,6 +68,7 @@ class LoopyGraph {
   // labelling reads its arrays.
   static constexpr std::int64_t kDense = std::int64_t{1} << 23;
   static bool is_dense(const Value& s) { return s.is(Kind::Int) && s.as_int() >= 0 && s.as_int() < kDense; }
+  bool in_dense(const std::int64_t* c) const { return dense_ok_ && c[0] >= 0 && c[0] < kDense; }
   void put_dense(std::int64_t n, std::uint32_t id);
 
   int arity_;  // 0: Values

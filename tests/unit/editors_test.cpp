@@ -3,8 +3,6 @@
 // Its patterns keep to what Oniguruma (the editors' engine) and ECMAScript (std::regex, here)
 // read alike, so that this tokeniser sees what an editor sees.
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <regex>
 #include <sstream>
 
@@ -19,11 +17,6 @@ using nlohmann::json;
 namespace {
 
 const fs::path kRoot = GRUNDY_SOURCE_DIR;
-
-std::string read_all(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // A rule of the grammar: a `match`, or a `begin` ... `end` region with rules inside.
 struct Rule {
@@ -129,7 +122,7 @@ class Grammar {
 };
 
 json load_grammar() {
-  const std::string text = read_all(kRoot / "editors" / "grundy.tmLanguage.json");
+  const std::string text = grundy::test::read_file((kRoot / "editors" / "grundy.tmLanguage.json").string());
   REQUIRE(!text.empty());
   return json::parse(text);  // throws, and fails the test, on invalid JSON
 }
@@ -152,7 +145,7 @@ TEST_CASE("the TextMate grammar tokenises every .game file with no invalid scope
       // The diagnostics cases are wrong on purpose, some in their characters.
       if (entry.path().parent_path().filename() == "diagnostics") continue;
       ++files;
-      std::istringstream lines(read_all(entry.path()));
+      std::istringstream lines(grundy::test::read_file(entry.path().string()));
       int number = 0;
       for (std::string line; std::getline(lines, line);) {
         ++number;

@@ -7,8 +7,6 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
 #include "lang/PlotDraw.hpp"
 #include "tests/unit/support.hpp"
@@ -21,11 +19,6 @@ namespace {
 std::string temp_file(const std::string& name) {
   return (std::filesystem::temp_directory_path() / ("grundy_plot_" + std::to_string(getpid()) + "_" + name))
       .string();
-}
-
-[[maybe_unused]] std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 }  // namespace
@@ -135,7 +128,7 @@ TEST_CASE("plot writes a sequence as SVG or PNG by the file's extension", "[fast
   const std::string game = "game S = subtraction {1, 3, 4}\n";
   CHECK(test::run_ok(game + "plot(\"" + svg + "\", grundy(S(n)) for n in 0..99999)\n") ==
         svg + ": 100000 values of grundy(S(n))\n");
-  const std::string text = read_all(svg);
+  const std::string text = test::read_file(svg);
   CHECK(text.rfind("<?xml", 0) == 0);
   CHECK(text.find("<svg") != std::string::npos);
   CHECK(text.find("</svg>") != std::string::npos);

@@ -3,6 +3,8 @@
 
 #include <charconv>
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -31,6 +33,12 @@ inline std::ostream& operator<<(std::ostream& os, const RunResult& r) {
 // command line does (cli/main.cpp): source nested 256 deep needs more than the 8 MB of the
 // main thread in the sanitizer build. 64 MB, not the command line's 1 GB: the tests of
 // --max-memory cap the address space.
+// A whole file's bytes (empty when it cannot be read).
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 inline RunResult run_source(std::string_view source, SessionOptions options = {}) {
   std::ostringstream out;
   std::ostringstream err;
