@@ -13,32 +13,6 @@
 
 namespace grundy::cli {
 
-// ---- the engine of a Session ----
-
-std::vector<Value> SessionEngine::options(const Value& x) { return session_.options(x); }
-
-bool SessionEngine::wins(const Value& x) { return session_.wins(x); }
-
-std::optional<Value> SessionEngine::winning_option(const Value& x) {
-  std::vector<Value> w = session_.winning(x);
-  if (w.empty()) return std::nullopt;
-  return w.front();
-}
-
-char SessionEngine::outcome(const Value& x) { return session_.outcome(x); }
-
-std::optional<Value> SessionEngine::drawing_option(const Value& x) {
-  std::vector<Value> d = session_.drawing(x);
-  if (d.empty()) return std::nullopt;
-  return d.front();
-}
-
-std::optional<std::uint64_t> SessionEngine::remoteness(const Value& x) { return session_.remoteness(x); }
-
-std::string SessionEngine::note(const Value& x) { return session_.value_note(x); }
-
-void SessionEngine::report(const Error& e) { session_.report(e); }
-
 namespace {
 
 // ---- positions as the person sees and writes them ----
@@ -50,13 +24,6 @@ std::string show(const Value& x) {
     return to_string(Value::sum(x.parts(), Modifier::Normal));
   }
   return to_string(x);
-}
-
-// The components of a position or sum (`0` is the empty sum).
-std::vector<Value> parts_of(const Value& x) {
-  if (x.is(Kind::Sum)) return x.parts();
-  if (x.is(Kind::Int) && x.as_int() == 0) return {};
-  return {x};
 }
 
 // A move written out, as text: its parts (split at '+' outside brackets) without blanks,
@@ -124,65 +91,12 @@ bool all_digits(const std::string& s) {
   });
 }
 
-// ---- how long a game lasts ----
-
-// Remoteness (Steinhaus): the number of moves left when the winner hurries and the loser
-// stalls. 0 with no options; from a winning position 1 + the least remoteness of a losing
-// option; from a losing one 1 + the largest remoteness of any option. A losing computer
-// plays the option of largest remoteness. The search is bounded: past kBudget positions it
-// gives up and the computer falls back on the option that leaves the most options.
-class Lookahead {
- public:
-  explicit Lookahead(PlayEngine& engine) : engine_(engine) {}
-
-  std::optional<std::uint32_t> remoteness(const Value& x) {
-    budget_ = kBudget;
-    try {
-      return search(x);
-    } catch (const OutOfBudget&) {
-      return std::nullopt;
-    }
-  }
-
- private:
-  struct OutOfBudget {};
-  static constexpr int kBudget = 20000;
-
-  std::uint32_t search(const Value& x) {
-    if (auto it = memo_.find(x); it != memo_.end()) return it->second;
-    if (budget_-- <= 0) throw OutOfBudget{};
-    const std::vector<Value> opts = engine_.options(x);
-    std::uint32_t r = 0;
-    if (!opts.empty()) {
-      std::uint32_t fastest = std::numeric_limits<std::uint32_t>::max();
-      if (engine_.wins(x)) {
-        for (const Value& o : opts) {
-          if (!engine_.wins(o)) fastest = std::min(fastest, search(o));
-        }
-      }
-      if (fastest != std::numeric_limits<std::uint32_t>::max()) {
-        r = 1 + fastest;
-      } else {
-        std::uint32_t longest = 0;
-        for (const Value& o : opts) longest = std::max(longest, search(o));
-        r = 1 + longest;
-      }
-    }
-    memo_.emplace(x, r);
-    return r;
-  }
-
-  PlayEngine& engine_;
-  int budget_ = 0;
-  std::unordered_map<Value, std::uint32_t, ValueHash> memo_;
-};
-
 // ---- the game ----
 
 class Game {
  public:
   Game(PlayEngine& engine, LineSource& input, std::ostream& out, PlayStyle style)
-      : engine_(engine), input_(input), out_(out), style_(style), lookahead_(engine) {}
+      : engine_(engine), input_(input), out_(out), style_(style), opponent_(engine) {}
 
   void run(const Value& start) {
     mod_ = start.is(Kind::Sum) ? start.modifier() : Modifier::Normal;
@@ -210,33 +124,8 @@ class Game {
   }
 
  private:
-  // A component that cannot move plays no part in any of the three conventions, so the
-  // positions shown leave such components out: Kayles(2), not Kayles(0) + Kayles(2).
-  bool terminal(const Value& part) {
-    auto it = terminal_.find(part);
-    if (it != terminal_.end()) return it->second;
-    const bool t = engine_.options(part).empty();
-    terminal_.emplace(part, t);
-    return t;
-  }
-
-  std::vector<Value> live_parts(const Value& x) {
-    std::vector<Value> live;
-    for (const Value& p : parts_of(x)) {
-      if (!terminal(p)) live.push_back(p);
-    }
-    return live;
-  }
-
-  // x without its components that cannot move (one is kept when none can move).
-  Value simplify(const Value& x) {
-    if (!x.is(Kind::Sum)) return x;
-    std::vector<Value> live = live_parts(x);
-    if (live.size() == x.parts().size()) return x;
-    if (live.empty() && !x.parts().empty()) live.push_back(x.parts().front());
-    return Value::sum(std::move(live), x.modifier());
-  }
-
+  std::vector<Value> live_parts(const Value& x) { return opponent_.live_parts(x); }
+  Value simplify(const Value& x) { return opponent_.simplify(x); }
   // The options of pos, simplified; options that become the same are listed once.
   std::vector<Value> options(const Value& pos) {
     std::vector<Value> out;
@@ -427,58 +316,27 @@ class Game {
   }
 
   std::optional<Value> computer_moves(const Value& pos, const std::vector<Value>& opts) {
-    Value chosen;
-    if (std::optional<Value> w = engine_.winning_option(pos)) {
-      chosen = simplify(*w);
+    const ComputerMove m = opponent_.choose(pos, opts);
+    if (m.stance == Stance::Winning) {
       lost_ = false;
-    } else if (std::optional<Value> d = engine_.drawing_option(pos)) {
+    } else if (m.stance == Stance::Drawing) {
       if (!drawn_) {
         out_ << "The computer cannot win from here, and neither can you: it keeps the game going "
                 "(a draw).\n";
       }
       drawn_ = true;
-      chosen = simplify(*d);
     } else {
       if (!lost_) {
         out_ << "The computer is lost: whatever it plays, you can win. "
                 "It plays the move that lasts longest.\n";
       }
       lost_ = true;
-      chosen = longest(opts);
     }
+    const Value chosen = simplify(m.option);
     out_ << paint("1", "Computer: " + show(chosen)) << '\n';
     return chosen;
   }
 
-  Value longest(const std::vector<Value>& opts) {
-    std::size_t best = 0;
-    std::uint32_t best_r = 0;
-    // A loopy game's remoteness comes with its values (a search ahead would go round).
-    bool loopy = true;
-    for (std::size_t i = 0; i < opts.size() && loopy; ++i) {
-      const std::optional<std::uint64_t> r = engine_.remoteness(opts[i]);
-      loopy = r.has_value();
-      if (r && (i == 0 || *r > best_r)) best = i, best_r = static_cast<std::uint32_t>(*r);
-    }
-    if (loopy) return opts[best];
-    best = 0;
-    best_r = 0;
-    bool known = true;
-    for (std::size_t i = 0; i < opts.size() && known; ++i) {
-      std::optional<std::uint32_t> r = lookahead_.remoteness(opts[i]);
-      if (!r) known = false;
-      else if (i == 0 || *r > best_r) best = i, best_r = *r;
-    }
-    if (known) return opts[best];
-    // Too big to look ahead: leave the person as many options as possible.
-    std::size_t most = 0;
-    best = 0;
-    for (std::size_t i = 0; i < opts.size(); ++i) {
-      const std::size_t n = engine_.options(opts[i]).size();
-      if (i == 0 || n > most) best = i, most = n;
-    }
-    return opts[best];
-  }
 
   void finish(const Value& pos, bool person_to_move) {
     const bool mover_wins = engine_.wins(pos);
@@ -493,7 +351,7 @@ class Game {
   LineSource& input_;
   std::ostream& out_;
   PlayStyle style_;
-  Lookahead lookahead_;
+  Opponent opponent_;
   Modifier mod_ = Modifier::Normal;
   bool lost_ = false;
   bool drawn_ = false;
@@ -502,7 +360,6 @@ class Game {
   std::unordered_map<Value, int, ValueHash> met_[2];
   int moves_ = 0;
   int quiet_until_ = 0;
-  std::unordered_map<Value, bool, ValueHash> terminal_;
 };
 
 }  // namespace
