@@ -29,7 +29,7 @@ Driver::Driver(std::ostream& o, std::ostream& e, SessionOptions opts)
       loader(world, diags),
       workspace(world, interp) {
   world.limits = opts.limits;
-  world.table_cells = opts.format != SessionOptions::Format::Text;
+  world.table_cells = opts.format != SessionOptions::Format::Text || opts.on_value != nullptr;
   world.max_depth = opts.max_depth;
   world.maker = &games;
 }
@@ -257,6 +257,7 @@ int Driver::run_program(Program& p, bool main) {
           if (options.format == SessionOptions::Format::Json) out << json_line(v) << '\n';
           else if (options.format == SessionOptions::Format::Csv && v.is(Kind::Table)) out << csv_table(v);
           else out << (v.is(Kind::Str) ? v.as_str() : to_string(v)) << '\n';
+          if (options.on_value) options.on_value(v, world.sources.locate(s.where).line);
           // Each statement's output goes out when it is complete, also into a pipe or a
           // file (where output is buffered): a later statement that runs long, or is
           // killed, does not take it down with it. One flush per statement, not per line.

@@ -2,6 +2,7 @@
 // the exit codes it returns, and how it lists a game.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "runtime/Evaluator.hpp"
@@ -29,6 +30,9 @@ struct SessionOptions {
   // a JSON object on a line of its own. csv: tables as CSV, other values as text.
   enum class Format : std::uint8_t { Text, Json, Csv };
   Format format = Format::Text;
+  // Called with each value a statement prints, after it is printed, and the statement's line
+  // (from 1): the playground (web/) draws tables and sequences beside the text.
+  std::function<void(const Value&, std::uint32_t line)> on_value;
 };
 
 // A game as the REPL's :games lists it.

@@ -34,7 +34,8 @@ std::string render_grid(const TableData& t);
 
 // A table value's cells as rows and columns, for other programs (--format json and csv): a
 // sequence has the one column "value"; a grid's cells are null (nullptr) where it has none.
-// Empty (no rows) for a table made without its cells (World::table_cells).
+// Empty (no rows) for a table made without its cells (World::table_cells: text output with no
+// SessionOptions::on_value to hand them to).
 struct TableGrid {
   std::string row_label, col_label;  // col_label empty: a sequence
   std::vector<Value> rows, cols;

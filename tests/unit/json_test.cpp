@@ -2,6 +2,7 @@
 // in the shapes of LANGUAGE.md section 12, and diagnostics as JSON objects.
 #include <nlohmann/json.hpp>
 
+#include "lang/Json.hpp"
 #include "tests/unit/support.hpp"
 
 using namespace grundy;
@@ -101,4 +102,25 @@ TEST_CASE("format csv prints tables as CSV and other values as text", "[json]") 
   INFO(r);
   REQUIRE(r.code == 0);
   CHECK(r.out == "a\\b,0,1,2\n0,0,1,2\n1,1,0,3\n(1, 2)\nk,value\n1,\"x, \"\"y\"\"\"\n");
+}
+
+TEST_CASE("on_value hands each printed value and its line to the embedder", "[json]") {
+  SessionOptions options;
+  std::vector<std::pair<json, std::uint32_t>> seen;
+  options.on_value = [&](const Value& v, std::uint32_t line) { seen.emplace_back(lang::to_json(v), line); };
+  const test::RunResult r = test::run_source(
+      "import octal\nlet t = table(grundy(Kayles(n)) for n in 0..3)\nt\n\n[grundy(Kayles(n)) for n in 8..11]\n"
+      "table(a + b for a in 0..1 for b in 0..1)\n",
+      options);
+  INFO(r);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("n 0 1 2 3") != std::string::npos);  // the text is printed as without the hook
+  REQUIRE(seen.size() == 3);
+  CHECK(seen[0].second == 3);
+  CHECK(seen[0].first["rows"] == json::array({0, 1, 2, 3}));
+  CHECK(seen[0].first["cells"] == json::parse("[[0], [1], [2], [3]]"));
+  CHECK(seen[1].second == 5);
+  CHECK(seen[1].first == json::array({1, 4, 2, 6}));  // Kayles 8..11
+  CHECK(seen[2].second == 6);
+  CHECK(seen[2].first["cells"] == json::parse("[[0, 1], [1, 2]]"));
 }
