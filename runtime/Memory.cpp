@@ -18,6 +18,10 @@ std::atomic<std::int64_t> heap_peak{0};
 }  // namespace memory_detail
 
 std::uint64_t resident_bytes() {
+#ifdef __EMSCRIPTEN__
+  // WebAssembly's memory only grows: its size is the peak, as RSS would be.
+  return static_cast<std::uint64_t>(__builtin_wasm_memory_size(0)) * 65536;
+#endif
   const int fd = ::open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
   if (fd < 0) return 0;
   char buf[128] = {};

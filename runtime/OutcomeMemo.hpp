@@ -107,7 +107,8 @@ class OutcomeMemo {
       const auto x = static_cast<std::uint64_t>(c[0]), y = static_cast<std::uint64_t>(c[1]);
       constexpr int b = tile_bits(2);
       constexpr std::uint64_t m = (std::uint64_t{1} << b) - 1;
-      return {(x >> b) * static_cast<std::uint64_t>(strides_[0]) + (y >> b), ((x & m) << b) | (y & m)};
+      return {static_cast<std::size_t>((x >> b) * static_cast<std::uint64_t>(strides_[0]) + (y >> b)),
+              static_cast<std::size_t>(((x & m) << b) | (y & m))};
     }
     const auto mask = static_cast<std::uint64_t>((std::int64_t{1} << bits_) - 1);
     Place at{0, 0};

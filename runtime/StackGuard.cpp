@@ -3,6 +3,10 @@
 #include <pthread.h>
 #include <signal.h>
 
+#ifdef __EMSCRIPTEN__
+#include <emscripten/stack.h>
+#endif
+
 #include <cstddef>
 #include <cstdint>
 
@@ -15,6 +19,10 @@ namespace {
 constexpr std::size_t kMargin = std::size_t{1} << 20;
 
 std::uintptr_t stack_low_end() {
+#ifdef __EMSCRIPTEN__
+  // WebAssembly's stack in linear memory (its own frames are elsewhere, out of sight).
+  return emscripten_stack_get_end() + kMargin;
+#else
   thread_local std::uintptr_t low = [] {
     pthread_attr_t attr;
     void* addr = nullptr;
@@ -25,6 +33,7 @@ std::uintptr_t stack_low_end() {
     return reinterpret_cast<std::uintptr_t>(addr) + kMargin;
   }();
   return low;
+#endif
 }
 }  // namespace
 
