@@ -17,6 +17,9 @@ packages=(
   graphviz            # dot: the tests render the graphs of dot(X)
   help2man            # the man page, from --help
   libcairo2-dev       # cairo: plot() draws SVG and PNG
+  emscripten          # the playground (web/): the interpreter as WebAssembly
+  chromium            # the playground's tests run the page in a headless Chromium
+  curl                # web/build.sh fetches abseil's source from Debian's archive
 )
 
 missing=()
