@@ -150,7 +150,8 @@ Documentation: docs/language.md, docs/repl.md)");
       ->capture_default_str()
       ->check(whole_number(1, kMax64));
   app.add_option("--max-steps", max_steps,
-                 "Steps per statement: iterations of 'for' clauses, options looked at by searches")
+                 "Steps per statement: iterations of 'for' clauses, options looked at by searches, "
+                 "heaps added to a kernel's table")
       ->capture_default_str()
       ->check(whole_number(1, kMax64));
   app.add_option("--max-memory", max_memory_mb,

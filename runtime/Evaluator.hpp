@@ -22,6 +22,7 @@
 namespace grundy {
 
 class Progress;
+struct KernelPace;  // runtime/Tables.cpp: how far a kernel got, for the messages of limits
 
 struct Limits {
   // Memo entries in all game instances together; past it evaluation stops with a message
@@ -207,6 +208,7 @@ class Evaluator {
                                          const std::int64_t* c, bool misere, bool& stopped);
   std::optional<std::uint64_t> heap_value(const GameInstance& g, Strategy& s, std::int64_t n);
   std::optional<std::uint64_t> kernel_value(const GameInstance& g, Strategy& s, std::int64_t n);
+  std::optional<std::uint64_t> kernel_fill(const GameInstance& g, Strategy& s, std::int64_t n, KernelPace& pace);
   std::optional<std::uint32_t> dense_value(const GameInstance& g, Strategy& s, std::int64_t n);
   void reserve_states(std::uint64_t more);
   // One box fill of game g, counting its states in `done`. It lives on the caller's stack

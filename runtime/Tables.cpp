@@ -2,6 +2,9 @@
 // filling and reading its tables. The memoized search, which every path hands over to, is in
 // runtime/Evaluator.cpp.
 #include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "runtime/CrossCheck.hpp"
@@ -27,8 +30,6 @@ struct BusyScope {
   BusyScope& operator=(const BusyScope&) = delete;
 };
 
-// Options a native kernel looks at per step charged to --max-steps.
-constexpr std::uint64_t kKernelOptionsPerStep = 64;
 
 // Bottom-up tables count as states; a request this far past the table is left to the search
 // unless the rules really look at nearby states.
@@ -54,6 +55,50 @@ void extend_by_period(DenseTable& t, std::int64_t p, std::size_t count) {
 }
 
 }  // namespace
+
+// How far a kernel's table got when a limit stopped it, and about how long the rest would
+// take: the time per heap grows with the heap as n^p (p = 0 for subtraction games, about 1
+// for splits into two, 2 into three), p read off the time the second half of the heaps took
+// against the first. "heap 200000 of the 1000000 asked for, after 3.1 s; the rest would
+// take about 1.3 minutes at this pace".
+struct KernelPace {
+  std::size_t from = 0;     // the table's size when the query started it
+  std::size_t reached = 0;  // its size now
+  bool filling = false;     // the kernel is at work (a limit met now is its own)
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::vector<std::pair<std::size_t, double>> seen;  // (heap, seconds) at each poll
+
+  void at(std::size_t heap) {
+    reached = std::max(reached, heap);
+    seen.emplace_back(heap, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::string say(std::uint64_t target) const {
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::string out = "; the table reached heap " + std::to_string(reached) + " of the " + std::to_string(target) +
+                      " asked for, after " + seconds_text(t);
+    if (reached <= from || seen.size() < 4 || t < 0.01) return out;
+    const std::size_t mid = from + (reached - from) / 2;
+    double t_mid = 0;
+    for (const auto& [heap, sec] : seen) {
+      if (heap <= mid) t_mid = sec;
+    }
+    // Time up to n grows as n^(p+1) from `from`; r = (t - t_mid) / t_mid = 2^(p+1) - 1 for from 0.
+    const double r = t_mid > 0 ? (t - t_mid) / t_mid : 1;
+    const double q = std::clamp(std::log2(r + 1), 1.0, 4.0);  // p + 1
+    const auto pow = [q](double x) { return std::pow(x, q); };
+    const double done = pow(static_cast<double>(reached)) - pow(static_cast<double>(from));
+    const double rest = t * (pow(static_cast<double>(target)) - pow(static_cast<double>(reached))) / done;
+    return out + "; the rest would take about " + seconds_text(rest) + " at this pace";
+  }
+  static std::string seconds_text(double s) {
+    char buf[64];
+    if (s < 60) std::snprintf(buf, sizeof buf, "%.1f s", s);
+    else if (s < 3600) std::snprintf(buf, sizeof buf, "%.1f minutes", s / 60);
+    else if (s < 48 * 3600) std::snprintf(buf, sizeof buf, "%.1f hours", s / 3600);
+    else std::snprintf(buf, sizeof buf, "%.0f days", s / 86400);
+    return buf;
+  }
+};
 
 // ---- choosing a path ----
 
@@ -232,6 +277,22 @@ std::optional<std::uint32_t> Evaluator::box_value(const GameInstance& g, Strateg
 }
 
 std::optional<std::uint64_t> Evaluator::kernel_value(const GameInstance& g, Strategy& s, std::int64_t n) {
+  BusyScope busy(s);
+  ProgressScope bar(limits_.progress, [&g] { return g.display_name(); });
+  KernelPace pace;
+  pace.from = pace.reached = s.as<KernelPath>()->table.size();
+  try {
+    return kernel_fill(g, s, n, pace);
+  } catch (Error& e) {
+    if (e.kind != ErrorKind::Limit || !pace.filling) throw;  // not the kernel's own work
+    Error more(e.kind, e.what() + pace.say(static_cast<std::uint64_t>(n) + 1), e.hint, e.where);
+    more.too_many_states = e.too_many_states;
+    throw more;
+  }
+}
+
+std::optional<std::uint64_t> Evaluator::kernel_fill(const GameInstance& g, Strategy& s, std::int64_t n,
+                                                    KernelPace& pace) {
   KernelPath& k = *s.as<KernelPath>();
   const bool provable = k.provable;
   const auto target = static_cast<std::uint64_t>(n) + 1;
@@ -243,8 +304,6 @@ std::optional<std::uint64_t> Evaluator::kernel_value(const GameInstance& g, Stra
     s.busy = false;
     return dense_value(g, s, n);
   };
-  BusyScope busy(s);
-  ProgressScope bar(limits_.progress, [&g] { return g.display_name(); });
   while (k.table.size() < target) {
     const std::size_t size = k.table.size();
     if (static_cast<std::int64_t>(size) >= k.below) {
@@ -255,28 +314,34 @@ std::optional<std::uint64_t> Evaluator::kernel_value(const GameInstance& g, Stra
     // On the way to a far heap, grow geometrically and look for a proven period.
     if (provable) step = std::min<std::uint64_t>(target, std::max<std::uint64_t>(2 * size, kFirstCheck));
     step = std::min(step, static_cast<std::uint64_t>(k.below));
+    pace.filling = true;
     reserve_states(step - size);
-    // The kernel's work is charged to --max-steps as it goes (a heap with splits into three
-    // has n^2 / 12 options), and the heaps it adds count as states even when it stops. Its
-    // loops look at an option in about a nanosecond, some 64 times faster than the
-    // interpreter takes a step: 64 options are one step, so that the limit stops the same
-    // time of work (Grundy's game to 10^6 looks at 3 * 10^9 options in 3 s).
+    // A kernel's table counts against --max-steps by its heaps, one step a heap, not by the
+    // options it looks at: a known kernel filling a table makes progress that shows (the
+    // progress bar), --max-states and --max-memory bound the table, and Ctrl-C stops it; the
+    // step limit is there for rules that run away (by options, Grundy's game to 2^24 stopped
+    // after 2.9 s of good work). The heaps it adds count as states even when it stops.
     bool whole = false;
-    std::uint64_t carry = 0, work_done = 0;
+    std::uint64_t work_done = 0;
+    std::size_t charged = size;
     try {
       whole = k.kernel->extend(k.table, static_cast<std::size_t>(step),
                                [&](std::size_t done, std::size_t total, std::uint64_t work) {
                                  work_done += work;
-                                 carry += work;
-                                 limits_.charge(carry / kKernelOptionsPerStep);
-                                 carry %= kKernelOptionsPerStep;
+                                 if (done > charged) limits_.charge(done - charged);
+                                 charged = std::max(charged, done);
+                                 pace.at(done);
                                  poll(g, done, total);
                                });
+      pace.reached = k.table.size();
+      if (k.table.size() > charged) limits_.charge(k.table.size() - charged);
     } catch (...) {
+      pace.reached = k.table.size();
       games_.states += k.table.size() - size;
       g.dense_states += k.table.size() - size;
       throw;
     }
+    pace.filling = false;
     const std::size_t added = k.table.size() - size;
     games_.states += added;
     g.dense_states += added;

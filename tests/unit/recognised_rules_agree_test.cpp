@@ -329,8 +329,8 @@ TEST_CASE("a subtraction game of a run {a..b} is valued (n mod (a + b)) / a with
 }
 
 TEST_CASE("long tabulations of native kernels fit the default limits", "[fast][kernels][limits]") {
-  // The kernels' work counts against --max-steps, one step per 64 options: Grundy's game to
-  // 2 * 10^5 looks at some 4 * 10^8 splits and must not need a flag. The value and the sum
+  // A kernel's table counts against --max-steps by its heaps, not its options: Grundy's game
+  // to 2 * 10^5 looks at some 4 * 10^8 splits and must not need a flag. The value and the sum
   // of the table are those of the plain O(n^2) loop (computed once, outside the tests).
   const auto lines = run_lines(
       "import octal\ngrundy(GrundysGame(200000))\nsum(grundy(GrundysGame(n)) for n in 0..200000)\n", 2);
