@@ -26,11 +26,29 @@ for (const f of (await readdir(join(root, "examples"))).filter((f) => f.endsWith
   examples.push({ name: f.replace(/\.game$/, ""), source: await readFile(join(root, "examples", f), "utf8") });
 }
 // The tutorial: a section's programs (its ``` blocks, not its ```text output) together.
+function programs(section) {
+  const blocks = [];
+  let open = null; // the fence's language while inside a block
+  let lines = [];
+  for (const line of section.split("\n")) {
+    const fence = /^```(\S*)\s*$/.exec(line);
+    if (!fence) {
+      if (open !== null) lines.push(line);
+    } else if (open === null) {
+      open = fence[1];
+      lines = [];
+    } else {
+      if (open === "") blocks.push(lines.join("\n"));
+      open = null;
+    }
+  }
+  return blocks;
+}
 const tutorial = await readFile(join(root, "docs/tutorial.md"), "utf8");
 for (const section of tutorial.split(/^## /m).slice(1)) {
   const title = section.slice(0, section.indexOf("\n")).trim();
-  const blocks = [...section.matchAll(/^```\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
-  if (blocks.length > 0) examples.push({ name: `tutorial ${title}`, source: blocks.join("\n") });
+  const blocks = programs(section);
+  if (blocks.length > 0) examples.push({ name: `tutorial ${title}`, source: `${blocks.join("\n\n")}\n` });
 }
 await writeFile(join(dist, "examples.json"), JSON.stringify(examples));
 console.log(`page: ${examples.length} examples, into ${dist}`);

@@ -189,6 +189,7 @@ function stop() {
   restartWorker();
   setRunning(false);
   status(`stopped after ${seconds} s`);
+  play.refresh(); // the session it played in went with the worker
 }
 
 // ---- examples, sharing ----

@@ -1,11 +1,14 @@
 // Share links: the program deflated into the URL's fragment (#p=...), so that nothing
-// leaves the browser; `&run` (or a fragment of `run` alone after it) runs it on opening.
+// leaves the browser; `&run` after it (#p=...&run) runs it on opening.
 
-const toBase64Url = (bytes) =>
-  btoa(String.fromCharCode(...bytes))
+function toBase64Url(bytes) {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary)
     .replace(/\+/g, "-")
     .replace(/\//g, "_")
     .replace(/=+$/, "");
+}
 
 function fromBase64Url(text) {
   const b = atob(text.replace(/-/g, "+").replace(/_/g, "/"));

@@ -53,6 +53,16 @@ for (const dir of ["examples", "tests/cases", "tests/stdlib", "tests/tutorial", 
     }
   }
 }
+// The tutorial's sections as the page's menu offers them (build-page.mjs): each runs clean.
+const menu = JSON.parse(readFileSync(join(dist, "examples.json"), "utf8"));
+let sections = 0;
+for (const ex of menu.filter((e) => e.name.startsWith("tutorial "))) {
+  const r = JSON.parse(run(ex.source, "program.game"));
+  sections++;
+  if (r.code !== 0) failed.push({ file: `examples.json: ${ex.name}`, r, want: { out: r.out, err: "", code: 0 } });
+}
+if (sections < 10) failed.push({ file: "examples.json", r: { out: "", err: `${sections} tutorial sections`, code: 0 }, want: { out: "", err: "at least 10", code: 0 } });
+
 for (const { file, r, want } of failed) {
   console.log(`FAIL ${file}: exit ${r.code} (want ${want.code})`);
   const first = (a, b) => {
@@ -67,6 +77,6 @@ for (const { file, r, want } of failed) {
     console.log(`  ${" ".repeat(k.length)}             want ${JSON.stringify(want[k].slice(i, i + 160))}`);
   }
 }
-console.log(`${passed} golden programs agree in WebAssembly, ${failed.length} differ, ${skipped} left out,`);
+console.log(`${passed} golden programs agree in WebAssembly and ${sections} tutorial sections run; ${failed.length} differ, ${skipped} left out,`);
 console.log(`${deep.length} nest deeper than a browser's stack allows (${deep.join(", ")})`);
 process.exit(failed.length ? 1 : 0);
