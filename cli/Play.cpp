@@ -4,12 +4,11 @@
 #include <atomic>
 #include <cctype>
 #include <cstdint>
-#include <limits>
 #include <ostream>
 #include <unordered_map>
 
 #include "lang/Diagnostics.hpp"
-#include "lang/Session.hpp"
+#include "runtime/Game.hpp"
 
 namespace grundy::cli {
 
@@ -336,7 +335,6 @@ class Game {
     out_ << paint("1", "Computer: " + show(chosen)) << '\n';
     return chosen;
   }
-
 
   void finish(const Value& pos, bool person_to_move) {
     const bool mover_wins = engine_.wins(pos);

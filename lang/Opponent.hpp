@@ -5,9 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
-#include <memory>
 #include <unordered_map>
 #include <vector>
 

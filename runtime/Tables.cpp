@@ -30,7 +30,6 @@ struct BusyScope {
   BusyScope& operator=(const BusyScope&) = delete;
 };
 
-
 // Bottom-up tables count as states; a request this far past the table is left to the search
 // unless the rules really look at nearby states.
 constexpr std::int64_t kFarAhead = 1 << 16;
@@ -69,6 +68,9 @@ struct KernelPace {
   std::vector<std::pair<std::size_t, double>> seen;  // (heap, seconds) at each poll
 
   void at(std::size_t heap) {
+    // A heap with many options polls many times: its first poll is kept, so that the record
+    // grows with the heaps (one per poll interval), not with the options.
+    if (!seen.empty() && seen.back().first >= heap) return;
     reached = std::max(reached, heap);
     seen.emplace_back(heap, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
@@ -85,9 +87,9 @@ struct KernelPace {
     // Time up to n grows as n^(p+1) from `from`; r = (t - t_mid) / t_mid = 2^(p+1) - 1 for from 0.
     const double r = t_mid > 0 ? (t - t_mid) / t_mid : 1;
     const double q = std::clamp(std::log2(r + 1), 1.0, 4.0);  // p + 1
-    const auto pow = [q](double x) { return std::pow(x, q); };
-    const double done = pow(static_cast<double>(reached)) - pow(static_cast<double>(from));
-    const double rest = t * (pow(static_cast<double>(target)) - pow(static_cast<double>(reached))) / done;
+    const auto grow = [q](double x) { return std::pow(x, q); };
+    const double done = grow(static_cast<double>(reached)) - grow(static_cast<double>(from));
+    const double rest = t * (grow(static_cast<double>(target)) - grow(static_cast<double>(reached))) / done;
     return out + "; the rest would take about " + seconds_text(rest) + " at this pace";
   }
   static std::string seconds_text(double s) {

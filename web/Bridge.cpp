@@ -119,9 +119,10 @@ EMSCRIPTEN_KEEPALIVE const char* grundy_run(const char* source, const char* name
                      {"seconds", seconds}});
 }
 
-// Play, on the session of the last run (or {"limits": true}: the limits runs have). The request: {"start": "Kayles(7)"} (an expression),
+// Play, on the session of the last run. The request: {"start": "Kayles(7)"} (an expression),
 // {"move": i} (the person takes option i), {"computer": true} (the computer moves). The
-// answer describes the position reached, or {"error": text} when a query failed.
+// answer describes the position reached, or {"error": text} when a query failed. And
+// {"limits": true}: the limits a run has, for the page to show.
 EMSCRIPTEN_KEEPALIVE const char* grundy_call(const char* request) {
   Last& l = last();
   if (!l.session) {
