@@ -59,6 +59,12 @@ class LaneEval {
   void free_rows() { top_ = 1; }
   static std::int64_t at(const Val& v, int lane) { return v.p ? v.p[lane] : v.x; }
 
+  // Node i over lanes 0..n-1: by its straight program where it has one (Lanes::flats).
+  Val top(std::int32_t i, int n) {
+    const int f = plan_.flat_of.empty() ? -1 : plan_.flat_of[static_cast<std::size_t>(i)];
+    return f >= 0 ? flat(plan_.flats[static_cast<std::size_t>(f)], n) : eval(i, Sel{nullptr, n});
+  }
+
   Val eval(std::int32_t i, Sel s) {
     while (s.m > 0 && s.lane(s.m - 1) >= cut) --s.m;
     if (s.m == 0) return {};
@@ -134,6 +140,53 @@ class LaneEval {
   }
 
  private:
+  using Flat = IntProgram::Item::Lanes::Flat;
+  using Operand = IntProgram::Item::Lanes::Operand;
+  using Step = IntProgram::Item::Lanes::Step;
+
+  Val flat(const Flat& f, int n) {
+    const int base = top_;
+    const std::int64_t* vals[IntProgram::kLaneRows];  // step j's values
+    const auto value = [&](const Operand& x) -> Val {
+      switch (x.kind) {
+        case Operand::Kind::Row: return Val{vals[x.x], 0};
+        case Operand::Kind::K: return Val{rows_[0].data(), 0};
+        case Operand::Kind::Reg: return Val{nullptr, r_[x.x]};
+        case Operand::Kind::Const: return Val{nullptr, x.x};
+        case Operand::Kind::Tree: break;
+      }
+      bool bail = false;  // the same for every lane: evaluated once, and where it fails, no lane goes on
+      const std::int64_t z = p_.eval(static_cast<std::int32_t>(x.x), r_, bail);
+      if (bail) cut = 0;
+      return Val{nullptr, z};
+    };
+    for (std::size_t j = 0; j < f.code.size(); ++j) {
+      const Step& in = f.code[j];
+      const Sel s{nullptr, std::min(n, cut)};
+      if (s.m <= 0) return {};
+      std::int64_t* z = rows_[base + static_cast<int>(j)].data();
+      if (in.kind == Step::Kind::Apply) {
+        const Val a = value(in.a), b = value(in.b);
+        if (cut == 0) return {};  // an operand failed, at every lane
+        dispatch(in.op, [&](auto o) {
+          binary_of<decltype(o)::value>(a, b, z, s);
+          return true;
+        });
+        vals[j] = z;
+        continue;
+      }
+      const std::int64_t* p =
+          in.kind == Step::Kind::ByK ? by_k(plan_.by_k[static_cast<std::size_t>(in.t)], z, s) : nullptr;
+      if (!p) {
+        by_lane(in.node, z, s);
+        p = z;
+      }
+      vals[j] = p;
+    }
+    top_ = static_cast<std::int16_t>(base + static_cast<int>(f.code.size()));
+    return value(f.result);
+  }
+
   // Node i over the lanes of s, into z at those lanes.
   void into(std::int64_t* z, std::int32_t i, Sel s) {
     const int mark = top_;
@@ -146,6 +199,10 @@ class LaneEval {
   void binary(const IntProgram::Node& n, std::int64_t* z, Sel s) {
     const Val a = eval(n.a, s);
     const Val b = reads_b(o) ? eval(n.b, s) : Val{};
+    binary_of<o>(a, b, z, s);
+  }
+  template <Op o>
+  void binary_of(const Val& a, const Val& b, std::int64_t* z, Sel s) {
     const std::int64_t* x = a.p ? a.p : &a.x;
     const std::int64_t* y = b.p ? b.p : &b.x;
     const int m = s.m;
@@ -406,6 +463,43 @@ void IntProgram::plan_by_k(const Item& it, Item::Lanes& lanes, std::int64_t k) c
   for (auto& t : lanes.by_k) t.most = kMaxByK / static_cast<std::int64_t>(lanes.by_k.size());
 }
 
+// Lanes::flats: node's straight program, where its moving nodes allow one.
+void IntProgram::plan_flat(Item::Lanes& lanes, std::int32_t node) const {
+  using Operand = Item::Lanes::Operand;
+  using Step = Item::Lanes::Step;
+  if (lanes.flat_of[static_cast<std::size_t>(node)] >= 0) return;
+  Item::Lanes::Flat f;
+  bool ok = true;
+  const auto row = [&](Step s) {
+    f.code.push_back(s);
+    return Operand{Operand::Kind::Row, static_cast<std::int64_t>(f.code.size()) - 1};
+  };
+  const auto emit = [&](const auto& self, std::int32_t i) -> Operand {
+    const Node& n = nodes[static_cast<std::size_t>(i)];
+    if (!lanes.moves[static_cast<std::size_t>(i)]) {
+      if (n.op == Op::Reg) return {Operand::Kind::Reg, n.v};
+      if (n.op == Op::Const) return {Operand::Kind::Const, n.v};
+      return {Operand::Kind::Tree, i};
+    }
+    if (n.op == Op::Reg) return {Operand::Kind::K, 0};
+    if (const int t = lanes.by_k_of.empty() ? -1 : lanes.by_k_of[static_cast<std::size_t>(i)]; t >= 0)
+      return row(Step{Step::Kind::ByK, Op::Move, {}, {}, i, static_cast<std::int16_t>(t)});
+    if (n.op == Op::If || n.op == Op::And || n.op == Op::Or || n.op == Op::ListComp) {
+      ok = false;  // branches over some lanes: the tree walk
+      return {};
+    }
+    if (!dispatch(n.op, [](auto) { return true; }))
+      return row(Step{Step::Kind::ByLane, Op::Move, {}, {}, i, -1});
+    const Operand a = self(self, n.a);
+    const Operand b = reads_b(n.op) ? self(self, n.b) : Operand{};
+    return row(Step{Step::Kind::Apply, n.op, a, b, i, -1});
+  };
+  f.result = emit(emit, node);
+  if (!ok) return;
+  lanes.flat_of[static_cast<std::size_t>(node)] = static_cast<std::int16_t>(lanes.flats.size());
+  lanes.flats.push_back(std::move(f));
+}
+
 // Item::lanes: the rule's last clause that is not a condition, when only conditions follow it.
 void IntProgram::plan_lanes(Item& it) {
   if (it.let) return;
@@ -440,6 +534,23 @@ void IntProgram::plan_lanes(Item& it) {
     const Node& d = nodes[static_cast<std::size_t>(it.coords[0])];
     lanes.minus = d.op == Op::Sub && !lanes.moves[static_cast<std::size_t>(d.a)] &&
                   lanes.moves[static_cast<std::size_t>(d.b)];
+  }
+  // Every expression IntProgram::lanes evaluates over a batch (LaneEval::top): its straight
+  // program (its rows are at most the tree walk's, so the bound above holds).
+  lanes.flat_of.assign(nodes.size(), -1);
+  for (std::int32_t q : lanes.conditions) {
+    plan_flat(lanes, q);
+    const Node& cn = nodes[static_cast<std::size_t>(q)];
+    if (is_comparison(cn.op) || cn.op == Op::Not) plan_flat(lanes, cn.a);
+    if (is_comparison(cn.op)) plan_flat(lanes, cn.b);
+  }
+  for (std::int32_t q : it.coords) {
+    plan_flat(lanes, q);
+    const Node& d = nodes[static_cast<std::size_t>(q)];
+    if (d.op == Op::Sub) {
+      plan_flat(lanes, d.a);
+      plan_flat(lanes, d.b);
+    }
   }
   it.lanes = std::move(lanes);
 }
@@ -551,20 +662,27 @@ bool IntProgram::lanes(const Item& it, std::size_t ci, const Clause& c, std::int
     for (const std::int32_t cond : it.lanes.conditions) {
       lanes.reset();
       // A comparison that moves (`n % k == 0`): its sides evaluated, and compared as the values
-      // that meet it are kept, without a row of its own.
+      // that meet it are kept, without a row of its own; a negation (`not (k in used)`) its
+      // operand, kept where 0.
       const Node& cn = nodes[static_cast<std::size_t>(cond)];
-      const bool sides = is_comparison(cn.op) && it.lanes.moves[static_cast<std::size_t>(cond)] &&
-                         (it.lanes.by_k_of.empty() || it.lanes.by_k_of[static_cast<std::size_t>(cond)] < 0);
-      Val lhs, rhs;  // the condition itself, compared with 0, where it is not such a comparison
+      const bool own = it.lanes.moves[static_cast<std::size_t>(cond)] &&
+                       (it.lanes.by_k_of.empty() || it.lanes.by_k_of[static_cast<std::size_t>(cond)] < 0);
+      const bool sides = own && is_comparison(cn.op);
+      Val lhs, rhs;  // the condition itself, compared with 0, where it is neither
+      Op keep = Op::Ne;
       if (sides) {
-        lhs = lanes.eval(cn.a, Sel{nullptr, n});
-        rhs = lanes.eval(cn.b, Sel{nullptr, n});
+        lhs = lanes.top(cn.a, n);
+        rhs = lanes.top(cn.b, n);
+        keep = cn.op;
+      } else if (own && cn.op == Op::Not) {
+        lhs = lanes.top(cn.a, n);
+        keep = Op::Eq;
       } else {
-        lhs = lanes.eval(cond, Sel{nullptr, n});
+        lhs = lanes.top(cond, n);
       }
       const int got = std::min(n, lanes.cut);
       failed = failed || got < n;
-      const int kept = keep_where(sides ? cn.op : Op::Ne, lhs, rhs, got, ks.data(), pos);
+      const int kept = keep_where(keep, lhs, rhs, got, ks.data(), pos);
       lanes.consecutive = lanes.consecutive && kept == n;
       n = kept;
       if (n == 0) break;
@@ -575,8 +693,8 @@ bool IntProgram::lanes(const Item& it, std::size_t ci, const Clause& c, std::int
       // which meets the overflow where the rules would).
       const Node& d = nodes[static_cast<std::size_t>(it.coords[0])];
       lanes.reset();
-      const Val head = lanes.eval(d.a, Sel{nullptr, n});
-      const Val less = lanes.eval(d.b, Sel{nullptr, n});
+      const Val head = lanes.top(d.a, n);
+      const Val less = lanes.top(d.b, n);
       if (lanes.cut >= n && !head.p && less.p) {
         // n - x(k) with n >= 0 and the values of x(k) kept by k all >= 0 cannot overflow.
         const int t = it.lanes.by_k_of.empty() ? -1 : it.lanes.by_k_of[static_cast<std::size_t>(d.b)];
@@ -600,7 +718,7 @@ bool IntProgram::lanes(const Item& it, std::size_t ci, const Clause& c, std::int
       const std::int64_t* options = buf;
       lanes.reset();
       for (std::size_t q = 0; q < width; ++q) {
-        const Val x = lanes.eval(it.coords[q], Sel{nullptr, n});
+        const Val x = lanes.top(it.coords[q], n);
         if (width == 1 && x.p) {  // one coordinate, moving: its row is the options
           options = x.p;
           break;

@@ -296,6 +296,28 @@ class IntProgram {
       };
       std::vector<ByK> by_k;
       std::vector<std::int16_t> by_k_of;  // per node: its place in by_k, or -1
+      // An expression whose moving nodes are all operations on values (no if, and, or or
+      // comprehension) as a straight list of batch instructions, each a node over the whole
+      // batch into a row of its own: the tree walk's recursion and its checks per node cost more
+      // than the batch's few values (a search lists eight at a time: Can I Win's
+      // `not (k in used)`, `used + {k}`, `total + k`).
+      struct Operand {
+        enum class Kind : std::uint8_t { Row, K, Reg, Const, Tree } kind = Kind::Const;
+        std::int64_t x = 0;  // Row: the instruction; Reg: the slot; Const: the value; Tree: the node
+      };
+      struct Step {
+        enum class Kind : std::uint8_t { Apply, ByK, ByLane } kind = Kind::Apply;
+        Op op = Op::Move;
+        Operand a, b;
+        std::int32_t node = -1;  // ByK, ByLane: the node (by lane where its values by k are not kept)
+        std::int16_t t = -1;     // ByK: its place in by_k
+      };
+      struct Flat {
+        std::vector<Step> code;  // step j writes row j (after the rows in use)
+        Operand result;
+      };
+      std::vector<Flat> flats;
+      std::vector<std::int16_t> flat_of;  // per node: its place in flats, or -1
     } lanes;
   };
   static constexpr int kMaxParts = 8;
@@ -400,6 +422,7 @@ class IntProgram {
   friend class LaneEval;
   void plan_lanes(Item& it);
   void plan_by_k(const Item& it, Item::Lanes& lanes, std::int64_t k) const;
+  void plan_flat(Item::Lanes& lanes, std::int32_t node) const;
   // The clause's values a batch at a time (runtime/IntLanes.cpp), from `from` when it resumes:
   // a, b are a range's ends, a constant list's first and end index (cut by its bounds), a set's
   // mask, a packed list's word, a table's row.

@@ -936,3 +936,36 @@ TEST_CASE("a batch divided by a number the same for every value gives the rules'
   agree_throughout(
       "n", "move n - k for k in 1..ID(n) if (k * k) % (n % 7 + 1) == 0 and (k * k) / (n % 5 + 1) > 3", line);
 }
+
+TEST_CASE("expressions over a batch as straight programs give the rules' options and errors",
+          "[fast][compile]") {
+  // Can I Win: a negated membership, a set built per value, a sum; every state of 1..6 to 12.
+  agree_throughout("(used, total)",
+                   "move ({0}, 12) for k in 1..6 if not (ID(k) in used) and total + k >= 12 and total < 12  "
+                   "move (used + {k}, total + k) for k in 1..6 if not (ID(k) in used) and total + k < 12",
+                   "[wins(G(s, t)) for s in [{}, {1}, {2, 3}, {1, 4, 6}, {5}] for t in 0..11]\n"
+                   "[grundy(G(s, t)) for s in [{}, {3}, {1, 2}] for t in 0..11]\n");
+  // A power and a membership in a constant set that read the state as well as k: by value
+  // (neither is an operation on values), among operations that are.
+  agree_throughout("n", "move n - k for k in 1..n if not ((ID(n) + k) ^ 2 % 7 == 1) and (n * k) % 5 in {0, 2, 3}",
+                   "sum(grundy(G(n)) for n in 0..400)\n[wins(G(n)) for n in 0..100]\n");
+  // A part free of k that divides by zero at a = 7: no value of the batch goes on, as the rules
+  // as written fail at the first; other states as written.
+  const std::string straight =
+      "game G { state (a, b)  move (a - k, b + k * k * 0 + 60 / (a - 7)) for k in 1..a if b < 99 }\n";
+  fails_with(straight + "grundy(G(7, 0))\n", "division by zero");
+  fails_with(straight + "wins(G(7, 0))\n", "division by zero");
+  same_output(straight + "[wins(G(a, 0)) for a in 0..6]\n",
+              "def id(x) = if false then id(x) else x\n"
+              "game G { state (a, b)  move (a - k, b + id(k) * k * 0 + 60 / (a - 7)) for k in 1..a if b < 99 }\n"
+              "[wins(G(a, 0)) for a in 0..6]\n");
+  // A sum that overflows at the third value of a batch: the options before it first, then the
+  // rules' overflow.
+  const std::string late =
+      "game G { state (a, b)  move (a - k, b - 1 + k * k * 576460752303423488) for k in 1..a if b > 0 }\n";
+  fails_with(late + "grundy(G(5, 1))\n", "overflow");
+  same_output(late + "[grundy(G(a, 1)) for a in 0..3]\n",
+              "def id(x) = if false then id(x) else x\n"
+              "game G { state (a, b)  move (a - k, b - 1 + id(k) * k * 576460752303423488) for k in 1..a if b > 0 }\n"
+              "[grundy(G(a, 1)) for a in 0..3]\n");
+}
