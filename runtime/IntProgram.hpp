@@ -403,6 +403,7 @@ class IntProgram {
   void moving_values(Item& it);
   std::int64_t operand(std::int32_t i, std::int64_t* r, bool& bail) const;
   std::int64_t eval(std::int32_t i, std::int64_t* r, bool& bail) const;
+  [[gnu::noinline]] std::int64_t eval_rare(const Node& n, std::int64_t* r, bool& bail) const;
   bool exec(const Prog& p, std::int64_t* v) const;
   bool coords_of(const Item& it, std::int64_t* r, std::int64_t* out) const;
   bool affine_run(const Item& it, const Clause& c, std::int64_t first, std::int64_t count, std::int64_t step,
