@@ -658,6 +658,7 @@ class Compiler {
     bound_ranges(c.clauses);
     stride_ranges(c.clauses);
     divisor_ranges(c.clauses);
+    excluded_ranges(c.clauses);
     const std::size_t n = c.clauses.size();
     if (n > 0 && c.clauses.back().kind == CClause::Kind::Range) c.run_at = static_cast<std::int32_t>(n - 1);
     if (n > 1 && c.clauses[n - 2].mod > 0) c.run_at = static_cast<std::int32_t>(n - 2);
@@ -741,6 +742,24 @@ class Compiler {
       const Node& k = code_.nodes[static_cast<std::size_t>(m.b)];
       if (k.op != Op::Reg || k.v != range.slot || code_.mentions(m.a, range.slot)) continue;
       range.divides = m.a;
+    }
+  }
+  // A range followed at once by `if not (k in S)` (or `k not in S`), S a set free of k: its k
+  // are the range's numbers less S (Clause::excluded), taken from a mask where the range lies
+  // within a set's elements (Can I Win: `for k in 1..M if not (k in used)`).
+  void excluded_ranges(std::vector<CClause>& clauses) {
+    for (std::size_t i = 0; i + 1 < clauses.size(); ++i) {
+      CClause& range = clauses[i];
+      if (range.kind != CClause::Kind::Range || range.mod > 0 || range.divides >= 0 ||
+          clauses[i + 1].kind != CClause::Kind::If)
+        continue;
+      const Node& no = code_.nodes[static_cast<std::size_t>(clauses[i + 1].lo)];
+      if (no.op != Op::Not) continue;
+      const Node& in = code_.nodes[static_cast<std::size_t>(no.a)];
+      if (in.op != Op::Test) continue;
+      const Node& k = code_.nodes[static_cast<std::size_t>(in.a)];
+      if (k.op != Op::Reg || k.v != range.slot || code_.mentions(in.b, range.slot)) continue;
+      range.excluded = in.b;
     }
   }
   // Whether node i reads k only as k % M (M a number > 0) and no other register; `period`

@@ -562,7 +562,7 @@ void IntProgram::plan_lanes(Item& it) {
 // meets it, as the rules as written would not; the listing then gives up.
 bool IntProgram::lanes(const Item& it, std::size_t ci, const Clause& c, std::int64_t a, std::int64_t b,
                        const Resume* from, std::int64_t* r, OptionSink& sink, std::int64_t& budget,
-                       Resume* stop) const {
+                       Resume* stop, bool complement) const {
   using Kind = Clause::Kind;
   // The values from where the listing is: a range's, a set's elements, a list's items.
   struct {
@@ -571,10 +571,10 @@ bool IntProgram::lanes(const Item& it, std::size_t ci, const Clause& c, std::int
     std::uint64_t left = 0;               // Bits: the elements not taken yet
     std::int64_t i = 0, n = 0;            // List, Items, Row: the next index, the end
     const std::int64_t* items = nullptr;  // ... their items
-  } v{c.kind};
+  } v{complement ? Kind::Bits : c.kind};
   std::int64_t unpacked[kMaxListLength];
   const std::int64_t* resume = from ? &from->at[ci] : nullptr;
-  switch (c.kind) {
+  switch (v.kind) {
     case Kind::Range:
       v.x = resume ? *resume : a;
       v.hi = b;
@@ -659,7 +659,9 @@ bool IntProgram::lanes(const Item& it, std::size_t ci, const Clause& c, std::int
     int n = m;
     bool failed = false;
     lanes.consecutive = v.kind == Kind::Range;
-    for (const std::int32_t cond : it.lanes.conditions) {
+    // A range's complement (Clause::excluded): its first condition holds for every value.
+    for (std::size_t q = complement ? 1 : 0; q < it.lanes.conditions.size(); ++q) {
+      const std::int32_t cond = it.lanes.conditions[q];
       lanes.reset();
       // A comparison that moves (`n % k == 0`): its sides evaluated, and compared as the values
       // that meet it are kept, without a row of its own; a negation (`not (k in used)`) its

@@ -301,6 +301,7 @@ void IntProgram::link() {
       if (c.kind != Clause::Kind::List) c.lo_at = place(c.lo, c.prog);
       if (c.kind == Clause::Kind::Range) c.hi_at = place(c.hi, c.prog);
       if (c.divides >= 0) c.divides_at = place(c.divides, c.divides_prog);
+      if (c.excluded >= 0) c.excluded_at = place(c.excluded, c.excluded_prog);
       for (Bound& b : c.bounds) {
         if (!b.guard) b.lhs_at = place(b.lhs, b.prog);
         b.rhs_at = place(b.rhs, b.prog);
@@ -319,6 +320,10 @@ void IntProgram::link() {
       if (c.divides >= 0) {
         seal(c.divides_prog);
         c.divides_at = sealed(c.divides_at);
+      }
+      if (c.excluded >= 0) {
+        seal(c.excluded_prog);
+        c.excluded_at = sealed(c.excluded_at);
       }
       for (Bound& b : c.bounds) {
         seal(b.prog);
@@ -837,6 +842,21 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
               return divisors(it, ci, c, a < 0 ? -a : a, lo, hi, r, sink, budget, from, stop);
           }
         }
+      }
+      if (c.excluded >= 0 && lo >= 0 && hi <= kMaxElement && exec(c.excluded_prog, r)) {
+        // The range's mask less S (a mask: an element is in 0..kMaxElement); the condition
+        // after the range holds for each of its bits, and is not tested.
+        const std::uint64_t range = (std::uint64_t{2} << hi) - (std::uint64_t{1} << lo);
+        const std::uint64_t left = range & ~static_cast<std::uint64_t>(r[c.excluded_at]);
+        if (static_cast<std::size_t>(it.lanes.at) == ci && std::popcount(left) > kFewForLanes)
+          return lanes(it, ci, c, static_cast<std::int64_t>(left), 0, from, r, sink, budget, stop, true);
+        for (auto m = from ? static_cast<std::uint64_t>(from->at[ci]) : left; m != 0; m &= m - 1) {
+          if (!spend(budget, 1, sink)) return false;
+          r[c.slot] = __builtin_ctzll(m);
+          if (!clauses(it, ci + 2, r, sink, budget, from, stop)) return at(static_cast<std::int64_t>(m));
+          from = nullptr;
+        }
+        return true;
       }
       if (it.affine && ci + 1 == it.clauses.size()) {
         if (from && from->in_run) return true;  // gone through by the caller

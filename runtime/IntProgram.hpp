@@ -236,6 +236,14 @@ class IntProgram {
     std::int32_t divides = -1;
     Prog divides_prog;  // computes A into divides_at
     std::int32_t divides_at = 0;
+    // Range: the next clause is `if not (k in S)` with S (this node) free of k. Where the range
+    // lies within a set's elements (0..kMaxElement), its k are the bits of the range's mask
+    // less S, taken as a set's elements are (Kind::Bits), and that clause is not tested: `for k
+    // in 1..M if not (k in used)` looks at the numbers not used, as a hand-written loop over
+    // a bitmask does.
+    std::int32_t excluded = -1;
+    Prog excluded_prog;  // computes S into excluded_at
+    std::int32_t excluded_at = 0;
     std::vector<std::int64_t> list;
     Prog prog;  // computes lo and hi into their places
     std::int32_t lo_at = 0, hi_at = 0;
@@ -428,7 +436,8 @@ class IntProgram {
   // a, b are a range's ends, a constant list's first and end index (cut by its bounds), a set's
   // mask, a packed list's word, a table's row.
   bool lanes(const Item& it, std::size_t ci, const Clause& c, std::int64_t a, std::int64_t b,
-             const Resume* from, std::int64_t* r, OptionSink& sink, std::int64_t& budget, Resume* stop) const;
+             const Resume* from, std::int64_t* r, OptionSink& sink, std::int64_t& budget, Resume* stop,
+             bool complement = false) const;
   bool strided(const Item& it, std::size_t ci, const Clause& c, const std::int64_t* residues,
                std::size_t count, std::int64_t lo, std::int64_t hi, std::int64_t* r, OptionSink& sink,
                std::int64_t& budget, const Resume* from, Resume* stop) const;

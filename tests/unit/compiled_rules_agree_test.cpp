@@ -945,6 +945,16 @@ TEST_CASE("expressions over a batch as straight programs give the rules' options
                    "move (used + {k}, total + k) for k in 1..6 if not (ID(k) in used) and total + k < 12",
                    "[wins(G(s, t)) for s in [{}, {1}, {2, 3}, {1, 4, 6}, {5}] for t in 0..11]\n"
                    "[grundy(G(s, t)) for s in [{}, {3}, {1, 2}] for t in 0..11]\n");
+  // The numbers of a range not in a set, from a mask (Clause::excluded): few and many of them
+  // (a loop, a batch), `not in`, a set computed from the state, a range reaching below 0 and
+  // past the elements a set holds (as written), and conditions after it.
+  agree_throughout("(s, n)",
+                   "move (s + {k}, n - 1) for k in 0..n if not (ID(k) in s + {n % 3}) and k % 2 == n % 2  "
+                   "move (s + {k}, n - 1) for k in n - 7..n + 1 if ID(k) not in s and k >= 0 and n > 0  "
+                   "move (s - {k % 8}, n - 1) for k in 60 - n..65 if not (ID(k) in s) and n > 3",
+                   "[grundy(G(s, n)) for s in [{}, {1}, {0, 2, 5}, {61, 62}] for n in 0..9]\n"
+                   "[wins(G(s, n)) for s in [{}, {4}, {1, 3, 5, 7}, {0, 62}] for n in 0..9]\n"
+                   "[outcome(misere G(s, n)) for s in [{}, {2}] for n in 0..6]\n");
   // A power and a membership in a constant set that read the state as well as k: by value
   // (neither is an operation on values), among operations that are.
   agree_throughout("n", "move n - k for k in 1..n if not ((ID(n) + k) ^ 2 % 7 == 1) and (n * k) % 5 in {0, 2, 3}",
