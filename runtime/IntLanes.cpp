@@ -68,8 +68,8 @@ class LaneEval {
   Val eval(std::int32_t i, Sel s) {
     if (cut < IntProgram::kLaneWidth) {  // some lane failed: the lanes from it are dropped
       while (s.m > 0 && s.lane(s.m - 1) >= cut) --s.m;
-      if (s.m == 0) return {};
     }
+    if (s.m == 0) return {};  // a branch no lane takes is not evaluated
     const IntProgram::Node& n = p_.nodes[static_cast<std::size_t>(i)];
     if (n.op == Op::Reg) return n.v == slot_ ? Val{rows_[0].data(), 0} : Val{nullptr, r_[n.v]};
     if (n.op == Op::Const) return Val{nullptr, n.v};

@@ -69,7 +69,7 @@ std::int64_t IntProgram::eval(std::int32_t i, std::int64_t* r, bool& bail) const
 }
 
 // The nodes that hold a list's items (or read a table), out of eval: their frame made every
-// call of eval pay for its size (a node of two registers cost 74 instructions, now ~40).
+// call of eval pay for its size.
 std::int64_t IntProgram::eval_rare(const Node& n, std::int64_t* r, bool& bail) const {
   std::int64_t z = 0;
   auto done = [&](checked::Fault f) {

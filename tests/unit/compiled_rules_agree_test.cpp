@@ -955,6 +955,9 @@ TEST_CASE("expressions over a batch as straight programs give the rules' options
                    "[grundy(G(s, n)) for s in [{}, {1}, {0, 2, 5}, {61, 62}] for n in 0..9]\n"
                    "[wins(G(s, n)) for s in [{}, {4}, {1, 3, 5, 7}, {0, 62}] for n in 0..9]\n"
                    "[outcome(misere G(s, n)) for s in [{}, {2}] for n in 0..6]\n");
+  // A branch that no value of the batch takes, and that divides by zero, is not evaluated.
+  agree_throughout("n", "move n - k for k in 1..n if (if ID(k) > 0 then k % 2 == 0 or k < 3 else 1 / (n - n) == 1)",
+                   "sum(grundy(G(n)) for n in 0..300)\n[wins(G(n)) for n in 0..40]\n");
   // A power and a membership in a constant set that read the state as well as k: by value
   // (neither is an operation on values), among operations that are.
   agree_throughout("n", "move n - k for k in 1..n if not ((ID(n) + k) ^ 2 % 7 == 1) and (n * k) % 5 in {0, 2, 3}",
