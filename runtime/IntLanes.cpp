@@ -147,6 +147,7 @@ class LaneEval {
   using Step = IntProgram::Item::Lanes::Step;
 
   Val flat(const Flat& f, int n) {
+    if (std::min(n, cut) <= 0) return {};  // no lane left to evaluate it for
     const int base = top_;
     const std::int64_t* vals[IntProgram::kLaneRows];  // step j's values
     const auto value = [&](const Operand& x) -> Val {
