@@ -17,6 +17,15 @@ using namespace int_ops;
 
 // ---- the expression graph ----
 
+namespace {
+// z where the operation that wrote it met no fault; else 0, and the evaluation bails.
+std::int64_t value_or_bail(checked::Fault f, const std::int64_t& z, bool& bail) {
+  if (f == checked::Fault::None) return z;
+  bail = true;
+  return 0;
+}
+}  // namespace
+
 // A leaf read in place: most operands are a register or a constant (`w - i`, `2 * k`), and a
 // call per leaf was a third of the cost of listing a state's runs.
 std::int64_t IntProgram::operand(std::int32_t i, std::int64_t* r, bool& bail) const {
@@ -29,11 +38,7 @@ std::int64_t IntProgram::operand(std::int32_t i, std::int64_t* r, bool& bail) co
 std::int64_t IntProgram::eval(std::int32_t i, std::int64_t* r, bool& bail) const {
   const Node& n = nodes[static_cast<std::size_t>(i)];
   std::int64_t z = 0;
-  auto done = [&](checked::Fault f) {
-    if (f == checked::Fault::None) return z;
-    bail = true;
-    return std::int64_t{0};
-  };
+  auto done = [&](checked::Fault f) { return value_or_bail(f, z, bail); };
   switch (n.op) {
     case Op::Const: return n.v;
     case Op::Reg: return r[n.v];
@@ -72,11 +77,7 @@ std::int64_t IntProgram::eval(std::int32_t i, std::int64_t* r, bool& bail) const
 // call of eval pay for its size.
 std::int64_t IntProgram::eval_rare(const Node& n, std::int64_t* r, bool& bail) const {
   std::int64_t z = 0;
-  auto done = [&](checked::Fault f) {
-    if (f == checked::Fault::None) return z;
-    bail = true;
-    return std::int64_t{0};
-  };
+  auto done = [&](checked::Fault f) { return value_or_bail(f, z, bail); };
   switch (n.op) {
     case Op::ListUpdate: {
       const std::int64_t w = eval(n.a, r, bail);
