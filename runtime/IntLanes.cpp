@@ -498,7 +498,9 @@ void IntProgram::plan_flat(Item::Lanes& lanes, std::int32_t node) const {
     return row(Step{Step::Kind::Apply, n.op, a, b, i, -1});
   };
   f.result = emit(emit, node);
-  if (!ok) return;
+  // Its steps are at most the tree walk's rows (a row per moving node), which plan_lanes
+  // bounds; checked all the same, as the rows are an array on the stack.
+  if (!ok || f.code.size() + 1 >= static_cast<std::size_t>(kLaneRows)) return;
   lanes.flat_of[static_cast<std::size_t>(node)] = static_cast<std::int16_t>(lanes.flats.size());
   lanes.flats.push_back(std::move(f));
 }
