@@ -314,11 +314,35 @@ class LaneEval {
     const int bits = IntProgram::list_bits(count);
     const std::int64_t most = IntProgram::max_item(count);
     s.each([&](int l) { z[l] = count << IntProgram::kLengthShift; });
+    // A body `if c then a else b` whose condition is the same for every lane (Chomp's `if i >= c
+    // then min(hs[i], j) else hs[i]`): the condition evaluated here and the branch taken, a
+    // level of the walk less per item.
+    const IntProgram::Node& body = p_.nodes[static_cast<std::size_t>(n.c)];
+    const bool choose = body.op == Op::If && moves_[static_cast<std::size_t>(n.c)] &&
+                        !moves_[static_cast<std::size_t>(body.a)] &&
+                        (plan_.by_k_of.empty() || plan_.by_k_of[static_cast<std::size_t>(n.c)] < 0);
     for (std::int64_t k = 0; k < count; ++k) {
       r_[n.v] = lo.x + k;
       const int mark = top_;
-      const Val x = eval(n.c, s);
+      std::int32_t item_node = n.c;
+      if (choose) {
+        bool bail = false;
+        const std::int64_t c = p_.eval(body.a, r_, bail);
+        if (bail) cut = std::min(cut, s.lane(0));  // as the walk meets it: no lane goes on
+        item_node = c != 0 && !bail ? body.b : body.c;
+      }
+      const Val x = eval(item_node, s);
       const int end = cut;
+      if (!x.p) {  // the same item for every lane
+        if (x.x < 0 || x.x > most) {
+          if (s.m > 0 && s.lane(0) < end) cut = s.lane(0);
+        } else {
+          const std::int64_t word = x.x << (bits * k);
+          for (int j = 0; j < s.m && s.lane(j) < end; ++j) z[s.lane(j)] |= word;
+        }
+        top_ = mark;
+        continue;
+      }
       for (int j = 0; j < s.m; ++j) {
         const int l = s.lane(j);
         if (l >= end) break;

@@ -958,6 +958,12 @@ TEST_CASE("expressions over a batch as straight programs give the rules' options
   // A branch that no value of the batch takes, and that divides by zero, is not evaluated.
   agree_throughout("n", "move n - k for k in 1..n if (if ID(k) > 0 then k % 2 == 0 or k < 3 else 1 / (n - n) == 1)",
                    "sum(grundy(G(n)) for n in 0..300)\n[wins(G(n)) for n in 0..40]\n");
+  // A comprehension whose body chooses by a condition the same for every value; an item the
+  // same for every value that does not fit a packed list (b = 3: 300), as written from there.
+  agree("xs",
+        "move [if i == 0 then ID(k) else xs[1] * 100 for i in 0..1] for k in 0..xs[0]-1 if len(xs) == 2  "
+        "move [xs[0], 0] for j in 0..0 if len(xs) == 2 and xs[1] >= 100",
+        "[grundy(G([a, b])) for a in 0..4 for b in 0..3]\n[wins(G([a, b])) for a in 0..4 for b in 0..3]\n");
   // A power and a membership in a constant set that read the state as well as k: by value
   // (neither is an operation on values), among operations that are.
   agree_throughout("n", "move n - k for k in 1..n if not ((ID(n) + k) ^ 2 % 7 == 1) and (n * k) % 5 in {0, 2, 3}",
