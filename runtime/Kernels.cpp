@@ -89,11 +89,9 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t n) {
 }
 
 // Every option value is below the size of `stamp`: run() keeps stamp_ above twice the
-// largest value, and a lane of a block (values of a byte) holds 512 marks. Aligned to a cache
-// line so that its loops sit where they sit whatever code comes before it (a change elsewhere
-// moved it by 16 bytes, and a subtraction game's table took a quarter longer).
+// largest value, and a lane of a block (values of a byte) holds 512 marks.
 template <typename T>
-[[gnu::aligned(64)]] std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un, std::uint8_t* const stamp,
+std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un, std::uint8_t* const stamp,
                                    const std::uint8_t gen, const Covered* covered) {
   const auto n = static_cast<std::int64_t>(un);
   const T* const base = g.data();
