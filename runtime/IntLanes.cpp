@@ -565,7 +565,7 @@ void IntProgram::plan_lanes(Item& it) {
                   lanes.moves[static_cast<std::size_t>(d.b)];
   }
   // Every expression IntProgram::lanes evaluates over a batch (LaneEval::top): its straight
-  // program (its rows are at most the tree walk's, so the bound above holds).
+  // program, where it has one.
   lanes.flat_of.assign(nodes.size(), -1);
   for (std::int32_t q : lanes.conditions) {
     plan_flat(lanes, q);

@@ -748,6 +748,21 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
     }
     return true;
   };
+  // The clause's variable takes each element of `mask` in increasing order (a set's elements,
+  // or a range's numbers less a set: `complement`, whose next clause, the set's test, holds for
+  // each and is skipped); the stop records the elements left.
+  const auto elements = [&](std::uint64_t mask, bool complement) __attribute__((always_inline)) {
+    if (static_cast<std::size_t>(it.lanes.at) == ci && std::popcount(mask) > kFewForLanes)
+      return lanes(it, ci, c, static_cast<std::int64_t>(mask), 0, from, r, sink, budget, stop, complement);
+    const std::size_t next = ci + (complement ? 2 : 1);
+    for (auto m = from ? static_cast<std::uint64_t>(from->at[ci]) : mask; m != 0; m &= m - 1) {
+      if (!spend(budget, 1, sink)) return false;
+      r[c.slot] = __builtin_ctzll(m);
+      if (!clauses(it, next, r, sink, budget, from, stop)) return at(static_cast<std::int64_t>(m));
+      from = nullptr;
+    }
+    return true;
+  };
   switch (c.kind) {
     case Clause::Kind::If: {
       if (!exec(c.prog, r)) return false;
@@ -772,16 +787,7 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
     }
     case Clause::Kind::Bits: {
       if (!exec(c.prog, r)) return false;
-      if (static_cast<std::size_t>(it.lanes.at) == ci &&
-          std::popcount(static_cast<std::uint64_t>(r[c.lo_at])) > kFewForLanes)
-        return lanes(it, ci, c, r[c.lo_at], 0, from, r, sink, budget, stop);
-      for (auto m = static_cast<std::uint64_t>(from ? from->at[ci] : r[c.lo_at]); m != 0; m &= m - 1) {
-        if (!spend(budget, 1, sink)) return false;
-        r[c.slot] = __builtin_ctzll(m);
-        if (!clauses(it, ci + 1, r, sink, budget, from, stop)) return at(static_cast<std::int64_t>(m));
-        from = nullptr;
-      }
-      return true;
+      return elements(static_cast<std::uint64_t>(r[c.lo_at]), false);
     }
     case Clause::Kind::Items: {
       if (!exec(c.prog, r)) return false;
@@ -848,16 +854,7 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
         // The range's mask less S (a mask: an element is in 0..kMaxElement); the condition
         // after the range holds for each of its bits, and is not tested.
         const std::uint64_t range = (std::uint64_t{2} << hi) - (std::uint64_t{1} << lo);
-        const std::uint64_t left = range & ~static_cast<std::uint64_t>(r[c.excluded_at]);
-        if (static_cast<std::size_t>(it.lanes.at) == ci && std::popcount(left) > kFewForLanes)
-          return lanes(it, ci, c, static_cast<std::int64_t>(left), 0, from, r, sink, budget, stop, true);
-        for (auto m = from ? static_cast<std::uint64_t>(from->at[ci]) : left; m != 0; m &= m - 1) {
-          if (!spend(budget, 1, sink)) return false;
-          r[c.slot] = __builtin_ctzll(m);
-          if (!clauses(it, ci + 2, r, sink, budget, from, stop)) return at(static_cast<std::int64_t>(m));
-          from = nullptr;
-        }
-        return true;
+        return elements(range & ~static_cast<std::uint64_t>(r[c.excluded_at]), true);
       }
       if (it.affine && ci + 1 == it.clauses.size()) {
         if (from && from->in_run) return true;  // gone through by the caller
