@@ -50,20 +50,60 @@ const char* method_name(MisereSolver::Method m) {
   return "";
 }
 
-// The quotient that answers a misère sum of heaps of one game, if it covers every heap.
-const MisereQuotient* MisereSolver::quotient_for(const Sum& live) {
-  const GameInstance* g = live[0].game;
-  std::int64_t largest = 0;
+// The quotient that answers a misère sum of heaps, of one game or of several together, if
+// it covers every heap; `elements` gets each part's element.
+const MisereQuotient* MisereSolver::quotient_for(const Sum& live, std::vector<int>& elements) {
+  std::vector<const GameInstance*> games;
   for (const Position& p : live) {
-    if (p.game != g || !p.state.is(Kind::Int) || p.state.as_int() < 0) return nullptr;
-    largest = std::max(largest, p.state.as_int());
+    if (!p.state.is(Kind::Int) || p.state.as_int() < 0) return nullptr;
+    if (std::find(games.begin(), games.end(), p.game) == games.end()) games.push_back(p.game);
   }
-  return automatic_quotient(*g, largest);
+  std::sort(games.begin(), games.end());
+  std::vector<std::int64_t> largest(games.size(), 0);
+  const auto game_index = [&](const GameInstance* g) {
+    return static_cast<std::size_t>(std::lower_bound(games.begin(), games.end(), g) - games.begin());
+  };
+  for (const Position& p : live) {
+    std::int64_t& l = largest[game_index(p.game)];
+    l = std::max(l, p.state.as_int());
+  }
+  elements.clear();
+  if (games.size() == 1) {
+    const MisereQuotient* q = automatic_quotient(*games[0], largest[0]);
+    if (!q) return nullptr;
+    for (const Position& p : live) elements.push_back(q->element(p.state.as_int()));
+    quotient_used_ = "the misere quotient of " + games[0]->display_name() + " (|Q| = " +
+                     std::to_string(q->q.size) + ", |P| = " + std::to_string(q->q.psize()) +
+                     (q->period ? ", proven" : ", heaps to " + std::to_string(q->reached)) + ")";
+    return q;
+  }
+  if (games.size() > kUnionGames ||
+      *std::max_element(largest.begin(), largest.end()) > kAutomaticUnionHeaps) {
+    return nullptr;
+  }
+  const Union* u = nullptr;
+  const MisereQuotient* q = union_quotient(games, largest, u);
+  if (!q) return nullptr;
+  for (const Position& p : live) {
+    const std::size_t i = game_index(p.game);
+    elements.push_back(q->element(u->index[i][static_cast<std::size_t>(p.state.as_int())]));
+  }
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < games.size(); ++i) {
+    names.push_back(games[i]->display_name() + " to " + std::to_string(u->upto[i]));
+  }
+  std::sort(names.begin(), names.end());
+  std::string joined;
+  for (const std::string& n : names) joined += (joined.empty() ? "" : ", ") + n;
+  quotient_used_ = "the misere quotient of the heaps of " + joined + " together (|Q| = " +
+                   std::to_string(q->q.size) + ", |P| = " + std::to_string(q->q.psize()) + ")";
+  return q;
 }
 
 void MisereSolver::clear() {
   quotients_.clear();
   automatic_.clear();
+  unions_.clear();
   explained_.clear();
   memo_.clear();
   outcomes_.clear();
@@ -180,10 +220,11 @@ bool MisereSolver::wins(const Sum& sum, Method* how) {
     }
     return ev_.position_wins(live[0], /*misere=*/true, [this](const Sum& s) { return wins(s); });
   }
-  if (const MisereQuotient* q = quotient_for(live)) {
+  std::vector<int> elements;
+  if (const MisereQuotient* q = quotient_for(live, elements)) {
     report(Method::Quotient);
     int x = 0;
-    for (const Position& p : live) x = q->q.times(x, q->element(p.state.as_int()));
+    for (int e : elements) x = q->q.times(x, e);
     return !q->q.p(x);
   }
   const auto fails =
@@ -238,14 +279,9 @@ void MisereSolver::explain(Method m, const Sum& live, const Position* not_sj) {
           "the SJ theorem (its condition checked on every follower: no splits, value 0 only where no "
           "moves): the mover wins iff (nim-sum != 0 and some value > 1) or (nim-sum == 0 and none > 1)";
       break;
-    case Method::Quotient: {
-      const MisereQuotient& q = *automatic_.at(live[0].game).quotient;
-      line += "the misere quotient of " + live[0].game->display_name() +
-              " (|Q| = " + std::to_string(q.q.size) + ", |P| = " + std::to_string(q.q.psize()) +
-              (q.period ? ", proven" : ", heaps to " + std::to_string(q.reached)) +
-              "): the mover loses iff the product of the heaps' elements is in P";
+    case Method::Quotient:
+      line += quotient_used_ + ": the mover loses iff the product of the heaps' elements is in P";
       break;
-    }
     default:
       line += "exact search over the sums of positions reached (the SJ theorem does not apply: " +
               (not_sj ? to_string(*not_sj) : std::string("a component")) +

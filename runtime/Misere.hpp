@@ -66,7 +66,28 @@ class MisereSolver {
   std::map<const GameInstance*, Automatic> automatic_;
   // g's quotient when it covers heaps up to `largest` (runtime/MisereQuotients.cpp).
   const MisereQuotient* automatic_quotient(const GameInstance& g, std::int64_t largest);
-  const MisereQuotient* quotient_for(const Sum& live);
+  // The quotient of the heaps of several games together (MisereSolver's linearisation): one
+  // heap game whose heaps are each game's heaps 1..upto, ordered by size, so that a heap's
+  // options come before it. Small heaps only: no periodicity theorem covers the union.
+  struct Union {
+    std::vector<std::int64_t> upto;                // per game (in the key's order)
+    std::vector<std::vector<std::int64_t>> index;  // index[i][n]: heap n of game i in the union
+    std::shared_ptr<const MisereQuotient> quotient;
+    std::vector<std::vector<std::int64_t>> blocked;  // heaps to which no attempt came in the budget
+  };
+  std::map<std::vector<const GameInstance*>, Union> unions_;
+  static constexpr std::size_t kUnionGames = 4;
+  static constexpr std::int64_t kAutomaticUnionHeaps = 64;
+  const MisereQuotient* union_quotient(const std::vector<const GameInstance*>& games,
+                                       const std::vector<std::int64_t>& largest, const Union*& used);
+  bool build_union(const std::vector<const GameInstance*>& games, std::vector<std::int64_t> upto, Union& u);
+  // The quotient that answers `live` (of one game, or the union of its games) and each part's
+  // element in it; null when none comes within the budget.
+  const MisereQuotient* quotient_for(const Sum& live, std::vector<int>& elements);
+  std::string quotient_used_;  // what --explain says of the quotient quotient_for found
+  // Builds a quotient within the automatic budget; null (and `over` set) when it did not come.
+  std::shared_ptr<const MisereQuotient> within_budget(const HeapOptionsFn& options, const HeapSpec* proof,
+                                                      std::int64_t target, std::uint64_t work, bool& over);
   // The options of g's heaps as words, and the code whose periodicity theorem applies (or
   // null); empty with `why` set when g's state is not one heap.
   std::optional<HeapOptionsFn> heap_options(const GameInstance& g, std::optional<HeapSpec>& proof,

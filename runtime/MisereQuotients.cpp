@@ -22,6 +22,9 @@ constexpr std::int64_t kAutomaticSmallHeaps = 64;
 constexpr int kAutomaticSize = 1024;
 constexpr int kAutomaticCandidates = 120;
 constexpr std::uint64_t kAutomaticWork = 60'000'000;
+// The union of several games often has no small quotient (Kayles and Dawson's Kayles to 25
+// pass 4096 elements): it gives up sooner, before the exact search takes over.
+constexpr std::uint64_t kAutomaticUnionWork = 10'000'000;
 
 struct OverBudget {};
 
@@ -117,6 +120,27 @@ std::shared_ptr<const MisereQuotient> MisereSolver::quotient(const GameInstance&
   return slot;
 }
 
+std::shared_ptr<const MisereQuotient> MisereSolver::within_budget(const HeapOptionsFn& options,
+                                                                  const HeapSpec* proof, std::int64_t target,
+                                                                  std::uint64_t work, bool& over) {
+  QuotientBudget budget;
+  budget.max_size = kAutomaticSize;
+  budget.max_candidates = kAutomaticCandidates;
+  std::uint64_t spent = 0;
+  budget.charge = [&](std::uint64_t units) {
+    check_interrupt(limits_.interrupt);
+    spent += units;
+    if (spent > work || heap_over(limits_.max_memory)) throw OverBudget{};
+  };
+  over = false;
+  try {
+    return std::make_shared<const MisereQuotient>(misere_quotient(options, proof, target, budget));
+  } catch (const OverBudget&) {
+    over = true;
+    return nullptr;
+  }
+}
+
 const MisereQuotient* MisereSolver::automatic_quotient(const GameInstance& g, std::int64_t largest) {
   Automatic& a = automatic_[&g];
   if (a.quotient && a.quotient->covers(largest)) return a.quotient.get();
@@ -130,30 +154,105 @@ const MisereQuotient* MisereSolver::automatic_quotient(const GameInstance& g, st
   if (largest > kAutomaticSmallHeaps) target = proof ? kAutomaticHeaps : -1;
   if (!options || target < 0 || target >= a.blocked) return nullptr;
   if (a.quotient && a.quotient->reached >= target) return nullptr;  // as far as it goes, unproven
-  QuotientBudget budget;
-  budget.max_size = kAutomaticSize;
-  budget.max_candidates = kAutomaticCandidates;
-  std::uint64_t spent = 0;
-  budget.charge = [&](std::uint64_t units) {
-    check_interrupt(limits_.interrupt);
-    spent += units;
-    if (spent > kAutomaticWork || heap_over(limits_.max_memory)) throw OverBudget{};
-  };
   try {
-    auto q = std::make_shared<const MisereQuotient>(
-        misere_quotient(*options, proof ? &*proof : nullptr, target, budget));
+    bool over = false;
+    auto q = within_budget(*options, proof ? &*proof : nullptr, target, kAutomaticWork, over);
+    if (over) {
+      a.blocked = std::min(a.blocked, target);
+      return nullptr;
+    }
     // A heap the construction could not get past blocks every attempt that needs it.
     if (!q->stopped.empty()) a.blocked = std::min(a.blocked, q->reached + 1);
     if (!a.quotient || q->reached > a.quotient->reached || q->period) a.quotient = std::move(q);
-  } catch (const OverBudget&) {
-    a.blocked = std::min(a.blocked, target);
-    return nullptr;
   } catch (const Error& e) {
     if (e.kind == ErrorKind::Interrupted) throw;
     a.blocked = 0;
     return nullptr;  // not a heap game after all: the exact search says what it finds
   }
   return a.quotient->covers(largest) ? a.quotient.get() : nullptr;
+}
+
+const MisereQuotient* MisereSolver::union_quotient(const std::vector<const GameInstance*>& games,
+                                                   const std::vector<std::int64_t>& largest,
+                                                   const Union*& used) {
+  Union& u = unions_[games];
+  used = &u;
+  const auto covers = [&](const std::vector<std::int64_t>& upto) {
+    for (std::size_t i = 0; i < games.size(); ++i) {
+      if (largest[i] > upto[i]) return false;
+    }
+    return true;
+  };
+  if (u.quotient && covers(u.upto)) return u.quotient.get();
+  // A larger union distinguishes at least as much as a smaller one: it needs no fewer elements.
+  const auto blocked = [&](const std::vector<std::int64_t>& upto) {
+    return std::any_of(u.blocked.begin(), u.blocked.end(), [&](const std::vector<std::int64_t>& b) {
+      for (std::size_t i = 0; i < games.size(); ++i) {
+        if (upto[i] < b[i]) return false;
+      }
+      return true;
+    });
+  };
+  if (blocked(largest)) return nullptr;
+  // What is kept grows to cover both sums, so that sums of the heaps met so far need no new
+  // attempt; when that is too much, the heaps of this sum alone.
+  if (u.quotient) {
+    std::vector<std::int64_t> both = largest;
+    for (std::size_t i = 0; i < games.size(); ++i) both[i] = std::max(both[i], u.upto[i]);
+    if (!blocked(both) && build_union(games, both, u)) return u.quotient.get();
+  }
+  return build_union(games, largest, u) ? u.quotient.get() : nullptr;
+}
+
+bool MisereSolver::build_union(const std::vector<const GameInstance*>& games, std::vector<std::int64_t> upto,
+                               Union& u) {
+  std::vector<HeapOptionsFn> each;
+  for (const GameInstance* g : games) {
+    std::optional<HeapSpec> proof;
+    std::string why;
+    std::optional<HeapOptionsFn> options = heap_options(*g, proof, why);
+    if (!options) {
+      u.blocked.push_back(std::vector<std::int64_t>(games.size(), 0));
+      return false;
+    }
+    each.push_back(std::move(*options));
+  }
+  // The union's heaps by size, then by game: every option of a heap is a smaller heap of its game.
+  std::vector<std::pair<std::size_t, std::int64_t>> heaps{{0, 0}};  // (game, size); heap 0 is none
+  std::vector<std::vector<std::int64_t>> index(games.size());
+  const std::int64_t top = *std::max_element(upto.begin(), upto.end());
+  for (std::size_t i = 0; i < games.size(); ++i) index[i].assign(static_cast<std::size_t>(upto[i]) + 1, 0);
+  for (std::int64_t n = 1; n <= top; ++n) {
+    for (std::size_t i = 0; i < games.size(); ++i) {
+      if (n > upto[i]) continue;
+      index[i][static_cast<std::size_t>(n)] = static_cast<std::int64_t>(heaps.size());
+      heaps.emplace_back(i, n);
+    }
+  }
+  HeapOptionsFn options = [&](std::int64_t h, std::vector<HeapWord>& out) {
+    const auto [i, n] = heaps[static_cast<std::size_t>(h)];
+    const std::size_t first = out.size();
+    each[i](n, out);
+    for (std::size_t k = first; k < out.size(); ++k) {
+      for (std::int64_t& m : out[k]) m = index[i][static_cast<std::size_t>(m)];
+    }
+  };
+  try {
+    bool over = false;
+    auto q = within_budget(options, nullptr, static_cast<std::int64_t>(heaps.size()) - 1, kAutomaticUnionWork, over);
+    if (over || !q->stopped.empty()) {
+      u.blocked.push_back(std::move(upto));
+      return false;
+    }
+    u.upto = std::move(upto);
+    u.index = std::move(index);
+    u.quotient = std::move(q);
+    return true;
+  } catch (const Error& e) {
+    if (e.kind == ErrorKind::Interrupted) throw;
+    u.blocked.push_back(std::vector<std::int64_t>(games.size(), 0));  // not heap games after all
+    return false;
+  }
 }
 
 }  // namespace grundy

@@ -345,3 +345,52 @@ TEST_CASE("misere sums of heaps of rules no code describes, by their quotient an
   CHECK(q->reached == 8);
   CHECK(q->stopped.empty());
 }
+
+TEST_CASE("misere sums mixing heaps of several games, by the quotient of their union and by a brute force",
+          "[misere][quotient]") {
+  Fixture f;
+  // Kayles, 0.75 and halving or taking one.
+  const std::vector<const GameInstance*> games = {
+      f.inst(std::make_shared<TakeAndBreakRuleset>("Kayles", "0.77")),
+      f.inst(std::make_shared<TakeAndBreakRuleset>("G075", "0.75")), f.inst(std::make_shared<HalveOrTake>())};
+  // A heap of game g of size n is the number 16 g + n (n < 16) for the brute force.
+  MisereBrute brute{[](int code) {
+                      const int g = code / 16, n = code % 16;
+                      std::vector<std::vector<int>> out;
+                      const auto heap = [g](int m) { return m == 0 ? 0 : 16 * g + m; };
+                      if (g == 0) {
+                        for (const auto& leave : kayles_moves(n)) out.push_back({heap(leave[0]), heap(leave[1])});
+                      } else if (g == 1) {  // 7: take one, leaving 0, 1 or 2 heaps; 5: take two, 0 or 2
+                        if (n >= 1) out.push_back({heap(n - 1)});
+                        for (int a = 1; a <= n - 2; ++a) out.push_back({heap(a), heap(n - 1 - a)});
+                        if (n == 2) out.push_back({});
+                        for (int a = 1; a <= n - 3; ++a) out.push_back({heap(a), heap(n - 2 - a)});
+                      } else if (n > 0) {
+                        out.push_back({heap(n / 2)});
+                        out.push_back({heap(n - 1)});
+                      }
+                      return out;
+                    },
+                    {}};
+  std::mt19937 rng(7);
+  int by_quotient = 0, won = 0;
+  for (int trial = 0; trial < 600; ++trial) {
+    Sum s;
+    std::vector<int> codes;
+    const int count = 2 + static_cast<int>(rng() % 3);
+    for (int i = 0; i < count; ++i) {
+      const int g = static_cast<int>(rng() % 3), n = 1 + static_cast<int>(rng() % 9);
+      s.parts.push_back(Position{games[static_cast<std::size_t>(g)], Value::integer(n)});
+      codes.push_back(16 * g + n);
+    }
+    INFO("heaps (16 game + size) " << Catch::Detail::stringify(codes));
+    MisereSolver::Method how{};
+    const bool fast = f.misere.wins(s, &how);
+    CHECK(fast == brute.wins(codes));
+    if (how == MisereSolver::Method::Quotient) ++by_quotient;
+    won += fast ? 1 : 0;
+  }
+  CHECK(by_quotient > 400);  // the mixed sums went through the union's quotient
+  CHECK(won > 100);          // and both outcomes were met
+  CHECK(won < 500);
+}
