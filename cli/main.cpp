@@ -140,7 +140,9 @@ Documentation: docs/language.md, docs/repl.md)");
   std::uint64_t max_memory_mb = options.limits.max_memory >> 20;
   int max_depth = options.max_depth;
   constexpr std::uint64_t kMax64 = std::numeric_limits<std::uint64_t>::max();
-  app.add_option("--max-states", max_states, "Memo entries before evaluation stops")
+  app.add_option("--max-states", max_states,
+                 "Memo entries before evaluation stops (a native kernel's table counts by its bytes "
+                 "against --max-memory instead)")
       ->capture_default_str()
       ->check(whole_number(1, kMax64));
   app.add_option("--max-depth", max_depth, "Nesting of function calls")
@@ -150,8 +152,8 @@ Documentation: docs/language.md, docs/repl.md)");
       ->capture_default_str()
       ->check(whole_number(1, kMax64));
   app.add_option("--max-steps", max_steps,
-                 "Steps per statement: iterations of 'for' clauses, options looked at by searches, "
-                 "heaps added to a kernel's table")
+                 "Steps per statement: iterations of 'for' clauses, options looked at by rules and "
+                 "searches (not by native kernels, which --max-memory and Ctrl-C bound)")
       ->capture_default_str()
       ->check(whole_number(1, kMax64));
   app.add_option("--max-memory", max_memory_mb,

@@ -54,6 +54,14 @@ void TerminalProgress::update(std::uint64_t done, std::uint64_t total) {
   char t[64];
   std::snprintf(t, sizeof t, "  %.1fs", secs);
   line += t;
+  // The rate, for a long run whose pace changes (a kernel's heaps get dearer as they grow).
+  if (done > 0 && secs > 0) {
+    const double rate = static_cast<double>(done) / secs;
+    if (rate >= 1e6) std::snprintf(t, sizeof t, ", %.1fM/s", rate / 1e6);
+    else if (rate >= 1e3) std::snprintf(t, sizeof t, ", %.1fk/s", rate / 1e3);
+    else std::snprintf(t, sizeof t, ", %.0f/s", rate);
+    line += t;
+  }
   // The time left, at the rate so far, once there is a rate to go by.
   if (total > 0 && done > 0 && done < total) {
     const double left = secs * static_cast<double>(total - done) / static_cast<double>(done);

@@ -286,7 +286,9 @@ std::optional<std::uint64_t> Evaluator::kernel_value(const GameInstance& g, Stra
   try {
     return kernel_fill(g, s, n, pace);
   } catch (Error& e) {
-    if (e.kind != ErrorKind::Limit || !pace.filling) throw;  // not the kernel's own work
+    const bool stops = e.kind == ErrorKind::Limit || e.kind == ErrorKind::Interrupted;
+    // Not the kernel's own work, or a table refused before it began: nothing to say of its pace.
+    if (!stops || !pace.filling || pace.reached <= pace.from) throw;
     Error more(e.kind, e.what() + pace.say(static_cast<std::uint64_t>(n) + 1), e.hint, e.where);
     more.too_many_states = e.too_many_states;
     throw more;
@@ -317,36 +319,33 @@ std::optional<std::uint64_t> Evaluator::kernel_fill(const GameInstance& g, Strat
     if (provable) step = std::min<std::uint64_t>(target, std::max<std::uint64_t>(2 * size, kFirstCheck));
     step = std::min(step, static_cast<std::uint64_t>(k.below));
     pace.filling = true;
-    reserve_states(step - size);
-    // A kernel's table counts against --max-steps by its heaps, one step a heap, not by the
-    // options it looks at: a known kernel filling a table makes progress that shows (the
-    // progress bar), --max-states and --max-memory bound the table, and Ctrl-C stops it; the
-    // step limit is there for rules that run away (by options, Grundy's game to 2^24 stopped
-    // after 2.9 s of good work). The heaps it adds count as states even when it stops.
+    // A native kernel is no runaway rule: it fills its table at a known pace that the
+    // progress bar shows, and Ctrl-C stops it. So its table is bounded by --max-memory alone,
+    // by its bytes (a heap's value is a byte, as a rule), not by --max-steps or --max-states,
+    // which bound what rules and searches do (Grundy's game to 2^28 is 256 MB of table and
+    // some 3 * 10^11 options looked at). The table may be copied as it grows: count both.
+    const std::uint64_t bytes = step * static_cast<std::uint64_t>(k.table.width());
+    if (heap_over(limits_.max_memory, k.table.bytes() + bytes)) {
+      limits_.memory_exceeded(("the table of " + g.display_name() + " to heap " + std::to_string(step - 1) +
+                               " (" + std::to_string((bytes + (1 << 20) - 1) >> 20) + " MB)")
+                                  .c_str());
+    }
     bool whole = false;
     std::uint64_t work_done = 0;
-    std::size_t charged = size;
     try {
       whole = k.kernel->extend(k.table, static_cast<std::size_t>(step),
                                [&](std::size_t done, std::size_t total, std::uint64_t work) {
                                  work_done += work;
-                                 if (done > charged) limits_.charge(done - charged);
-                                 charged = std::max(charged, done);
                                  pace.at(done);
+                                 if (heap_over(limits_.max_memory)) limits_.memory_exceeded("this statement");
                                  poll(g, done, total);
                                });
       pace.reached = k.table.size();
-      if (k.table.size() > charged) limits_.charge(k.table.size() - charged);
     } catch (...) {
       pace.reached = k.table.size();
-      games_.states += k.table.size() - size;
-      g.dense_states += k.table.size() - size;
       throw;
     }
     pace.filling = false;
-    const std::size_t added = k.table.size() - size;
-    games_.states += added;
-    g.dense_states += added;
     if (limits_.cross_check) cross_check_kernel(g, k.spec, k.table, size, k.table.size(), work_done, k.audit);
     // The code's tail ends before this heap.
     if (!whole) return hand_over("the kernel stops at heap " + std::to_string(k.table.size()));
@@ -475,19 +474,21 @@ const DenseTable* Evaluator::dense_values(const GameInstance& g, std::uint64_t c
 
 const DenseTable* Evaluator::dense_values_of(const GameInstance& g, std::uint64_t count) {
   Strategy& s = strategy(g);
-  auto counted = [&](DenseTable& t, std::size_t before) {
-    games_.states += t.size() - before;
-    g.dense_states += t.size() - before;
+  // A table written out by a formula or a proven period is bounded by its bytes, as a
+  // kernel's table is (kernel_fill).
+  auto room = [&](const DenseTable& t) {
+    const std::uint64_t bytes = count * static_cast<std::uint64_t>(std::max(t.width(), 4));
+    if (heap_over(limits_.max_memory, t.bytes() + bytes)) {
+      limits_.memory_exceeded(("the table of " + g.display_name() + " to heap " + std::to_string(count - 1)).c_str());
+    }
   };
   if (auto* r = s.as<RunPath>()) {  // no kernel run: the formula
     if (r->table.size() >= count) return &r->table;
-    reserve_states(count - r->table.size());
-    const std::size_t before = r->table.size();
-    // A table's values fit 32 bits: a run's value is at most its heap, below --max-states.
+    room(r->table);
+    // A table's values fit 32 bits: a run's value is at most its heap, below --max-memory.
     while (r->table.size() < count) {
       r->table.push(static_cast<std::uint32_t>(r->value(static_cast<std::int64_t>(r->table.size()))));
     }
-    counted(r->table, before);
     return &r->table;
   }
   const DenseTable* t = s.table();
@@ -502,10 +503,8 @@ const DenseTable* Evaluator::dense_values_of(const GameInstance& g, std::uint64_
     t = s.table();  // the kernel may have handed over to the dense table
   }
   if (auto* kp = s.as<KernelPath>(); kp && kp->table.size() < count && kp->p > 0) {
-    reserve_states(count - kp->table.size());
-    const std::size_t before = kp->table.size();
+    room(kp->table);
     extend_by_period(kp->table, kp->p, static_cast<std::size_t>(count));
-    counted(kp->table, before);
   }
   return t->size() >= count ? t : nullptr;
 }

@@ -34,6 +34,19 @@ printf 'let v50000 = 0\n' >"$tmp/chain/m50000.game"
 printf 'import "m0.game"\nv0\n' >"$tmp/chain/main.game"
 interrupt "Ctrl-C while importing" "$tmp/chain/main.game"
 
+# A native kernel (three-heap splits: hours to heap 100000) is bounded by memory, not by
+# steps; Ctrl-C stops it and says how far its table got and how long the rest would take.
+printf 'game K = octal "0.ff"\ngrundy(K(100000))\n' >"$tmp/kernel.game"
+"$G" run "$tmp/kernel.game" >/dev/null 2>"$tmp/err" &
+pid=$!
+sleep 1
+kill -INT "$pid" 2>/dev/null
+wait "$pid"
+code=$?
+[[ $code == 70 ]] && grep -q "interrupted; the table reached heap [0-9]* of the 100001 asked for, after" "$tmp/err" &&
+  grep -q "the rest would take about" "$tmp/err"
+verdict "Ctrl-C while a kernel fills its table" $? "exit $code, stderr:" "$tmp/err"
+
 # A piped REPL: the error names the statement it stopped (<stdin>:1:1, the line shown),
 # and the statements after it are not run.
 printf 'import wythoff\ngrundy(Wythoff(3000, 3000))\n"after"\n' >"$tmp/pipe.in"

@@ -361,6 +361,7 @@ TEST_CASE("a long computation on a terminal shows a progress bar by default, wit
   INFO(t.transcript());
   CHECK(t.expect("W [", 60));
   CHECK(t.expect("/4004001", 60));
+  CHECK(t.expect("/s, about", 60));  // the rate (states a second), then the time left
   CHECK(t.expect("left", 60));
   CHECK(t.wait_exit(120) == 0);
 }
