@@ -137,6 +137,9 @@ class Compiler {
         int slot = e.binding.index;
         if (scope_ && slot < static_cast<int>(scope_->args.size()))
           return scope_->args[static_cast<std::size_t>(slot)];
+        if (!scope_) {
+          if (auto b = bound_.find(slot); b != bound_.end()) return b->second;
+        }
         if (!scope_ && slot < params_) {
           const Value& v = g_.params().items()[static_cast<std::size_t>(slot)];
           if (v.is(Kind::Int)) return Typed{constant(v.as_int()), Ty::Int};
@@ -535,7 +538,11 @@ class Compiler {
         if (!conditions(*cl.expr, c.clauses)) return std::nullopt;
         continue;
       }
-      if (cl.slots.size() != 1) return std::nullopt;
+      if (cl.slots.size() != 1) {
+        if (!destructured(cl, cc)) return std::nullopt;
+        c.clauses.push_back(std::move(cc));
+        continue;
+      }
       cc.slot = cl.slots[0];
       if (cl.expr->kind == ExprKind::Range) {
         auto lo = expr(*cl.expr->args[0]);
@@ -799,6 +806,42 @@ class Compiler {
            periodic_per_state(n.c, k, period, moduli);
   }
 
+  // `for (dx, dy) in [(-2, 1), (1, -2), ...]`, a constant collection of tuples of integers:
+  // a range over their positions in a register of its own, and each name the item of a
+  // table (one per component) at that position.
+  bool destructured(const Clause& cl, CClause& cc) {
+    if (!invariant(*cl.expr)) return false;
+    auto v = value_of(*cl.expr);
+    if (!v || !(v->is(Kind::List) || v->is(Kind::Set) || v->is(Kind::Tuple))) return false;
+    const std::size_t width = cl.slots.size();
+    std::vector<IntProgram::Table> parts(width);
+    for (const Value& item : v->items()) {
+      if (!item.is(Kind::Tuple) || item.items().size() != width) return false;
+      for (std::size_t i = 0; i < width; ++i) {
+        const Value& x = item.items()[i];
+        if (!x.is(Kind::Int)) return false;
+        parts[i].items.push_back(x.as_int());
+      }
+    }
+    const int at = registers_++;
+    ty_.resize(static_cast<std::size_t>(registers_), std::nullopt);
+    ty_[static_cast<std::size_t>(at)] = Ty::Int;
+    cc.kind = CClause::Kind::Range;
+    cc.slot = at;
+    cc.lo = constant(0);
+    cc.hi = constant(static_cast<std::int64_t>(v->items().size()) - 1);
+    Node index;
+    index.op = Op::Reg;
+    index.v = at;
+    const std::int32_t position = add(index);
+    for (std::size_t i = 0; i < width; ++i) {
+      code_.tables.push_back(std::move(parts[i]));
+      const auto t = static_cast<std::int64_t>(code_.tables.size() - 1);
+      bound_[cl.slots[i]] = Typed{op(Op::TableAt, position, -1, -1, t), Ty::Int};
+    }
+    return true;
+  }
+
   // A constant list (a parameter, a top-level let) as a table: of integers, or (rows) of
   // lists, tuples or sets of integers. Each expression's table is made once.
   std::optional<std::int64_t> table(const Expr& e, bool rows) {
@@ -854,9 +897,15 @@ class Compiler {
     if (!d || !d->body || d->params.size() + 1 != e.args.size() || m_.recursive(k)) return std::nullopt;
     if (depth_ + 1 >= m_.world().max_depth || depth_ >= 16) return std::nullopt;
     Scope inner;
+    std::vector<std::int32_t> forced;
     for (std::size_t i = 1; i < e.args.size(); ++i) {
       auto a = expr(*e.args[i]);
-      if (!a || can_fail(a->first)) return std::nullopt;
+      if (!a) return std::nullopt;
+      // An argument that may fail (x - 1 overflows at the lowest integer) must fail where the
+      // rules as written would, before the body, even where the body does not use it: unless
+      // the body evaluates it on every path, it is evaluated first (a test that is always
+      // true, unless it fails).
+      if (can_fail(a->first) && !strict_in(*d->body, static_cast<int>(i) - 1)) forced.push_back(a->first);
       inner.args.push_back(*a);
     }
     inner.base = registers_;
@@ -868,7 +917,47 @@ class Compiler {
     auto body = expr(*d->body);
     --depth_;
     scope_ = outer;
+    if (!body) return std::nullopt;
+    for (auto f = forced.rbegin(); f != forced.rend(); ++f) {
+      body->first = op(Op::If, op(Op::Eq, *f, *f), body->first, body->first);
+    }
     return body;
+  }
+
+  // True when evaluating e always evaluates the local `slot` (a function's parameter):
+  // conservatively, through operators, conditions and the branches of an `if` both taken.
+  static bool strict_in(const Expr& e, int slot) {
+    switch (e.kind) {
+      case ExprKind::Name: return e.binding.to == Binding::To::Local && e.binding.index == slot;
+      case ExprKind::Unary: return strict_in(*e.args[0], slot);
+      case ExprKind::Binary:
+        if (e.op == BinOp::And || e.op == BinOp::Or) return strict_in(*e.args[0], slot);
+        return strict_in(*e.args[0], slot) || strict_in(*e.args[1], slot);
+      case ExprKind::If:
+        return strict_in(*e.args[0], slot) || (strict_in(*e.args[1], slot) && strict_in(*e.args[2], slot));
+      case ExprKind::Index:
+      case ExprKind::Tuple:
+        if (!e.clauses.empty()) return false;
+        for (const ExprPtr& a : e.args) {
+          if (strict_in(*a, slot)) return true;
+        }
+        return false;
+      case ExprKind::Call: {
+        if (!e.clauses.empty() || e.args[0]->kind != ExprKind::Name) return false;
+        const Binding& b = e.args[0]->binding;
+        // Functions' and builtins' arguments are evaluated before the call, but for the
+        // builtins that take theirs as written (table).
+        if (b.to != Binding::To::Def &&
+            (b.to != Binding::To::Builtin || kBuiltins[static_cast<std::size_t>(b.index)].as_written)) {
+          return false;
+        }
+        for (std::size_t i = 1; i < e.args.size(); ++i) {
+          if (strict_in(*e.args[i], slot)) return true;
+        }
+        return false;
+      }
+      default: return false;
+    }
   }
 
   struct Scope {
@@ -886,6 +975,7 @@ class Compiler {
   int depth_ = 0;  // calls inlined within one another
   std::vector<std::optional<Ty>> ty_;
   absl::flat_hash_map<const Expr*, std::int64_t> tables_;
+  absl::flat_hash_map<int, Typed> bound_;  // names a destructuring clause binds (destructured)
   IntProgram code_;
 };
 

@@ -287,6 +287,20 @@ TEST_CASE("compiled rules read constant tables and inline the functions they cal
   // A helper's argument that fails is met although the body does not use it.
   fails_with("def f(a, b) = a\ngame F { state n  move f(n - 1, 1 / (n - 2)) if n > 0 }\ngrundy(F(4))\n",
              "division by zero");
+  // Arguments computed from the state (x + dx) that the body reads only on some paths (after
+  // `and`): compiled, with the rules' values, and their failures met as written.
+  const std::string knight =
+      "def inside(x, y) = x >= 0 and y >= 0 and x < 9 and y < 9\n"
+      "game G { state (x, y)  move (x + dx, y + dy) for (dx, dy) in [(-2, 1), (-2, -1), (1, -2), (-1, -2)] "
+      "if inside(x + dx, y + dy) }\n"
+      "[grundy(G(x, y)) for x in 0..8 for y in 0..8]\n[wins(G(x, y)) for x in 0..8 for y in 0..8]\n";
+  const auto compiled = run_explained(knight);
+  CHECK(contains(compiled.explain, "G: compiled rules"));
+  same_output(knight, "def inside(x, y) = if false then inside(x, y) else x >= 0 and y >= 0 and x < 9 and y < 9\n" +
+                          knight.substr(knight.find("game G")));
+  fails_with("def f(a, b) = a > 0 and b > 0\n"
+             "game F { state (x, y)  move (x - 1, y) if f(x - 1, y * 4611686018427387904) }\ngrundy(F(3, 2))\n",
+             "overflow");
 }
 
 TEST_CASE("conditions on a range's variable cut the range, and the same options come out",
