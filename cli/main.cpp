@@ -11,6 +11,7 @@
 #include <functional>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -24,6 +25,7 @@
 #include "lang/Session.hpp"
 #include "runtime/Progress.hpp"
 #include "runtime/StackGuard.hpp"
+#include "runtime/ValuesFile.hpp"
 
 namespace {
 
@@ -177,6 +179,21 @@ Documentation: docs/language.md, docs/repl.md)");
                         "Show a progress bar on stderr for computations that take over a second "
                         "(the default when stderr is a terminal)");
   app.add_flag_callback("--no-progress", [&progress] { progress = 0; }, "Never show the progress bar");
+  std::string save_values, load_values, checkpoint;
+  double checkpoint_every = 300;
+  CLI::Option* save_opt = app.add_option("--save-values", save_values,
+                                         "Write the native kernels' tables of values to FILE when they are "
+                                         "filled (format: docs/values-file.md)");
+  CLI::Option* load_opt = app.add_option(
+      "--load-values", load_values, "Start the native kernels' tables from FILE, written by --save-values");
+  app.add_option("--checkpoint", checkpoint,
+                 "Resume the native kernels' tables from FILE if it exists, and write them there every "
+                 "--checkpoint-every seconds and when the run ends or is stopped")
+      ->excludes(save_opt)
+      ->excludes(load_opt);
+  app.add_option("--checkpoint-every", checkpoint_every, "Seconds between writes of --checkpoint")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e9));
   std::string format = "text";
   app.add_option("--format", format,
                  "How values and diagnostics are printed: text; json (a line of JSON per value on "
@@ -241,6 +258,19 @@ Documentation: docs/language.md, docs/repl.md)");
   options.format = format == "json"  ? grundy::SessionOptions::Format::Json
                    : format == "csv" ? grundy::SessionOptions::Format::Csv
                                      : grundy::SessionOptions::Format::Text;
+  std::optional<grundy::ValuesFile> values;
+  if (!checkpoint.empty() || !save_values.empty() || !load_values.empty()) {
+    const bool resume = !checkpoint.empty();
+    values.emplace(resume ? checkpoint : load_values, resume ? checkpoint : save_values,
+                   resume ? checkpoint_every : 0.0);
+    std::string error;
+    if (!values->read(/*missing_ok=*/resume, error)) {
+      std::cerr << "error: " << error << '\n';
+      return grundy::kExitIo;
+    }
+    if (explain && !values->last().empty()) std::cerr << "explain: " << values->last() << '\n';
+    options.limits.values = &*values;
+  }
   install_sigint();
   // A reader that goes away (`grundy ... | head -c1`) makes the next write fail with EPIPE,
   // reported as an I/O error (exit 74), instead of killing the process with no word.

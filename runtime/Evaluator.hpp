@@ -22,6 +22,7 @@
 namespace grundy {
 
 class Progress;
+class ValuesFile;
 struct KernelPace;  // runtime/Tables.cpp: how far a kernel got, for the messages of limits
 
 struct Limits {
@@ -73,6 +74,9 @@ struct Limits {
   std::ostream* explain = nullptr;
   // A progress bar for long computations (runtime/Progress.hpp); null: none.
   Progress* progress = nullptr;
+  // Where native kernels' tables are read from and written to (--load-values, --save-values,
+  // --checkpoint: runtime/ValuesFile.hpp); null: nowhere.
+  ValuesFile* values = nullptr;
   // --cross-check: the fast paths' values are recomputed at sampled states by the plain
   // definition, and a difference stops the query (runtime/CrossCheck.hpp).
   bool cross_check = false;
@@ -209,6 +213,8 @@ class Evaluator {
   std::optional<std::uint64_t> heap_value(const GameInstance& g, Strategy& s, std::int64_t n);
   std::optional<std::uint64_t> kernel_value(const GameInstance& g, Strategy& s, std::int64_t n);
   std::optional<std::uint64_t> kernel_fill(const GameInstance& g, Strategy& s, std::int64_t n, KernelPace& pace);
+  void adopt_saved(const GameInstance& g, KernelPath& k);
+  void save_table(const GameInstance& g, const KernelPath& k, bool due);
   std::optional<std::uint32_t> dense_value(const GameInstance& g, Strategy& s, std::int64_t n);
   void reserve_states(std::uint64_t more);
   // One box fill of game g, counting its states in `done`. It lives on the caller's stack

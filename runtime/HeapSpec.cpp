@@ -68,6 +68,21 @@ void HeapSpec::normalize() {
   tail_end = INT64_MAX;
 }
 
+std::string HeapSpec::key() const {
+  static const char* const hex = "0123456789abcdef";
+  std::string s;
+  for (std::uint8_t d : digits) {
+    s += hex[d >> 4];
+    s += hex[d & 15];
+  }
+  if (tail) {
+    s += 't';
+    s += hex[tail & 15];
+    if (tail_end != INT64_MAX) s += "-" + std::to_string(tail_end);
+  }
+  return s;
+}
+
 std::string HeapSpec::describe() const {
   auto hex = [](int d) { return static_cast<char>(d < 10 ? '0' + d : 'a' + d - 10); };
   bool unequal = false;

@@ -49,6 +49,9 @@ struct HeapSpec {
   std::int64_t proof_bound(std::int64_t n0, std::int64_t p) const;
   // "0.77", "4.333...", "subtraction {1, 3, 4}", "all but {2, 5}", "0.0 unequal 4" ...
   std::string describe() const;
+  // The code exactly, as a word: each digit's byte in hex, then the tail ("t3" up to
+  // "-tail_end"). Grundy's game is "14", Kayles "000707". For files of values (ValuesFile).
+  std::string key() const;
   // Drops trailing zero digits of a finite code.
   void normalize();
   friend bool operator==(const HeapSpec&, const HeapSpec&) = default;

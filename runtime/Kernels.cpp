@@ -544,6 +544,21 @@ bool HeapKernel::extend(DenseTable& table, std::size_t upto, const Poll& poll) {
   return table.size() >= upto;
 }
 
+void HeapKernel::resume(const DenseTable& table) {
+  std::uint32_t top = 0;
+  table.visit([&](const auto& g) {
+    for (auto v : g) top = std::max<std::uint32_t>(top, v);
+  });
+  if (top > max_value_) note_max(top);
+  // Any mask gives the same values; the review picks one from these values and lists the
+  // rare heaps under it.
+  hist_.clear();
+  hist_upto_ = 0;
+  clear_rare();
+  if (mode_ == Mode::Sparse && !forced_mask_) mode_ = Mode::Plain;
+  next_review_ = table.size();
+}
+
 std::string HeapKernel::describe() const {
   switch (mode_) {
     case Mode::Subtraction: return "subtraction kernel";

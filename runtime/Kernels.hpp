@@ -43,6 +43,11 @@ class HeapKernel {
   // cannot be computed there (a tail that ends before the heap).
   bool extend(DenseTable& table, std::size_t upto, const Poll& poll);
 
+  // Takes up a table of this code's values computed before (a file of values): the state a
+  // run to its size would have (its largest value; the mode reviewed, and the rare heaps
+  // listed, at the next heap), so that extend() goes on from its end.
+  void resume(const DenseTable& table);
+
   const HeapSpec& spec() const { return spec_; }
   Mode mode() const { return mode_; }
   std::uint32_t mask() const { return mask_; }

@@ -14,6 +14,7 @@
 #include "runtime/Nim.hpp"
 #include "runtime/OutcomeSearch.hpp"
 #include "runtime/Progress.hpp"
+#include "runtime/ValuesFile.hpp"
 #include "runtime/Wythoff.hpp"
 
 namespace grundy {
@@ -148,6 +149,7 @@ void Evaluator::setup(const GameInstance& g, Strategy& s) {
       k.provable = spec.provable();
       k.below = plan.code_below;
       k.differs = plan.code_differs;
+      if (limits_.values) adopt_saved(g, k);
       s.path = std::move(k);
     }
     explain(g, s.how + (spec.provable() ? "; its period is proven when it shows up" : ""));
@@ -278,6 +280,39 @@ std::optional<std::uint32_t> Evaluator::box_value(const GameInstance& g, Strateg
   return v;
 }
 
+void Evaluator::save_table(const GameInstance& g, const KernelPath& k, bool due) {
+  if (!limits_.values) return;
+  const std::uint32_t mask = k.kernel->mode() == HeapKernel::Mode::Sparse ? k.kernel->mask() : 0;
+  limits_.values->offer(k.spec.key(), g.display_name(), k.spec.describe(), k.table, mask, due);
+}
+
+// A table of the code's values from a file (--load-values, --checkpoint): its first heaps
+// are computed again and must agree (a file of another game's values, or a damaged one, is an
+// error rather than wrong values); the kernel goes on from its end.
+void Evaluator::adopt_saved(const GameInstance& g, KernelPath& k) {
+  std::optional<DenseTable> saved = limits_.values->take(k.spec.key());
+  if (!saved) return;
+  if (k.below != INT64_MAX && saved->size() > static_cast<std::size_t>(k.below)) {
+    saved->truncate(static_cast<std::size_t>(k.below));
+  }
+  constexpr std::size_t kChecked = 4096;
+  DenseTable fresh;
+  HeapKernel(k.spec).extend(fresh, std::min(saved->size(), kChecked), [](std::size_t, std::size_t, std::uint64_t) {});
+  for (std::size_t i = 0; i < fresh.size(); ++i) {
+    if (fresh.get(i) != saved->get(i)) {
+      throw Error(ErrorKind::Runtime,
+                  "the saved values of " + g.display_name() + " are not its values: heap " + std::to_string(i) +
+                      " is " + std::to_string(saved->get(i)) + " in the file and " + std::to_string(fresh.get(i)) +
+                      " by the rules",
+                  "the file holds another game's values, or is damaged: remove it to start again");
+    }
+  }
+  k.table = std::move(*saved);
+  k.kernel->resume(k.table);
+  explain(g, "its table goes on from heap " + std::to_string(k.table.size()) + ", saved by an earlier run (" +
+                 limits_.values->last() + ")");
+}
+
 std::optional<std::uint64_t> Evaluator::kernel_value(const GameInstance& g, Strategy& s, std::int64_t n) {
   BusyScope busy(s);
   ProgressScope bar(limits_.progress, [&g] { return g.display_name(); });
@@ -339,13 +374,19 @@ std::optional<std::uint64_t> Evaluator::kernel_fill(const GameInstance& g, Strat
                                  pace.at(done);
                                  if (heap_over(limits_.max_memory)) limits_.memory_exceeded("this statement");
                                  poll(g, done, total);
+                                 save_table(g, k, false);
                                });
       pace.reached = k.table.size();
     } catch (...) {
       pace.reached = k.table.size();
+      try {
+        save_table(g, k, true);  // what a stopped run computed is kept for the next
+      } catch (const Error&) {
+      }
       throw;
     }
     pace.filling = false;
+    save_table(g, k, true);
     if (limits_.cross_check) cross_check_kernel(g, k.spec, k.table, size, k.table.size(), work_done, k.audit);
     // The code's tail ends before this heap.
     if (!whole) return hand_over("the kernel stops at heap " + std::to_string(k.table.size()));
