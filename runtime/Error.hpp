@@ -34,6 +34,7 @@ class Error : public std::runtime_error {
   bool context = false;  // the message already names the position whose rules failed
   bool loop = false;     // the rules loop (a cycle of positions, a rule asking about its own)
   bool too_many_states = false;  // --max-states: the memo and tables hold the limit
+  bool out_of_memory = false;    // --max-memory
 };
 
 // The rules loop: an error whose message names the cycle.

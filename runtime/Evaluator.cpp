@@ -135,6 +135,17 @@ void Evaluator::poll(const GameInstance& g, std::uint64_t done, std::uint64_t to
 
 // ---- the general search ----
 
+bool Evaluator::release_earlier() {
+  if (released_at_ == query_) return false;  // once per query: what remains is its own
+  released_at_ = query_;
+  games_.clear_memos([](const GameInstance& g) {
+    return g.fast->as<KernelPath>() != nullptr || g.fast->as<RunPath>() != nullptr;
+  });
+  loopy_.clear();
+  filled_.clear();
+  return true;
+}
+
 bool Evaluator::give_back_tables(const Error& e) {
   if (!e.too_many_states) return false;
   std::vector<std::pair<DensePath*, const std::pair<const GameInstance*, std::size_t>*>> grown;

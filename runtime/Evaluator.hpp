@@ -57,10 +57,12 @@ struct Limits {
   std::uint64_t max_memory = std::uint64_t{4096} << 20;
   // The heap holds more than max_memory: stops `what` with the limit's message.
   [[noreturn]] void memory_exceeded(const char* what) const {
-    throw Error(ErrorKind::Limit,
-                std::string("out of memory: ") + what + " takes the process to the limit of " +
-                    std::to_string(max_memory >> 20) + " MB",
-                "raise the limit with --max-memory MB");
+    Error e(ErrorKind::Limit,
+            std::string("out of memory: ") + what + " takes the process to the limit of " +
+                std::to_string(max_memory >> 20) + " MB",
+            "raise the limit with --max-memory MB");
+    e.out_of_memory = true;
+    throw e;
   }
   // Bytes that the language holds outside the games' memos and the search in progress: the
   // memoized results of functions and the arguments of the calls in progress. The language
@@ -214,6 +216,9 @@ class Evaluator {
   std::optional<std::uint64_t> kernel_value(const GameInstance& g, Strategy& s, std::int64_t n);
   std::optional<std::uint64_t> kernel_fill(const GameInstance& g, Strategy& s, std::int64_t n, KernelPace& pace);
   void adopt_saved(const GameInstance& g, KernelPath& k);
+  PeriodInfo period_of(const GameInstance& game, std::optional<std::int64_t> limit);
+  std::optional<bool> table_wins_of(const GameInstance& g, const std::int64_t* c, int n);
+  std::optional<bool> table_misere_wins_of(const GameInstance& g, const std::int64_t* c, int n);
   void save_table(const GameInstance& g, const KernelPath& k, bool due);
   std::optional<std::uint32_t> dense_value(const GameInstance& g, Strategy& s, std::int64_t n);
   void reserve_states(std::uint64_t more);
@@ -252,17 +257,28 @@ class Evaluator {
   // --max-states stops an outermost query that filled the tables of several games, those
   // tables give back what it added and the search, which holds only the positions the query
   // reaches, answers it again. An answer does not depend on how it was computed.
+  //
+  // Nor does it depend on the queries before it: when --max-states or --max-memory stops an
+  // outermost query while the memos and tables of earlier ones are held, they are dropped
+  // (they are caches; a native kernel's table stays) and the query is answered again alone.
   template <typename F>
   auto query(F&& f) -> decltype(f()) {
     QueryScope scope(*this);
     if (!scope.outermost) return f();
-    try {
-      return f();
-    } catch (const Error& e) {
-      if (!give_back_tables(e)) throw;
+    const bool held_before = games_.states > 0 || games_.state_bytes > 0;
+    for (int attempt = 0;; ++attempt) {
+      try {
+        return f();
+      } catch (const Error& e) {
+        if (attempt == 0 && give_back_tables(e)) continue;
+        if (attempt < 2 && held_before && (e.too_many_states || e.out_of_memory) && release_earlier()) continue;
+        throw;
+      }
     }
-    return f();
   }
+  // Drops the memos and tables of earlier queries (not the native kernels' tables); false
+  // when there were none to drop.
+  bool release_earlier();
   // After a --max-states error: empties what the query added to the dense tables it filled
   // and leaves their games to the search from there; false (nothing done) when the error is
   // another or the query filled fewer than two.
@@ -279,6 +295,7 @@ class Evaluator {
 
   int depth_ = 0;                                // queries in progress, nested
   std::uint64_t query_ = 0;                      // outermost queries so far
+  std::uint64_t released_at_ = 0;                // the query that last dropped earlier ones' memos
   std::vector<std::pair<const GameInstance*, std::size_t>> filled_;  // and each table's size before
 };
 

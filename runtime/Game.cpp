@@ -106,14 +106,18 @@ void GameRegistry::forget(const Ruleset* rules) {
   }
 }
 
-void GameRegistry::clear_memos() {
+void GameRegistry::clear_memos(const std::function<bool(const GameInstance&)>& keep_strategy) {
+  states = 0;
   for (auto& [key, inst] : instances_) {
     inst->memo.clear();
     for (auto& outcomes : inst->outcomes) outcomes.clear();
+    if (inst->fast && keep_strategy && keep_strategy(*inst)) {
+      states += inst->dense_states;
+      continue;
+    }
     inst->fast.reset();
     inst->dense_states = 0;
   }
-  states = 0;
   state_bytes = 0;
   meter.clear();
 }

@@ -182,7 +182,9 @@ class GameRegistry {
   void replan(const Ruleset* rules, const Planner& plan);
   // Drops the instances of one ruleset (the REPL redefines a game).
   void forget(const Ruleset* rules);
-  void clear_memos();
+  // Empties every memo, and every instance's strategy with its tables but those that
+  // `keep_strategy` keeps (a native kernel's table, which is no memo of states).
+  void clear_memos(const std::function<bool(const GameInstance&)>& keep_strategy = {});
   // Memo entries in all instances; the evaluator keeps it up to date.
   std::uint64_t states = 0;
   // What the states memoized by all instances hold (a list state of n elements, n of

@@ -551,6 +551,10 @@ const DenseTable* Evaluator::dense_values_of(const GameInstance& g, std::uint64_
 }
 
 std::optional<bool> Evaluator::table_wins(const GameInstance& g, const std::int64_t* c, int n) {
+  return query([&] { return table_wins_of(g, c, n); });
+}
+
+std::optional<bool> Evaluator::table_wins_of(const GameInstance& g, const std::int64_t* c, int n) {
   if (g.rules().is_nim()) return std::nullopt;
   Strategy& s = strategy(g);
   if (s.outcome_rule) {
@@ -589,6 +593,10 @@ std::optional<bool> Evaluator::outcome_over_rules(const GameInstance& g, Strateg
 }
 
 std::optional<bool> Evaluator::table_misere_wins(const GameInstance& g, const std::int64_t* c, int n) {
+  return query([&] { return table_misere_wins_of(g, c, n); });
+}
+
+std::optional<bool> Evaluator::table_misere_wins_of(const GameInstance& g, const std::int64_t* c, int n) {
   const std::shared_ptr<const IntProgram>& program = g.plan().program;
   if (g.rules().is_nim() || !program || program->arity != n || program->max_parts() > 1) return std::nullopt;
   Strategy& s = strategy(g);
@@ -600,7 +608,12 @@ std::optional<bool> Evaluator::table_misere_wins(const GameInstance& g, const st
 
 // ---- the period of a one-integer game ----
 
+// One query: the strategy it holds stays while the values it asks for are computed.
 PeriodInfo Evaluator::period(const GameInstance& game, std::optional<std::int64_t> limit) {
+  return query([&] { return period_of(game, limit); });
+}
+
+PeriodInfo Evaluator::period_of(const GameInstance& game, std::optional<std::int64_t> limit) {
   const Ruleset& rules = game.rules();
   if (rules.state_arity() != 1) {
     fail("period needs a game whose state is one integer; " + game.display_name() + " takes " +

@@ -210,6 +210,29 @@ TEST_CASE("the state limit stops evaluation with a message naming --max-states",
   CHECK(contains(message_text(big.err), "--max-states"));
 }
 
+TEST_CASE("a query that fits the state limit alone answers after queries that filled it",
+          "[errors][limits]") {
+  grundy::SessionOptions options;
+  options.limits.max_states = 1000;
+  // Each query alone holds at most 700 states (a game of pairs, whose values the rules as
+  // written and the compiled ones would both memoize); together they pass the limit. The
+  // memos of the earlier ones are caches: dropped, and the query answered alone.
+  const std::string game =
+      "def id(x) = if false then id(x) else x\n"
+      "game G(k) { state (a, b)  move (id(a) - 1, b) if a > 0  move (a, b - 1) if b > 0 and (a + b) % k != 0 }\n";
+  const RunResult r = run_source(game + "grundy(G[3](25, 25))\ngrundy(G[4](25, 25))\ngrundy(G[5](25, 25))\n"
+                                        "wins(G[3](25, 25))\n",
+                                 options);
+  INFO(r);
+  CHECK(r.code == kExitOk);
+  CHECK(r.out == run_source(game + "grundy(G[3](25, 25))\n").out + run_source(game + "grundy(G[4](25, 25))\n").out +
+                     run_source(game + "grundy(G[5](25, 25))\n").out + run_source(game + "wins(G[3](25, 25))\n").out);
+  // A query that does not fit alone still stops, naming the flag.
+  const RunResult big = run_source(game + "grundy(G[3](25, 25))\ngrundy(G[3](40, 40))\n", options);
+  CHECK(big.code == kExitRuntime);
+  CHECK(contains(message_text(big.err), "--max-states"));
+}
+
 TEST_CASE("the options of an every sum are steps, and equal components are combined once",
           "[errors][limits][every]") {
   // Eight copies of Nim(20): 20^8 choices of moves, C(27, 8) = 2220075 as multisets. More
