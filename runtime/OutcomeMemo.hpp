@@ -92,6 +92,23 @@ class OutcomeMemo {
   }
   static constexpr std::uint64_t tile_bytes() { return sizeof(Tile); }
 
+  // The box from the origin to `swept` (each coordinate up to it) whose every state is known,
+  // as a sweep in lexicographic order leaves it: a later sweep over a larger box passes it
+  // by rather than asking each of its states again (queries asked in increasing order, a
+  // table of misère outcomes, would cost the square of the states otherwise).
+  bool has_swept() const { return has_swept_; }
+  const Coords& swept() const { return swept_; }
+  void note_swept(const std::int64_t* to) {
+    std::uint64_t now = 1, before = has_swept_ ? 1 : 0;
+    for (int i = 0; i < arity_; ++i) {
+      now *= static_cast<std::uint64_t>(to[i]) + 1;
+      if (has_swept_) before *= static_cast<std::uint64_t>(swept_[static_cast<std::size_t>(i)]) + 1;
+    }
+    if (now <= before) return;  // the larger box is kept (two boxes' union is no box)
+    std::copy(to, to + arity_, swept_.begin());
+    has_swept_ = true;
+  }
+
  private:
   // Tiles of 4096 cells: 4096, 64 x 64, 16 x 16 x 16 or 8 x 8 x 8 x 8.
   static constexpr int tile_bits(int arity) { return arity == 1 ? 12 : arity == 2 ? 6 : arity == 3 ? 4 : 3; }
@@ -133,6 +150,8 @@ class OutcomeMemo {
   std::array<std::uint64_t, kMaxBoxArity> span_{};  // in cells: dims_ << bits_
   std::vector<std::unique_ptr<Tile>> tiles_;
   std::uint64_t used_ = 0;
+  Coords swept_{};
+  bool has_swept_ = false;
 };
 
 }  // namespace grundy

@@ -343,9 +343,22 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
     }
     Coords at{};
     std::int64_t budget = kMaxSweepOptions;
+    const Coords& swept = outcomes.swept();
+    // In the box swept before: every coordinate but the last within it, and the last too.
+    auto in_swept = [&] {
+      if (!outcomes.has_swept()) return false;
+      for (int i = 0; i < ar; ++i) {
+        if (at[static_cast<std::size_t>(i)] > swept[static_cast<std::size_t>(i)]) return false;
+      }
+      return true;
+    };
+    bool complete = false;
     for (bool more = volume <= kMaxSweep; more && budget > 0;) {
       if ((++ticks & 0xFFF) == 0) poll();
-      if (!outcomes.get(at.data())) {
+      if (in_swept()) {
+        // The rest of this line of the box swept before is known: on past it.
+        at[static_cast<std::size_t>(ar - 1)] = std::min(swept[static_cast<std::size_t>(ar - 1)], c[ar - 1]);
+      } else if (!outcomes.get(at.data())) {
         sink.start();
         const bool all = rules.options(at.data(), sink);
         const bool lost_option = sink.found() == OutcomeSink::Found::Losing;
@@ -356,9 +369,14 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
       }
       int i = ar - 1;  // the next state: the last coordinate first
       while (i >= 0 && at[static_cast<std::size_t>(i)] == c[i]) at[static_cast<std::size_t>(i--)] = 0;
-      if (i < 0) more = false;
-      else ++at[static_cast<std::size_t>(i)];
+      if (i < 0) {
+        more = false;
+        complete = true;
+      } else {
+        ++at[static_cast<std::size_t>(i)];
+      }
     }
+    if (complete) outcomes.note_swept(c);
     if (auto w = known(c)) return *w;
   }
   // Where a listing stopped: one for the whole search, not cleared per listing (it writes

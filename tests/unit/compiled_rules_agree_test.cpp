@@ -785,6 +785,18 @@ TEST_CASE("a misere outcome sweeps the box below its position where it can, and 
   agree("(a, b)", "move (a - k, ID(b) + k - 1) for k in 1..a  move (a, b - k) for k in 2..b if a % 3 != 1",
         "[wins(misere G(20, 20)), wins(misere G(9, 30)), wins(misere G(25, 3))]\n"
         "[(a, b) for a in 0..12 for b in 0..12 if not wins(misere G(a, b))]\n");
+  // Queries in increasing order, each sweep passing by the box the ones before swept (which
+  // neither holds the next one's box nor lies within it); one, two and three coordinates.
+  agree("(a, b)",
+        "move (a - k, ID(b)) for k in 1..a  move (a, b - k) for k in 1..b  move (a - k, b - k) for k in "
+        "1..min(a, b)",
+        "[(a, b) for a in 0..25 for b in 0..25 if not wins(misere G(a, b))]\n"
+        "[(a, b) for b in 0..30 for a in 0..30 if not wins(misere G(a, b))]\n");
+  agree("n", "move n - k for k in 1..min(3, ID(n))  move n / 2 if n % 5 == 1",
+        "[n for n in 0..400 if not wins(misere G(n))]\n");
+  agree("(x, y, z)", "move (x - 1, ID(y), z) if x > 0  move (x, y - 1, z) if y > 1  move (x, y, z - k) for k in 1..z if k != 2",
+        "[(x, y, z) for x in 0..5 for y in 0..6 for z in 0..7 if not wins(misere G(x, y, z))]\n"
+        "[(x, y, z) for z in 0..7 for x in 0..5 for y in 0..6 if not wins(misere G(x, y, z))]\n");
   // A loop, met by the search after the sweep stops at it.
   fails_with(
       "game L { state (a, b)  move (a, b - 1) if b > 0  move (a, 5) if b == 0 and a > 0 }\n"
