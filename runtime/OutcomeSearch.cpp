@@ -332,17 +332,21 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
   };
   if (auto w = known(c)) return *w;
   // Misere outcomes of the box from the origin to c (kMaxSweep states, kMaxSweepOptions options at most),
-  // swept in lexicographic order: where every move takes away (misere Wythoff), each state's options come
-  // before it, so it is listed once with all of them known, without the search's stack and marks, as a
-  // hand-written table is filled. An option not known yet ends the sweep; the search then goes on from what
-  // it found.
-  if (misere && !outcomes.hashed() && !rules.packing.any()) {
+  // and the outcomes of a game of one integer under either play, swept in lexicographic order: where
+  // every move takes away (misere Wythoff, a subtraction game), each state's options come before it, so
+  // it is listed once with all of them known, without the search's stack and marks, as a hand-written
+  // table is filled. An option not known yet ends the sweep; the search then goes on from what it found.
+  if ((misere || ar == 1) && !outcomes.hashed() && !rules.packing.any()) {
     std::uint64_t volume = 1;
     for (int i = 0; i < ar && volume <= kMaxSweep; ++i) {
       volume = c[i] < 0 ? kMaxSweep + 1 : volume * (static_cast<std::uint64_t>(c[i]) + 1);
     }
     Coords at{};
-    std::int64_t budget = kMaxSweepOptions;
+    // One integer: the search from n would pass through most states below it anyway, holding
+    // each state of its path on its stack (Squares at 10^6: 430 MB); the sweep may look at
+    // more options before it gives up.
+    std::int64_t budget = ar == 1 ? std::max<std::int64_t>(kMaxSweepOptions, 256 * static_cast<std::int64_t>(volume))
+                                  : kMaxSweepOptions;
     const Coords& swept = outcomes.swept();
     // In the box swept before: every coordinate but the last within it, and the last too.
     auto in_swept = [&] {
@@ -363,7 +367,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
         const bool all = rules.options(at.data(), sink);
         const bool lost_option = sink.found() == OutcomeSink::Found::Losing;
         if (!all && !lost_option) break;  // an option not known yet, or past the box
-        record(at, lost_option || sink.seen() == 0);
+        record(at, lost_option || (misere && sink.seen() == 0));  // no moves: won only in misere play
         budget -= sink.seen() + 1;
         if (outcomes.tiles_used() > max_tiles) break;
       }
