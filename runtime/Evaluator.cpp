@@ -181,6 +181,22 @@ std::uint64_t Evaluator::grundy(const Position& root) {
   return query([&] { return search(root); });
 }
 
+// A position of a loopy game met as (a part of) an option of an ordinary position: its
+// finite value counts as any nim-value does. An infinite one would make the ordinary position
+// infinite too, which only a loopy game's labelling says: an error that says so, not a
+// search of the loopy game's rules as if they ended.
+std::uint64_t Evaluator::finite_loopy_part(const Position& from, const Position& part) {
+  const LoopyValue v = loopy_.value(part);
+  if (v.finite) return v.value;
+  throw Error(ErrorKind::Runtime,
+              to_string(from) + " has an option with " + to_string(part) + ", whose value is " +
+                  to_string(Value::loopy(v.escapes)) + " (play from it may go on for ever): " +
+                  from.game->display_name() + " is not a loopy game, and its values are nim-values",
+              "a loopy game's infinite positions mix with others in sums (" + to_string(part) +
+                  " + ...), not as the options of an ordinary game; outcome(" + to_string(part) +
+                  ") says N, P or D");
+}
+
 LoopyValue Evaluator::loopy_value(const Sum& sum) {
   std::vector<LoopyValue> parts;
   for (const Position& p : sum) {
@@ -241,6 +257,10 @@ std::uint64_t Evaluator::search(const Position& root) {
         }
         if (part.game->rules().has_formula()) {
           x ^= part.game->rules().formula(*part.game, part.state);
+          continue;
+        }
+        if (part.game->rules().loopy()) {  // Smith's value, from the loopy game's own labelling
+          x ^= finite_loopy_part(f.pos, part);
           continue;
         }
         if (part.game->fast) {

@@ -134,6 +134,8 @@ class Evaluator {
     return std::any_of(sum.begin(), sum.end(), [](const Position& p) { return p.game->rules().loopy(); });
   }
   LoopyValue loopy_value(const Sum& sum);
+  // The finite value of a loopy part of an option of `from`; an error when it is infinite.
+  std::uint64_t finite_loopy_part(const Position& from, const Position& part);
 
   const Limits& limits() const { return limits_; }
   // The --max-memory estimate of what the memos of all games hold: their entries and the

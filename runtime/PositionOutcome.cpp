@@ -5,6 +5,7 @@
 // looks at the rest. The nim-values a full search would compute are not needed. Misère play
 // of one game is the same recursion with terminal positions won.
 #include <deque>
+#include <optional>
 
 #include "runtime/Cycle.hpp"
 #include "runtime/Evaluator.hpp"
@@ -21,6 +22,10 @@ struct OutcomeFrame {
   Position pos;
   std::unique_ptr<OptionCursor> cursor;
   bool any_option = false;
+  // An option of a loopy game with an infinite value: no help to a winning move, and, when
+  // there is none, the difference between lost and drawn (which only a loopy game's
+  // labelling tells).
+  std::optional<Position> infinite;
 };
 
 }  // namespace
@@ -55,6 +60,20 @@ bool Evaluator::outcome_search(const Position& root, bool misere, const std::fun
     const Position& p = o[0];
     // A Nim heap: won unless empty; under misère, unless a single token (Bouton).
     if (p.game->rules().is_nim()) return misere ? nim_value(p) != 1 : nim_value(p) != 0;
+    if (p.game->rules().loopy()) {  // reached from an ordinary game: its own labelling says
+      const Position& from = stack.empty() ? root : stack.back().pos;
+      if (misere) {
+        throw Error(ErrorKind::Runtime,
+                    "misere play of a loopy game has no theory (play that may go on for ever, under misere "
+                    "rules): " + to_string(from) + " moves to " + to_string(p) + ", a position of the loopy game " +
+                        p.game->display_name(),
+                    "ask outcome(X) of normal play, where a draw is D");
+      }
+      const LoopyValue v = loopy_.value(p);
+      if (v.finite) return v.value != 0;
+      if (!stack.empty() && !stack.back().infinite) stack.back().infinite = p;
+      return true;  // not a move that wins; whether the position is drawn is asked at its end
+    }
     if (auto it = p.game->outcomes[mode].find(p.state); it != p.game->outcomes[mode].end()) {
       if (it->second == kOutcomeInProgress) fail_stack_loop(stack, p);
       return it->second == kOutcomeWin;
@@ -92,6 +111,8 @@ bool Evaluator::outcome_search(const Position& root, bool misere, const std::fun
       }
       Option o;
       if (!f.cursor->next(o)) {
+        // An infinite option and no lost one: lost or drawn, as the loopy game says.
+        if (f.infinite) finite_loopy_part(f.pos, *f.infinite);
         // No lost option: lost, unless there was no option at all under misère.
         child = finish(misere && !f.any_option);
         continue;

@@ -271,6 +271,34 @@ TEST_CASE("loopy games: what has no theory, and what never ends, is said plainly
   CHECK(sum.code == grundy::kExitRuntime);
 }
 
+TEST_CASE("an ordinary game whose moves reach a loopy game: its finite values count, an infinite one is said",
+          "[fast][loopy][errors]") {
+  // Ring(a) = 1 and Ring(b) = 0 (a -> t is the move to 0; b's one move reverses through a).
+  const std::string ring = "loopy game Ring = graph { a -> b, t;  b -> a;  t }\n";
+  CHECK(run_ok(ring + "game K { state n  split [Ring(a), Ring(b)] if n > 0  move Ring(b) if n == 2 }\n"
+                      "[grundy(K(n)) for n in 0..2]\n[outcome(K(n)) for n in 0..2]\n") ==
+        "[0, 0, 2]\n[P, P, N]\n");
+  // A move to an infinite position (inf{0}) beside a winning one: won all the same, in either order.
+  const std::string pass = "loopy game L = graph { x -> x, t;  t }\n";
+  CHECK(run_ok(pass + "game H { state n  move L(x) if n == 1  move 0 if n == 1 }\n[outcome(H(1)), wins(H(1))]\n") ==
+        "[N, true]\n");
+  CHECK(run_ok(pass + "game H { state n  move 0 if n == 1  move L(x) if n == 1 }\n[outcome(H(1)), wins(H(1))]\n") ==
+        "[N, true]\n");
+  // Without a winning move, drawn or lost only the loopy game's labelling would tell: an error.
+  const auto drawn = run_source(pass + "game H { state n  move L(x) if n == 1 }\noutcome(H(1))\n");
+  CHECK(drawn.code == grundy::kExitRuntime);
+  CHECK(contains(drawn.err, "H is not a loopy game"));
+  CHECK_FALSE(contains(drawn.err, "the rules loop"));
+  const auto value = run_source(pass + "game H { state n  move L(x) if n == 1  move 0 if n == 1 }\ngrundy(H(1))\n");
+  CHECK(value.code == grundy::kExitRuntime);
+  CHECK(contains(value.err, "whose value is inf{0}"));
+  // Misère play that reaches a loopy game: no theory, as for a loopy position itself.
+  const auto misere =
+      run_source(ring + "game M { state n  move Ring(a) if n == 2  move n - 1 if n > 0 }\noutcome(misere M(2))\n");
+  CHECK(misere.code == grundy::kExitRuntime);
+  CHECK(contains(misere.err, "misere play of a loopy game has no theory"));
+}
+
 TEST_CASE("grundy check counts a loopy game's small states by outcome instead of calling it a loop",
           "[fast][loopy]") {
   grundy::SessionOptions check;
