@@ -14,7 +14,12 @@ want=$("$G" eval "$gg" 'sum(grundy(GG(n)) for n in 0..600000)')
 # every poll, and when the run stops).
 "$G" eval --checkpoint "$tmp/ck" --checkpoint-every 0 "$gg" 'grundy(GG(100000000))' >/dev/null 2>"$tmp/err" &
 pid=$!
-sleep 1.5
+# Ctrl-C once the checkpoint holds some heaps (a loaded machine, a sanitizer build: later).
+for ((i = 0; i < 200; i++)); do
+  sleep 0.1
+  h=$(grep -a -m1 '^heaps ' "$tmp/ck" 2>/dev/null | cut -d' ' -f2)
+  [[ -n $h && $h -gt 20000 ]] && break
+done
 kill -INT "$pid" 2>/dev/null
 wait "$pid"
 code=$?
