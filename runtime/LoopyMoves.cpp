@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <limits>
 
+#include <absl/container/flat_hash_set.h>
+
+#include "runtime/Moves.hpp"
+
 namespace grundy {
 
 std::vector<Value> list_loopy_options(Evaluator& ev, const Sum& sum, char want) {
@@ -20,6 +24,7 @@ std::vector<Value> list_loopy_options(Evaluator& ev, const Sum& sum, char want) 
   std::vector<Value> base;
   for (const Position& p : sum) base.push_back(Value::position(p.game, p.state));
   constexpr std::uint64_t kDraw = std::numeric_limits<std::uint64_t>::max();
+  absl::flat_hash_set<std::vector<Position>> seen;
   for (std::size_t i = 0; i < sum.size(); ++i) {
     if (std::find(sum.begin(), sum.begin() + static_cast<std::ptrdiff_t>(i), sum[i]) !=
         sum.begin() + static_cast<std::ptrdiff_t>(i)) {
@@ -33,6 +38,7 @@ std::vector<Value> list_loopy_options(Evaluator& ev, const Sum& sum, char want) 
       options = ev.options(sum[i]);
     }
     for (const Option& x : options) {
+      if (!seen.insert(change_key(x, sum[i])).second) continue;  // equal as multisets: listed once
       if (want != 0) {
         std::vector<LoopyValue> parts;
         for (std::size_t j = 0; j < sum.size(); ++j) {

@@ -6,16 +6,30 @@
 
 namespace grundy {
 
+std::vector<Position> change_key(const Option& x, const Position& moved) {
+  std::vector<Position> key;
+  bool cancelled = false;
+  for (const Position& p : x) {
+    if (!cancelled && p == moved) {
+      cancelled = true;
+      continue;
+    }
+    key.push_back(p);
+  }
+  std::sort(key.begin(), key.end());
+  if (!cancelled) {
+    key.push_back(Position{nullptr, Value()});  // taken away
+    key.push_back(moved);
+  }
+  return key;
+}
+
 std::vector<Value> list_options(Evaluator& ev, MisereSolver& misere, const Sum& o, Modifier mod,
                                 bool winning_only) {
   const Limits& limits = ev.limits();
   std::vector<Value> out;
-  // Options equal as multisets are listed once. An option is the sum with component i
-  // replaced by x, so two are equal exactly when their changes are: the key is x less
-  // component i (a part of x equal to it cancels it, else it is marked as taken away),
-  // not the whole sum again.
+  // Options equal as multisets are listed once (change_key).
   absl::flat_hash_set<std::vector<Position>> seen;
-  const Position taken_away{nullptr, Value()};
   const bool normal = mod == Modifier::Normal;
   // One position whose outcomes a theorem gives (Wythoff's game, Fibonacci nim): a move
   // wins when it leaves a lost position, asked of the theorem, without the nim-values
@@ -41,20 +55,7 @@ std::vector<Value> list_options(Evaluator& ev, MisereSolver& misere, const Sum& 
     }
     // `known_winning`: the move leaves a sum of value 0 (normal play), no need to ask.
     auto with = [&](const Option& x, bool known_winning) {
-      std::vector<Position> key;
-      bool cancelled = false;
-      for (const Position& p : x) {
-        if (!cancelled && p == o[i]) {
-          cancelled = true;
-          continue;
-        }
-        key.push_back(p);
-      }
-      std::sort(key.begin(), key.end());
-      if (!cancelled) {
-        key.push_back(taken_away);
-        key.push_back(o[i]);
-      }
+      std::vector<Position> key = change_key(x, o[i]);
       if (seen.contains(key)) return;
       if (winning_only && !known_winning) {
         next.parts.assign(o.begin(), o.begin() + static_cast<std::ptrdiff_t>(i));

@@ -18,4 +18,10 @@ namespace grundy {
 std::vector<Value> list_options(Evaluator& ev, MisereSolver& misere, const Sum& sum, Modifier mod,
                                 bool winning_only);
 
+// What tells an option apart from the others of the same sum: the sum with component
+// `moved` replaced by x, so two are equal exactly when their changes are. The key is x less
+// `moved` (a part of x equal to it cancels it, else `moved` is marked as taken away), not
+// the whole sum again. (A self-loop in any component leaves the sum as it was: one option.)
+std::vector<Position> change_key(const Option& x, const Position& moved);
+
 }  // namespace grundy

@@ -271,6 +271,13 @@ TEST_CASE("loopy games: what has no theory, and what never ends, is said plainly
   CHECK(sum.code == grundy::kExitRuntime);
 }
 
+TEST_CASE("the options of a sum with loopy parts are listed once each, as multisets", "[fast][loopy]") {
+  // Each self-loop leaves the sum as it was: one option, not one per component.
+  const std::string ab = "loopy game A = graph { a -> a }\nloopy game B = graph { b -> b, c;  c }\n";
+  CHECK(run_ok(ab + "options(A(a) + B(b))\ndrawing(A(a) + B(b))\nlen(options(A(a) + B(b) + B(b)))\n") ==
+        "[A(a) + B(b), A(a) + B(c)]\n[A(a) + B(b), A(a) + B(c)]\n2\n");
+}
+
 TEST_CASE("an ordinary game whose moves reach a loopy game: its finite values count, an infinite one is said",
           "[fast][loopy][errors]") {
   // Ring(a) = 1 and Ring(b) = 0 (a -> t is the move to 0; b's one move reverses through a).
