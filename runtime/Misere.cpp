@@ -78,7 +78,7 @@ const MisereQuotient* MisereSolver::quotient_for(const Sum& live, std::vector<in
     return q;
   }
   if (games.size() > kUnionGames ||
-      *std::max_element(largest.begin(), largest.end()) > kAutomaticUnionHeaps) {
+      *std::max_element(largest.begin(), largest.end()) > kAutomaticSmallHeaps) {
     return nullptr;
   }
   const Union* u = nullptr;
@@ -98,6 +98,51 @@ const MisereQuotient* MisereSolver::quotient_for(const Sum& live, std::vector<in
   quotient_used_ = "the misere quotient of the heaps of " + joined + " together (|Q| = " +
                    std::to_string(q->q.size) + ", |P| = " + std::to_string(q->q.psize()) + ")";
   return q;
+}
+
+bool MisereSolver::sj_holds(const Sum& live) {
+  return std::all_of(live.begin(), live.end(), [&](const Position& p) { return sj_applies(p); });
+}
+
+template <typename Report>
+bool MisereSolver::sj_wins(const Sum& live, Report& report) {
+  report(Method::SJ);
+  std::uint64_t x = 0;
+  bool big = false;
+  for (const Position& p : live) {
+    const std::uint64_t g = ev_.grundy(p);
+    big = big || g > 1;
+    x ^= g;
+  }
+  return (x != 0 && big) || (x == 0 && !big);
+}
+
+bool MisereSolver::quotient_ready(const Sum& live) const {
+  const GameInstance* g = live[0].game;
+  std::int64_t largest = 0;
+  for (const Position& p : live) {
+    if (p.game != g || !p.state.is(Kind::Int)) return false;
+    largest = std::max(largest, p.state.as_int());
+  }
+  // Heaps past those a search could take on: the quotient, however long it takes.
+  if (largest > kAutomaticSmallHeaps) return true;
+  const auto a = automatic_.find(g);
+  return a != automatic_.end() && a->second.quotient && a->second.quotient->covers(largest);
+}
+
+std::optional<bool> MisereSolver::exact_within(const Sum& live, std::uint64_t sums) {
+  Limits trial = limits_;
+  trial.max_states = std::min<std::uint64_t>(limits_.max_states, outcomes_.size() + sums);
+  MisereOutcome rule;
+  try {
+    const bool w = search_sum(space_.key(live), outcomes_, space_, trial, "misere", rule) != 0;
+    limits_.steps = trial.steps;
+    return w;
+  } catch (const Error& e) {
+    limits_.steps = trial.steps;
+    if (e.too_many_states && trial.max_states < limits_.max_states) return std::nullopt;  // the trial's own
+    throw;
+  }
 }
 
 void MisereSolver::clear() {
@@ -221,6 +266,21 @@ bool MisereSolver::wins(const Sum& sum, Method* how) {
     return ev_.position_wins(live[0], /*misere=*/true, [this](const Sum& s) { return wins(s); });
   }
   std::vector<int> elements;
+  // A sum of a few small heaps is often answered by the exact search in less time than its
+  // quotient takes to build (a game whose quotient is large or never closes: Dawson's Kayles
+  // 31 + 5, seconds for the quotient, milliseconds for the search). So unless a quotient is
+  // at hand, the search goes first, within a small budget, and what it found stays.
+  // (The SJ theorem, where it holds, answers at once: it goes first of all.)
+  const bool ready = quotient_ready(live);
+  if (!ready && sj_holds(live)) return sj_wins(live, report);
+  if (!ready && exact_first > 0) {
+    if (auto w = exact_within(live, exact_first)) {
+      small_search_ = true;
+      report(Method::Exact);
+      small_search_ = false;
+      return *w;
+    }
+  }
   if (const MisereQuotient* q = quotient_for(live, elements)) {
     report(Method::Quotient);
     int x = 0;
@@ -229,17 +289,7 @@ bool MisereSolver::wins(const Sum& sum, Method* how) {
   }
   const auto fails =
       std::find_if(live.begin(), live.end(), [&](const Position& p) { return !sj_applies(p); });
-  if (fails == live.end()) {
-    report(Method::SJ);
-    std::uint64_t x = 0;
-    bool big = false;
-    for (const Position& p : live) {
-      const std::uint64_t g = ev_.grundy(p);
-      big = big || g > 1;
-      x ^= g;
-    }
-    return (x != 0 && big) || (x == 0 && !big);
-  }
+  if (fails == live.end()) return sj_wins(live, report);
   not_sj = &*fails;
   report(Method::Exact);
   // A sum whose misère nim-value is already known (genus) needs no second search.
@@ -255,7 +305,7 @@ void MisereSolver::explain(Method m, const Sum& live, const Position* not_sj) {
   for (const Position& p : live) games.push_back(p.game->display_name());
   std::sort(games.begin(), games.end());
   games.erase(std::unique(games.begin(), games.end()), games.end());
-  std::string key(1, static_cast<char>('0' + static_cast<int>(m)));
+  std::string key(1, static_cast<char>('0' + static_cast<int>(m) + (small_search_ ? 10 : 0)));
   for (const std::string& g : games) key += "|" + g;
   if (!explained_.insert(key).second) return;
   std::string shown;
@@ -283,6 +333,11 @@ void MisereSolver::explain(Method m, const Sum& live, const Position* not_sj) {
       line += quotient_used_ + ": the mover loses iff the product of the heaps' elements is in P";
       break;
     default:
+      if (small_search_) {
+        line += "exact search over the sums of positions reached (a small sum: searched first, within " +
+                std::to_string(exact_first) + " sums, before any theorem or quotient)";
+        break;
+      }
       line += "exact search over the sums of positions reached (the SJ theorem does not apply: " +
               (not_sj ? to_string(*not_sj) : std::string("a component")) +
               " has a follower that splits, or one of value 0 that can move)";

@@ -77,13 +77,30 @@ class MisereSolver {
   };
   std::map<std::vector<const GameInstance*>, Union> unions_;
   static constexpr std::size_t kUnionGames = 4;
-  static constexpr std::int64_t kAutomaticUnionHeaps = 64;
   const MisereQuotient* union_quotient(const std::vector<const GameInstance*>& games,
                                        const std::vector<std::int64_t>& largest, const Union*& used);
   bool build_union(const std::vector<const GameInstance*>& games, std::vector<std::int64_t> upto, Union& u);
   // The quotient that answers `live` (of one game, or the union of its games) and each part's
   // element in it; null when none comes within the budget.
   const MisereQuotient* quotient_for(const Sum& live, std::vector<int>& elements);
+  // A quotient answers `live` at once: it is built (or its heaps are too large for a search).
+  bool quotient_ready(const Sum& live) const;
+  // The exact search's answer when it comes within `sums` more sums; what it found stays.
+  std::optional<bool> exact_within(const Sum& live, std::uint64_t sums);
+  bool small_search_ = false;  // --explain: the exact search answers a small sum first
+  bool sj_holds(const Sum& live);
+  template <typename Report>
+  bool sj_wins(const Sum& live, Report& report);
+
+ public:
+  // Sums the exact search may take on before a small sum's quotient is built (0: none; the
+  // tests of the quotients set it so).
+  std::uint64_t exact_first = 20'000;
+
+ private:
+  // Heaps up to which a sum's quotient is of its heaps alone (MisereQuotients.cpp), the
+  // search may go first, and games are taken together.
+  static constexpr std::int64_t kAutomaticSmallHeaps = 64;
   std::string quotient_used_;  // what --explain says of the quotient quotient_for found
   // Builds a quotient within the automatic budget; null (and `over` set) when it did not come.
   std::shared_ptr<const MisereQuotient> within_budget(const HeapOptionsFn& options, const HeapSpec* proof,

@@ -18,7 +18,6 @@ namespace {
 // proven quotients of the solved octal games come in well under these (Kayles: 40 elements,
 // 27 heaps of changes, a fraction of a second).
 constexpr std::int64_t kAutomaticHeaps = 4096;
-constexpr std::int64_t kAutomaticSmallHeaps = 64;
 constexpr int kAutomaticSize = 1024;
 constexpr int kAutomaticCandidates = 120;
 constexpr std::uint64_t kAutomaticWork = 60'000'000;

@@ -122,10 +122,12 @@ void throw_sum_loop(const SumSpace& space, const SumKey& sum) {
 
 void check_sum_limits(const Limits& limits, std::uint64_t states, const char* what) {
   if (states >= limits.max_states) {
-    throw Error(ErrorKind::Limit,
-                std::string("too many states: the ") + what + " search holds " + std::to_string(states) +
-                    " sums (the limit)",
-                "raise the limit with --max-states N");
+    Error e(ErrorKind::Limit,
+            std::string("too many states: the ") + what + " search holds " + std::to_string(states) +
+                " sums (the limit)",
+            "raise the limit with --max-states N");
+    e.too_many_states = true;
+    throw e;
   }
   // A sum is a sorted list of positions: a few times the cost of one memoized position.
   check_memory(limits, states * 4 * kBytesPerState, (std::string("the ") + what + " search").c_str());

@@ -327,6 +327,7 @@ class HalveOrTake : public Ruleset {
 TEST_CASE("misere sums of heaps of rules no code describes, by their quotient and by the search",
           "[misere][quotient]") {
   Fixture f;
+  f.misere.exact_first = 0;  // small sums would go to the search first
   const GameInstance* h = f.inst(std::make_shared<HalveOrTake>());
   int by_quotient = 0;
   for (int count = 2; count <= 4; ++count) {
@@ -349,6 +350,7 @@ TEST_CASE("misere sums of heaps of rules no code describes, by their quotient an
 TEST_CASE("misere sums mixing heaps of several games, by the quotient of their union and by a brute force",
           "[misere][quotient]") {
   Fixture f;
+  f.misere.exact_first = 0;  // small sums would go to the search first
   // Kayles, 0.75 and halving or taking one.
   const std::vector<const GameInstance*> games = {
       f.inst(std::make_shared<TakeAndBreakRuleset>("Kayles", "0.77")),
@@ -393,4 +395,28 @@ TEST_CASE("misere sums mixing heaps of several games, by the quotient of their u
   CHECK(by_quotient > 400);  // the mixed sums went through the union's quotient
   CHECK(won > 100);          // and both outcomes were met
   CHECK(won < 500);
+}
+
+TEST_CASE("a small misere sum is searched before its quotient is built, a large one goes to the quotient",
+          "[misere][quotient]") {
+  Fixture f;
+  const GameInstance* dawson = f.inst(std::make_shared<TakeAndBreakRuleset>("Dawson", "0.07"));
+  // Kayles with its code, as the language plans it: a kernel, whose code proves the quotient.
+  const auto kayles_rules = std::make_shared<TakeAndBreakRuleset>("Kayles", "0.77");
+  const GameInstance* kayles =
+      f.games.instance(kayles_rules, Value::tuple({}), [&](const GameInstance&) { return kayles_rules->plan(); });
+  MisereBrute db{dawson_moves, {}};
+  // Dawson's Kayles to heap 31 has a quotient of 520 elements (seconds to build); the sum's
+  // own search takes a few thousand sums.
+  MisereSolver::Method how{};
+  CHECK(f.misere.wins(heaps(dawson, {31, 5}), &how) == db.wins({31, 5}));
+  CHECK(how == MisereSolver::Method::Exact);
+  // Heaps past what any search could take on: the quotient (Kayles' is proven periodic).
+  Sum far;
+  for (int i = 0; i < 50; ++i) far.parts.push_back(Position{kayles, Value::integer(1000000000000LL + i)});
+  f.misere.wins(far, &how);
+  CHECK(how == MisereSolver::Method::Quotient);
+  // Once built, the quotient answers small sums too.
+  f.misere.wins(heaps(kayles, {30, 25, 20}), &how);
+  CHECK(how == MisereSolver::Method::Quotient);
 }
