@@ -357,16 +357,27 @@ struct Preimages {
   }
 };
 
-// The least word of heaps 1..n in the multiset order that q gets wrong (P though it cannot
+struct Candidate {
+  BipartiteMonoid q;
+  std::vector<std::uint16_t> phi;
+  std::vector<SortedWord> least;  // each element's least word
+};
+
+// The least word of heaps 1..n in the multiset order that c gets wrong (P though it cannot
 // move or has a P option, or N though it can move and has none), if any: the verifier's
 // abstraction of words (element, the z with an option times z in P, can move) walked as
 // Dijkstra's walk, by least words, rather than breadth first. A word's options come before
 // it in that order, so a candidate right on every word before its least failure stays right
 // there when refined (runtime/Quotient.hpp).
-std::optional<HeapWord> least_failure(const BipartiteMonoid& q, const std::vector<std::uint16_t>& phi,
-                                      const std::vector<std::vector<HeapWord>>& options,
+//
+// The least word that is P with a P option comes straight from the least words of the
+// elements (MisereSolver's P-failures), and the walk stops there; below it, a word whose S
+// holds the S of an earlier word of the same element and can-move is not walked on from
+// (as MisereSolver prunes by transition sets): the other failures only lose by a larger S.
+std::optional<HeapWord> least_failure(const Candidate& c, const std::vector<std::vector<HeapWord>>& options,
                                       const QuotientBudget& budget) {
-  std::vector<HeapClass> classes = heap_classes(q, phi, options);
+  const BipartiteMonoid& q = c.q;
+  std::vector<HeapClass> classes = heap_classes(q, c.phi, options);
   std::stable_sort(classes.begin(), classes.end(),
                    [](const HeapClass& a, const HeapClass& b) { return a.element < b.element; });
   const auto m = static_cast<std::size_t>(q.size);
@@ -408,6 +419,41 @@ std::optional<HeapWord> least_failure(const BipartiteMonoid& q, const std::vecto
     Preimages& inv = inverse[static_cast<std::size_t>(g.element)];
     if (inv.m == 0) inv = Preimages(q, g.element);
   }
+  // The least word P with a P option: some x's least word plus a heap g with x g in P and
+  // x t in P for an option t of g; any such word is at least that one.
+  std::optional<SortedWord> bound;
+  for (std::size_t x = 0; x < m; ++x) {
+    const int xi = static_cast<int>(x);
+    for (const HeapClass& g : classes) {
+      if (!q.p(q.times(xi, g.element)) ||
+          std::none_of(g.moves.begin(), g.moves.end(), [&](std::uint16_t t) { return q.p(q.times(xi, t)); }))
+        continue;
+      SortedWord w = c.least[x];
+      insert_heap(w, g.heap);
+      if (!bound || w < *bound) bound = std::move(w);
+    }
+  }
+  // The abstractions walked on from, by the head of their key (element and can-move), none
+  // of whose S holds another's. The least failure u below the bound is N (or P that cannot
+  // move): wrong with any S within its own. Were a word v on its way (u = v + r) to hold the
+  // S of an earlier w of its head, w + r would be wrong too, and before u; so no such v
+  // keeps the walk from u (each is the least word of its abstraction, as u is).
+  std::vector<std::vector<std::uint32_t>> frontier(2 * m);
+  auto within = [&](std::uint32_t a, std::uint32_t b) {  // S of a within S of b
+    const std::uint64_t* sa = &keys[a * width + 1];
+    const std::uint64_t* sb = &keys[b * width + 1];
+    for (std::size_t i = 0; i < words; ++i) {
+      if ((sa[i] & ~sb[i]) != 0) return false;
+    }
+    return true;
+  };
+  auto walk_on = [&](std::uint32_t k) {
+    std::vector<std::uint32_t>& f = frontier[keys[k * width]];
+    if (std::any_of(f.begin(), f.end(), [&](std::uint32_t i) { return within(i, k); })) return false;
+    std::erase_if(f, [&](std::uint32_t i) { return within(k, i); });
+    f.push_back(k);
+    return true;
+  };
   std::uint64_t pending = 0;
   while (!pq.empty()) {
     Entry top = pq.top();
@@ -415,11 +461,13 @@ std::optional<HeapWord> least_failure(const BipartiteMonoid& q, const std::vecto
     const std::uint32_t k = top.second;
     if (settled[k] || top.first != best[k]) continue;
     settled[k] = 1;
+    if (bound && !(top.first < *bound)) break;
     const std::uint64_t head = keys[k * width];
     const auto x = static_cast<int>(head >> 1);
     const bool can_move = (head & 1) != 0;
     const bool option_in_p = (keys[k * width + 1] & 1) != 0;  // z = 1, the identity
     if (q.p(x) != (can_move && !option_in_p)) return HeapWord(top.first.rbegin(), top.first.rend());
+    if (!walk_on(k)) continue;
     // A copy: keys grows below.
     std::copy(keys.begin() + static_cast<std::ptrdiff_t>(k * width + 1),
               keys.begin() + static_cast<std::ptrdiff_t>((k + 1) * width), in_s.begin());
@@ -455,14 +503,9 @@ std::optional<HeapWord> least_failure(const BipartiteMonoid& q, const std::vecto
       pending = 0;
     }
   }
+  if (bound) return HeapWord(bound->rbegin(), bound->rend());
   return std::nullopt;
 }
-
-struct Candidate {
-  BipartiteMonoid q;
-  std::vector<std::uint16_t> phi;
-  std::vector<SortedWord> least;  // each element's least word
-};
 
 // A candidate for the quotient of heaps 1..n: the submonoid of Q x (a cyclic monoid per freed
 // heap) that the heaps make, a freed heap h going to (phi(h), its own generator) and the new
@@ -801,7 +844,7 @@ MisereQuotient misere_quotient(const HeapOptionsFn& options_of, const HeapSpec* 
             ++built;
             ++mq.candidates;
             if (c && c->q.size <= budget.max_size) {
-              std::optional<HeapWord> failure = least_failure(c->q, c->phi, options, budget);
+              std::optional<HeapWord> failure = least_failure(*c, options, budget);
               if (!failure) {
                 auto checked = verify(c->q, c->phi, options, budget);
                 if (auto* v = std::get_if<std::unique_ptr<Verifier>>(&checked)) {
