@@ -158,6 +158,24 @@ class Verifier {
     return std::nullopt;
   }
 
+  // Whether a word walked plus one heap of class h is wrong, so that add_classes would fail:
+  // most elements tried for a new heap fail so, and this finds it without walking further.
+  bool fails_at_once(const HeapClass& h) const {
+    const auto m = static_cast<std::size_t>(q_.size);
+    std::vector<std::uint8_t> option_p(m, 0);  // for y: whether y t is P for an option t
+    for (std::size_t y = 0; y < m; ++y) {
+      for (std::uint16_t t : h.moves) option_p[y] |= q_.p(q_.times(static_cast<int>(y), t)) ? 1 : 0;
+    }
+    const auto c = static_cast<std::size_t>(h.element);
+    for (std::size_t k = 0; k < x_.size(); ++k) {
+      const bool can_move = can_move_[k] != 0 || !h.moves.empty();
+      // The identity is in {z : c z in S} iff c is in S.
+      const bool option_in_p = (bits_[k * words_ + c / 64] & bit(c)) != 0 || option_p[x_[k]] != 0;
+      if (q_.p(q_.times(x_[k], h.element)) != (can_move && !option_in_p)) return true;
+    }
+    return false;
+  }
+
  private:
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
   static std::uint64_t bit(std::size_t z) { return std::uint64_t{1} << (z % 64); }
@@ -823,7 +841,8 @@ MisereQuotient misere_quotient(const HeapOptionsFn& options_of, const HeapSpec* 
       bool kept = false;
       for (int x = 0; x < mq.q.size && !kept; ++x) {
         if (mq.q.p(x) != want_p) continue;
-        kept = !verifier->add_classes({{x, t, n}});
+        const HeapClass h{x, t, n};
+        kept = !verifier->fails_at_once(h) && !verifier->add_classes({h});
         if (kept) mq.phi.push_back(static_cast<std::uint16_t>(x));
       }
       if (!kept) {
