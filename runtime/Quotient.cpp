@@ -328,11 +328,12 @@ void insert_heap(SortedWord& w, std::int64_t h) {
 
 // {z : c z in S} for one element c of a monoid and sets S of its elements, from the z with
 // c z = t for each t in S, or out of S when that is fewer (S is most of Q, as a rule): a
-// quarter of Q looked at rather than all of it.
+// quarter of Q looked at rather than all of it, and of the t only those c makes.
 struct Preimages {
   std::size_t m = 0;
   std::vector<std::uint32_t> start;  // the z with c z = t: z_of[start[t] .. start[t + 1])
   std::vector<std::uint16_t> z_of;
+  std::vector<std::uint64_t> image;  // the t = c z for some z
 
   Preimages() = default;
   Preimages(const BipartiteMonoid& q, int c) : m(static_cast<std::size_t>(q.size)), start(m + 1, 0), z_of(m) {
@@ -341,6 +342,8 @@ struct Preimages {
     for (std::size_t t = 0; t < m; ++t) start[t + 1] += start[t];
     std::vector<std::uint32_t> at(start.begin(), start.end() - 1);
     for (std::size_t z = 0; z < m; ++z) z_of[at[row[z]]++] = static_cast<std::uint16_t>(z);
+    image.assign((m + 63) / 64, 0);
+    for (std::size_t z = 0; z < m; ++z) image[row[z] / 64] |= std::uint64_t{1} << (row[z] % 64);
   }
 
   // The bits of word i that stand for elements (the last word's high bits do not).
@@ -357,7 +360,7 @@ struct Preimages {
     const std::uint32_t* __restrict from = start.data();
     const std::uint16_t* __restrict zs = z_of.data();
     for (std::size_t i = 0; i < words; ++i) {
-      std::uint64_t w = outside ? ~s[i] & mask(i) : s[i];
+      std::uint64_t w = (outside ? ~s[i] : s[i]) & image[i];
       for (; w != 0; w &= w - 1) {
         const std::size_t t = 64 * i + static_cast<std::size_t>(__builtin_ctzll(w));
         for (std::uint32_t j = from[t], end = from[t + 1]; j < end; ++j) to[zs[j]] = 1;
