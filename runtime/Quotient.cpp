@@ -353,7 +353,8 @@ struct Preimages {
   // out = {z : c z in s}, bitsets of m bits; `outside`: walk the t not in s. A byte per z
   // first (plain stores, where setting bits in words is a chain of read-modify-writes), then
   // eight bytes into eight bits: bit i of the top byte of x * 0x0102040810204080 is byte i.
-  void preimage(const std::uint64_t* s, bool outside, std::vector<std::uint8_t>& hit, std::uint64_t* out) const {
+  void preimage(const std::uint64_t* s, bool outside, std::vector<std::uint8_t>& hit,
+                std::uint64_t* out) const {
     const std::size_t words = (m + 63) / 64;
     hit.assign(64 * words, 0);
     std::uint8_t* __restrict to = hit.data();
@@ -493,7 +494,8 @@ std::optional<HeapWord> least_failure(const Candidate& c, const std::vector<std:
     std::copy(keys.begin() + static_cast<std::ptrdiff_t>(k * width + 1),
               keys.begin() + static_cast<std::ptrdiff_t>((k + 1) * width), in_s.begin());
     std::size_t members = 0;
-    for (std::size_t i = 0; i < words; ++i) members += static_cast<std::size_t>(__builtin_popcountll(in_s[i]));
+    for (std::size_t i = 0; i < words; ++i)
+      members += static_cast<std::size_t>(__builtin_popcountll(in_s[i]));
     const bool outside = 2 * members > m;
     int pulled = -1;  // the element whose {z : c z in S} is in `pull`
     for (const HeapClass& g : classes) {
@@ -608,9 +610,13 @@ std::optional<Candidate> candidate(const BipartiteMonoid& Q, const std::vector<s
       }
     }
   }
+  const std::size_t G = gen_heap.size();
   std::vector<SortedWord> least(span);
   std::vector<std::uint8_t> has(span, 0), settled(span, 0);
-  std::vector<std::size_t> order;  // the elements made, by least word
+  std::vector<std::size_t> order;        // the elements made, by least word
+  std::vector<std::size_t> action;       // order[i] times the element of gen_heap[g], at i * G + g
+  std::vector<std::size_t> up(span);     // an element's least word is up's and a heap ...
+  std::vector<std::uint32_t> via(span);  // ... gen_heap[via]
   {
     using Entry = std::pair<SortedWord, std::size_t>;
     std::priority_queue<Entry, std::vector<Entry>, std::greater<>> pq;
@@ -622,14 +628,18 @@ std::optional<Candidate> candidate(const BipartiteMonoid& Q, const std::vector<s
       if (settled[x] || w != least[x]) continue;
       settled[x] = 1;
       order.push_back(x);
-      for (std::int64_t h : gen_heap) {
+      for (std::size_t g = 0; g < G; ++g) {
+        const std::int64_t h = gen_heap[g];
         const std::size_t z = times(x, heap_element[static_cast<std::size_t>(h)]);
+        action.push_back(z);
         if (settled[z]) continue;
         SortedWord nw = w;
         insert_heap(nw, h);
         if (!has[z] || nw < least[z]) {
           has[z] = 1;
           least[z] = nw;
+          up[z] = x;
+          via[z] = static_cast<std::uint32_t>(g);
           pq.push({std::move(nw), z});
         }
       }
@@ -677,12 +687,7 @@ std::optional<Candidate> candidate(const BipartiteMonoid& Q, const std::vector<s
   const std::size_t size = order.size();
   std::vector<std::size_t> at_of(span, 0);
   for (std::size_t i = 0; i < size; ++i) at_of[order[i]] = i;
-  const std::size_t G = gen_heap.size();
-  std::vector<std::size_t> action(size * G);
-  for (std::size_t i = 0; i < size; ++i) {
-    for (std::size_t g = 0; g < G; ++g)
-      action[i * G + g] = at_of[times(order[i], heap_element[static_cast<std::size_t>(gen_heap[g])])];
-  }
+  for (std::size_t& z : action) z = at_of[z];
   std::vector<std::uint32_t> cls(size);
   for (std::size_t i = 0; i < size; ++i) cls[i] = in_p[order[i]];
   std::size_t classes = 0;
@@ -719,14 +724,27 @@ std::optional<Candidate> candidate(const BipartiteMonoid& Q, const std::vector<s
   c.q.mul.assign(static_cast<std::size_t>(m) * static_cast<std::size_t>(m), 0);
   c.q.in_p.assign(static_cast<std::size_t>(m), 0);
   c.least.resize(static_cast<std::size_t>(m));
-  for (int a = 0; a < m; ++a) {
-    c.least[static_cast<std::size_t>(a)] = least[first[static_cast<std::size_t>(a)]];
-    c.q.in_p[static_cast<std::size_t>(a)] = in_p[first[static_cast<std::size_t>(a)]];
-    for (int b = 0; b < m; ++b) {
-      const std::size_t z = times(first[static_cast<std::size_t>(a)], first[static_cast<std::size_t>(b)]);
-      c.q.mul[static_cast<std::size_t>(a) * static_cast<std::size_t>(m) + static_cast<std::size_t>(b)] =
-          static_cast<std::uint16_t>(number[cls[at_of[z]]]);
+  // The table row by row from the classes' action: b = b' g where b's least word is that of b'
+  // (an earlier class) and a heap of g, so a b = (a b') g, a lookup per product, where
+  // multiplying the representatives and finding their class took three scattered ones.
+  const auto M = static_cast<std::size_t>(m);
+  std::vector<std::uint16_t> act(M * G);  // class a times the element of gen_heap[g]
+  std::vector<std::uint16_t> before(M), gen(M);
+  for (std::size_t a = 0; a < M; ++a) {
+    const std::size_t i = at_of[first[a]];
+    for (std::size_t g = 0; g < G; ++g)
+      act[a * G + g] = static_cast<std::uint16_t>(number[cls[action[i * G + g]]]);
+    if (a > 0) {
+      before[a] = static_cast<std::uint16_t>(number[cls[at_of[up[first[a]]]]]);
+      gen[a] = static_cast<std::uint16_t>(via[first[a]]);
     }
+  }
+  for (std::size_t a = 0; a < M; ++a) {
+    c.least[a] = least[first[a]];
+    c.q.in_p[a] = in_p[first[a]];
+    std::uint16_t* row = &c.q.mul[a * M];
+    row[0] = static_cast<std::uint16_t>(a);
+    for (std::size_t b = 1; b < M; ++b) row[b] = act[static_cast<std::size_t>(row[before[b]]) * G + gen[b]];
   }
   c.phi.assign(static_cast<std::size_t>(n) + 1, 0);
   for (std::int64_t h = 1; h <= n; ++h) {
@@ -787,7 +805,8 @@ void recalibrate(const Candidate& trial, const std::vector<std::vector<HeapWord>
     // own.
     const Freed own = *next;
     Freed alike{own.element, 0, 1, 2};
-    for (std::int64_t h : failure) alike.index += trial.phi[static_cast<std::size_t>(h)] == own.element ? 1 : 0;
+    for (std::int64_t h : failure)
+      alike.index += trial.phi[static_cast<std::size_t>(h)] == own.element ? 1 : 0;
 
     for (const Freed& f : {alike, own}) {
       if (!alike_first && f.heap == 0) continue;
