@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstring>
 #include <map>
 #include <queue>
 #include <variant>
@@ -326,59 +325,6 @@ void insert_heap(SortedWord& w, std::int64_t h) {
   w.insert(std::upper_bound(w.begin(), w.end(), h, std::greater<>()), h);
 }
 
-// {z : c z in S} for one element c of a monoid and sets S of its elements, from the z with
-// c z = t for each t in S, or out of S when that is fewer (S is most of Q, as a rule): a
-// quarter of Q looked at rather than all of it, and of the t only those c makes.
-struct Preimages {
-  std::size_t m = 0;
-  std::vector<std::uint32_t> start;  // the z with c z = t: z_of[start[t] .. start[t + 1])
-  std::vector<std::uint16_t> z_of;
-  std::vector<std::uint64_t> image;  // the t = c z for some z
-
-  Preimages() = default;
-  Preimages(const BipartiteMonoid& q, int c) : m(static_cast<std::size_t>(q.size)), start(m + 1, 0), z_of(m) {
-    const std::uint16_t* row = &q.mul[static_cast<std::size_t>(c) * m];
-    for (std::size_t z = 0; z < m; ++z) ++start[row[z] + 1];
-    for (std::size_t t = 0; t < m; ++t) start[t + 1] += start[t];
-    std::vector<std::uint32_t> at(start.begin(), start.end() - 1);
-    for (std::size_t z = 0; z < m; ++z) z_of[at[row[z]]++] = static_cast<std::uint16_t>(z);
-    image.assign((m + 63) / 64, 0);
-    for (std::size_t z = 0; z < m; ++z) image[row[z] / 64] |= std::uint64_t{1} << (row[z] % 64);
-  }
-
-  // The bits of word i that stand for elements (the last word's high bits do not).
-  std::uint64_t mask(std::size_t i) const {
-    return 64 * (i + 1) <= m ? ~std::uint64_t{0} : (std::uint64_t{1} << (m % 64)) - 1;
-  }
-  // out = {z : c z in s}, bitsets of m bits; `outside`: walk the t not in s. A byte per z
-  // first (plain stores, where setting bits in words is a chain of read-modify-writes), then
-  // eight bytes into eight bits: bit i of the top byte of x * 0x0102040810204080 is byte i.
-  void preimage(const std::uint64_t* s, bool outside, std::vector<std::uint8_t>& hit,
-                std::uint64_t* out) const {
-    const std::size_t words = (m + 63) / 64;
-    hit.assign(64 * words, 0);
-    std::uint8_t* __restrict to = hit.data();
-    const std::uint32_t* __restrict from = start.data();
-    const std::uint16_t* __restrict zs = z_of.data();
-    for (std::size_t i = 0; i < words; ++i) {
-      std::uint64_t w = (outside ? ~s[i] : s[i]) & image[i];
-      for (; w != 0; w &= w - 1) {
-        const std::size_t t = 64 * i + static_cast<std::size_t>(__builtin_ctzll(w));
-        for (std::uint32_t j = from[t], end = from[t + 1]; j < end; ++j) to[zs[j]] = 1;
-      }
-    }
-    for (std::size_t i = 0; i < words; ++i) {
-      std::uint64_t acc = 0;
-      for (std::size_t b = 0; b < 8; ++b) {
-        std::uint64_t bytes = 0;
-        std::memcpy(&bytes, &hit[64 * i + 8 * b], 8);
-        acc |= ((bytes * 0x0102040810204080ULL) >> 56) << (8 * b);
-      }
-      out[i] = outside ? ~acc & mask(i) : acc;
-    }
-  }
-};
-
 struct Candidate {
   BipartiteMonoid q;
   std::vector<std::uint16_t> phi;
@@ -418,29 +364,42 @@ std::optional<HeapWord> least_failure(const Candidate& c, const std::vector<std:
   const std::size_t width = words + 1;
   absl::flat_hash_set<std::uint32_t, RowHash<std::uint64_t>, RowEq<std::uint64_t>> seen(
       16, RowHash<std::uint64_t>{&keys, width}, RowEq<std::uint64_t>{&keys, width});
-  // The abstraction in the last `width` words of keys: its number, new or not.
+  // The abstraction in the last `width` words of keys: its number, and whether it is new.
   auto intern = [&]() {
     const auto k = static_cast<std::uint32_t>(best.size());
     const auto [it, fresh] = seen.insert(k);
     if (!fresh) {
       keys.resize(keys.size() - width);
-      return *it;
+      return std::pair{*it, false};
     }
     best.emplace_back();
     settled.push_back(0);
-    return k;
+    return std::pair{k, true};
+  };
+  // S of abstraction k as the union of the rows in_p_after[d] of the elements d of the
+  // options of a word of it (ds[ds_at[k] .. ds_at[k + 1])): for a heap of element c, then,
+  // {z : c z in S} is the union of the rows of the c d, a few rows ORed where going through
+  // the elements of Q was most of the time of the walk. A d whose row adds nothing to those
+  // before it is left out.
+  std::vector<std::uint16_t> ds;
+  std::vector<std::uint32_t> ds_at{0, 0};
+  auto add_row = [&](std::size_t d, std::uint64_t* acc, std::vector<std::uint16_t>& kept) {
+    const std::uint64_t* r = &in_p_after[d * words];
+    std::uint64_t more = 0;
+    for (std::size_t i = 0; i < words; ++i) {
+      more |= r[i] & ~acc[i];
+      acc[i] |= r[i];
+    }
+    if (more != 0) kept.push_back(static_cast<std::uint16_t>(d));
   };
   using Entry = std::pair<SortedWord, std::uint32_t>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> pq;
   keys.assign(width, 0);
-  pq.push({{}, intern()});
-  std::vector<std::uint64_t> s(words), pull(words), in_s(words);
-  std::vector<std::uint8_t> hit;
-  std::vector<Preimages> inverse(m);  // for the elements of heap classes
-  for (const HeapClass& g : classes) {
-    Preimages& inv = inverse[static_cast<std::size_t>(g.element)];
-    if (inv.m == 0) inv = Preimages(q, g.element);
-  }
+  pq.push({{}, intern().first});
+  std::vector<std::uint64_t> s(words), pull(words);
+  std::vector<std::uint16_t> pulled_ds, child_ds;
+  std::vector<std::uint32_t> met(m, 0);  // == pass: a product c d already in `pull`
+  std::uint32_t pass = 0;
   // The least word P with a P option: some x's least word plus a heap g with x g in P and
   // x t in P for an option t of g; any such word is at least that one.
   std::optional<SortedWord> bound;
@@ -490,28 +449,31 @@ std::optional<HeapWord> least_failure(const Candidate& c, const std::vector<std:
     const bool option_in_p = (keys[k * width + 1] & 1) != 0;  // z = 1, the identity
     if (q.p(x) != (can_move && !option_in_p)) return HeapWord(top.first.rbegin(), top.first.rend());
     if (!walk_on(k)) continue;
-    // A copy: keys grows below.
-    std::copy(keys.begin() + static_cast<std::ptrdiff_t>(k * width + 1),
-              keys.begin() + static_cast<std::ptrdiff_t>((k + 1) * width), in_s.begin());
-    std::size_t members = 0;
-    for (std::size_t i = 0; i < words; ++i)
-      members += static_cast<std::size_t>(__builtin_popcountll(in_s[i]));
-    const bool outside = 2 * members > m;
-    int pulled = -1;  // the element whose {z : c z in S} is in `pull`
+    int pulled = -1;  // the element c whose {z : c z in S} is in `pull`, made by pulled_ds
     for (const HeapClass& g : classes) {
       if (g.element != pulled) {  // the classes come by element: once per element
         pulled = g.element;
-        inverse[static_cast<std::size_t>(g.element)].preimage(in_s.data(), outside, hit, pull.data());
+        std::fill(pull.begin(), pull.end(), 0);
+        pulled_ds.clear();
+        ++pass;
+        for (std::uint32_t i = ds_at[k]; i < ds_at[k + 1]; ++i) {
+          const auto d = static_cast<std::size_t>(q.times(g.element, ds[i]));
+          if (met[d] == pass) continue;  // c takes many d to one
+          met[d] = pass;
+          add_row(d, pull.data(), pulled_ds);
+        }
       }
-      std::copy(pull.begin(), pull.end(), s.begin());
-      for (std::uint16_t t : g.moves) {
-        const std::uint64_t* r = &in_p_after[static_cast<std::size_t>(q.times(x, t)) * words];
-        for (std::size_t i = 0; i < words; ++i) s[i] |= r[i];
-      }
+      s = pull;
+      child_ds = pulled_ds;
+      for (std::uint16_t t : g.moves) add_row(static_cast<std::size_t>(q.times(x, t)), s.data(), child_ds);
       const int y = q.times(x, g.element);
       keys.push_back(static_cast<std::uint64_t>(y) * 2 + (can_move || !g.moves.empty() ? 1 : 0));
       keys.insert(keys.end(), s.begin(), s.end());
-      const std::uint32_t j = intern();
+      const auto [j, fresh] = intern();
+      if (fresh) {
+        ds.insert(ds.end(), child_ds.begin(), child_ds.end());
+        ds_at.push_back(static_cast<std::uint32_t>(ds.size()));
+      }
       if (settled[j]) continue;
       SortedWord w = top.first;
       insert_heap(w, g.heap);
