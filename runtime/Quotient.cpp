@@ -2,6 +2,8 @@
 
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
+#include <absl/hash/hash.h>
+#include <absl/types/span.h>
 
 #include <algorithm>
 #include <array>
@@ -35,11 +37,9 @@ template <class T>
 struct RowHash {
   const std::vector<T>* rows;
   std::size_t width;
+  // abseil hashes the row's bytes at once, where a multiply per value was a chain of them.
   std::size_t operator()(std::size_t r) const {
-    std::uint64_t h = 0;
-    for (std::size_t i = 0; i < width; ++i)
-      h = (h ^ static_cast<std::uint64_t>((*rows)[r * width + i])) * 0x9e3779b97f4a7c15ULL;
-    return static_cast<std::size_t>(h ^ (h >> 31));
+    return absl::Hash<absl::Span<const T>>{}(absl::MakeConstSpan(rows->data() + r * width, width));
   }
 };
 template <class T>
@@ -350,11 +350,14 @@ std::optional<HeapWord> least_failure(const Candidate& c, const std::vector<std:
                    [](const HeapClass& a, const HeapClass& b) { return a.element < b.element; });
   const auto m = static_cast<std::size_t>(q.size);
   const std::size_t words = (m + 63) / 64;
-  auto bit = [](std::size_t z) { return std::uint64_t{1} << (z % 64); };
   std::vector<std::uint64_t> in_p_after(m * words, 0);  // for each d, the z with d z in P
   for (std::size_t d = 0; d < m; ++d) {
-    for (std::size_t z = 0; z < m; ++z) {
-      if (q.p(q.times(static_cast<int>(d), static_cast<int>(z)))) in_p_after[d * words + z / 64] |= bit(z);
+    const std::uint16_t* row = &q.mul[d * m];
+    for (std::size_t i = 0; i < words; ++i) {
+      std::uint64_t acc = 0;  // a word at a time: a chain of stores into one word was slower
+      for (std::size_t z = 64 * i; z < std::min(m, 64 * i + 64); ++z)
+        acc |= static_cast<std::uint64_t>(q.in_p[row[z]]) << (z % 64);
+      in_p_after[d * words + i] = acc;
     }
   }
   // Abstractions: the element and can-move in the first word of the key, S after it.
