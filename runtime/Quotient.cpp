@@ -91,6 +91,38 @@ std::vector<HeapClass> heap_classes(const BipartiteMonoid& q, const std::vector<
   return out;
 }
 
+// For each element d of q, the bits of the z with d z in P, a row of `words` 64-bit words.
+std::vector<std::uint64_t> rows_in_p(const BipartiteMonoid& q, std::size_t words) {
+  const auto m = static_cast<std::size_t>(q.size);
+  std::vector<std::uint64_t> rows(m * words, 0);
+  for (std::size_t d = 0; d < m; ++d) {
+    const std::uint16_t* row = &q.mul[d * m];
+    for (std::size_t i = 0; i < words; ++i) {
+      std::uint64_t acc = 0;  // a word at a time: a chain of stores into one word was slower
+      for (std::size_t z = 64 * i; z < std::min(m, 64 * i + 64); ++z)
+        acc |= static_cast<std::uint64_t>(q.in_p[row[z]]) << (z % 64);
+      rows[d * words + i] = acc;
+    }
+  }
+  return rows;
+}
+
+// The walks keep a word's S (below) as the elements d of its options, S being the union of
+// their rows {z : d z in P}: for a heap of element c, {z : c z in S} is then the union of the
+// rows of the c d, a few rows ORed, where going through Q's table for it was most of the time
+// of the walks. acc |= the row of d, and d joins `kept` when its row adds to acc, so that the
+// elements kept still make the union.
+void add_row(const std::vector<std::uint64_t>& rows, std::size_t words, std::size_t d,
+             std::uint64_t* __restrict acc, std::vector<std::uint16_t>& kept) {
+  const std::uint64_t* __restrict r = &rows[d * words];
+  std::uint64_t more = 0;
+  for (std::size_t i = 0; i < words; ++i) {
+    more |= r[i] & ~acc[i];
+    acc[i] |= r[i];
+  }
+  if (more != 0) kept.push_back(static_cast<std::uint16_t>(d));
+}
+
 // The verification principle over every word of the heaps: a word is P iff it can move and
 // none of its options is P. A word is abstracted to (x, S, can_move): x its element, and S
 // the elements z for which some option of the word, times z, is in P. Adding heap g (element
@@ -105,13 +137,8 @@ class Verifier {
   Verifier(BipartiteMonoid q, const QuotientBudget& budget)
       : q_(std::move(q)), budget_(budget), words_((static_cast<std::size_t>(q_.size) + 63) / 64) {
     const auto m = static_cast<std::size_t>(q_.size);
-    in_p_after_.assign(m * words_, 0);
-    for (std::size_t d = 0; d < m; ++d) {
-      for (std::size_t z = 0; z < m; ++z) {
-        if (q_.p(q_.times(static_cast<int>(d), static_cast<int>(z))))
-          in_p_after_[d * words_ + z / 64] |= bit(z);
-      }
-    }
+    in_p_after_ = rows_in_p(q_, words_);
+    met_.assign(m, 0);
     if (words_ == 1) {  // a quotient of up to 64 elements: {z : c z in S} a byte of S at a time
       preimage_.assign(m * 8 * 256, 0);
       for (std::size_t c = 0; c < m; ++c) {
@@ -193,42 +220,41 @@ class Verifier {
     hash_.resize(mark);
     parent_.resize(mark);
     via_.resize(mark);
+    ds_.resize(ds_at_[mark]);
+    ds_at_.resize(mark + 1);
     heaps_.resize(classes);
     return failure;
   }
 
   // The abstraction of word k plus a heap of class g.
   void step(std::uint32_t k, std::uint32_t g) {
-    const auto m = static_cast<std::size_t>(q_.size);
     const HeapClass& h = heaps_[g];
-    scratch_.assign(words_, 0);
     const int x = x_[k];
+    scratch_.assign(words_, 0);
+    scratch_ds_.clear();
     if (!preimage_.empty()) {
       const std::uint64_t from = bits_[k];
       const std::uint64_t* table = &preimage_[static_cast<std::size_t>(h.element) * 8 * 256];
       std::uint64_t s = 0;
       for (std::size_t j = 0; j < 8; ++j) s |= table[j * 256 + ((from >> (8 * j)) & 255)];
+      for (std::uint16_t t : h.moves) s |= in_p_after_[static_cast<std::size_t>(q_.times(x, t))];
       scratch_[0] = s;
     } else {
-      const std::uint16_t* row = &q_.mul[static_cast<std::size_t>(h.element) * m];
-      for (std::size_t z = 0; z < m; ++z) {
-        if (bits_[k * words_ + row[z] / 64] & bit(row[z])) scratch_[z / 64] |= bit(z);
+      ++pass_;
+      for (std::uint32_t i = ds_at_[k]; i < ds_at_[k + 1]; ++i) {
+        const auto d = static_cast<std::size_t>(q_.times(h.element, ds_[i]));
+        if (met_[d] == pass_) continue;  // c takes many d to one
+        met_[d] = pass_;
+        add_row(in_p_after_, words_, d, scratch_.data(), scratch_ds_);
       }
-    }
-    for (std::uint16_t t : h.moves) {
-      const std::uint64_t* r = &in_p_after_[static_cast<std::size_t>(q_.times(x, t)) * words_];
-      for (std::size_t i = 0; i < words_; ++i) scratch_[i] |= r[i];
+      for (std::uint16_t t : h.moves)
+        add_row(in_p_after_, words_, static_cast<std::size_t>(q_.times(x, t)), scratch_.data(), scratch_ds_);
     }
     add(q_.times(x, h.element), can_move_[k] != 0 || !h.moves.empty(), scratch_.data(), k, g);
   }
 
   std::uint64_t hash_of(int x, bool can_move, const std::uint64_t* s) const {
-    std::uint64_t h = static_cast<std::uint64_t>(x) * 2 + (can_move ? 1 : 0);
-    for (std::size_t i = 0; i < words_; ++i) {
-      h = (h ^ s[i]) * 0x9e3779b97f4a7c15ULL;
-      h ^= h >> 31;
-    }
-    return h;
+    return absl::HashOf(x, can_move, absl::MakeConstSpan(s, words_));
   }
 
   void add(int x, bool can_move, const std::uint64_t* s, std::uint32_t parent, std::uint32_t via) {
@@ -246,6 +272,8 @@ class Verifier {
     }
     parent_.push_back(parent);
     via_.push_back(via);
+    ds_.insert(ds_.end(), scratch_ds_.begin(), scratch_ds_.end());
+    ds_at_.push_back(static_cast<std::uint32_t>(ds_.size()));
   }
 
   HeapWord word(std::uint32_t k) const {
@@ -280,7 +308,12 @@ class Verifier {
   std::vector<std::uint64_t> bits_;
   std::vector<std::uint64_t> hash_;
   std::vector<std::uint32_t> parent_, via_;
+  std::vector<std::uint16_t> ds_;  // words_ > 1: k's S, the rows of ds_[ds_at_[k] .. ds_at_[k + 1])
+  std::vector<std::uint32_t> ds_at_{0};
   std::vector<std::uint64_t> scratch_;
+  std::vector<std::uint16_t> scratch_ds_;
+  std::vector<std::uint32_t> met_;  // == pass_: a product c d already ORed in this step
+  std::uint32_t pass_ = 0;
   std::uint64_t pending_ = 0;
   absl::flat_hash_set<std::uint32_t, Hash, Eq> seen_{16, Hash{this}, Eq{this}};
 };
@@ -472,16 +505,7 @@ std::optional<HeapWord> least_failure(const Candidate& c, const std::vector<std:
                    [](const HeapClass& a, const HeapClass& b) { return a.element < b.element; });
   const auto m = static_cast<std::size_t>(q.size);
   const std::size_t words = (m + 63) / 64;
-  std::vector<std::uint64_t> in_p_after(m * words, 0);  // for each d, the z with d z in P
-  for (std::size_t d = 0; d < m; ++d) {
-    const std::uint16_t* row = &q.mul[d * m];
-    for (std::size_t i = 0; i < words; ++i) {
-      std::uint64_t acc = 0;  // a word at a time: a chain of stores into one word was slower
-      for (std::size_t z = 64 * i; z < std::min(m, 64 * i + 64); ++z)
-        acc |= static_cast<std::uint64_t>(q.in_p[row[z]]) << (z % 64);
-      in_p_after[d * words + i] = acc;
-    }
-  }
+  const std::vector<std::uint64_t> in_p_after = rows_in_p(q, words);  // for each d, the z with d z in P
   // Abstractions: the element and can-move in the first word of the key, S after it.
   std::vector<std::uint64_t> keys;
   std::uint32_t abstractions = 0;
@@ -497,23 +521,9 @@ std::optional<HeapWord> least_failure(const Candidate& c, const std::vector<std:
     }
     return std::pair{abstractions++, true};
   };
-  // S of abstraction k as the union of the rows in_p_after[d] of the elements d of the
-  // options of a word of it (ds[ds_at[k] .. ds_at[k + 1])): for a heap of element c, then,
-  // {z : c z in S} is the union of the rows of the c d, a few rows ORed where going through
-  // the elements of Q was most of the time of the walk. A d whose row adds nothing to those
-  // before it is left out.
+  // S of abstraction k: the rows of ds[ds_at[k] .. ds_at[k + 1]) (add_row).
   std::vector<std::uint16_t> ds;
   std::vector<std::uint32_t> ds_at{0, 0};
-  auto add_row = [&in_p_after, words](std::size_t d, std::uint64_t* __restrict acc,
-                                      std::vector<std::uint16_t>& kept) {
-    const std::uint64_t* __restrict r = &in_p_after[d * words];
-    std::uint64_t more = 0;
-    for (std::size_t i = 0; i < words; ++i) {
-      more |= r[i] & ~acc[i];
-      acc[i] |= r[i];
-    }
-    if (more != 0) kept.push_back(static_cast<std::uint16_t>(d));
-  };
   keys.assign(width, 0);
   LeastWords walk(intern().first);
   std::vector<std::uint64_t> s(words), pull(words);
@@ -578,12 +588,13 @@ std::optional<HeapWord> least_failure(const Candidate& c, const std::vector<std:
           const auto d = static_cast<std::size_t>(q.times(g.element, ds[i]));
           if (met[d] == pass) continue;  // c takes many d to one
           met[d] = pass;
-          add_row(d, pull.data(), pulled_ds);
+          add_row(in_p_after, words, d, pull.data(), pulled_ds);
         }
       }
       s = pull;
       child_ds = pulled_ds;
-      for (std::uint16_t t : g.moves) add_row(static_cast<std::size_t>(q.times(x, t)), s.data(), child_ds);
+      for (std::uint16_t t : g.moves)
+        add_row(in_p_after, words, static_cast<std::size_t>(q.times(x, t)), s.data(), child_ds);
       const int y = q.times(x, g.element);
       keys.push_back(static_cast<std::uint64_t>(y) * 2 + (can_move || !g.moves.empty() ? 1 : 0));
       keys.insert(keys.end(), s.begin(), s.end());
