@@ -950,11 +950,21 @@ MisereQuotient misere_quotient(const HeapOptionsFn& options_of, const HeapSpec* 
           HeapWord bar;  // the failure to beat
           int built = 0;
           // Whether c ends the search: verified (found), or the next trial.
+          struct Looked {
+            BipartiteMonoid q;
+            std::vector<std::uint16_t> phi;
+            HeapWord failure;
+          };
+          std::optional<Looked> last;
           auto take = [&](std::optional<Candidate> c) {
             ++built;
             ++mq.candidates;
             if (c && c->q.size <= budget.max_size) {
-              std::optional<HeapWord> failure = least_failure(*c, options, budget);
+              // A count the reduction merges away makes the last candidate again (a quarter of
+              // them with Dawson's Kayles), and the same least failure.
+              const bool again =
+                  last && last->q.mul == c->q.mul && last->q.in_p == c->q.in_p && last->phi == c->phi;
+              std::optional<HeapWord> failure = again ? last->failure : least_failure(*c, options, budget);
               if (!failure) {
                 auto checked = verify(c->q, c->phi, options, budget);
                 if (auto* v = std::get_if<std::unique_ptr<Verifier>>(&checked)) {
@@ -964,6 +974,7 @@ MisereQuotient misere_quotient(const HeapOptionsFn& options_of, const HeapSpec* 
                 }
                 failure = std::get<HeapWord>(checked);  // cannot happen: the same words
               }
+              if (!again) last = {c->q, c->phi, *failure};
               HeapWord& f = *failure;
               if (later(f, bar)) {
                 next.emplace(std::move(*c), std::move(f));
