@@ -312,8 +312,8 @@ class Verifier {
   std::vector<std::uint32_t> ds_at_{0};
   std::vector<std::uint64_t> scratch_;
   std::vector<std::uint16_t> scratch_ds_;
-  std::vector<std::uint32_t> met_;  // == pass_: a product c d already ORed in this step
-  std::uint32_t pass_ = 0;
+  std::vector<std::uint64_t> met_;  // == pass_: a product c d already ORed in this step
+  std::uint64_t pass_ = 0;
   std::uint64_t pending_ = 0;
   absl::flat_hash_set<std::uint32_t, Hash, Eq> seen_{16, Hash{this}, Eq{this}};
 };
@@ -528,8 +528,8 @@ std::optional<HeapWord> least_failure(const Candidate& c, const std::vector<std:
   LeastWords walk(intern().first);
   std::vector<std::uint64_t> s(words), pull(words);
   std::vector<std::uint16_t> pulled_ds, child_ds;
-  std::vector<std::uint32_t> met(m, 0);  // == pass: a product c d already in `pull`
-  std::uint32_t pass = 0;
+  std::vector<std::uint64_t> met(m, 0);  // == pass: a product c d already in `pull`
+  std::uint64_t pass = 0;
   // The least word P with a P option: some x's least word plus a heap g with x g in P and
   // x t in P for an option t of g; any such word is at least that one.
   std::optional<SortedWord> bound;
