@@ -110,9 +110,13 @@ std::shared_ptr<const MisereQuotient> MisereSolver::quotient(const GameInstance&
   }
   QuotientBudget budget;
   budget.stop_at_period = !hmax;
-  budget.charge = [this](std::uint64_t units) {
+  // The construction is bounded by its own budget (the size of a candidate, the candidates
+  // a heap may take), by --max-memory and by Ctrl-C, not by --max-steps: like a kernel's
+  // table it is no runaway rule (Q_33 of Dawson's Kayles looks at some 150 million words'
+  // abstractions in 3 s). The rules that list a heap's options count their own steps.
+  budget.charge = [this](std::uint64_t) {
     check_interrupt(limits_.interrupt);
-    limits_.charge(units);
+    if (heap_over(limits_.max_memory)) limits_.memory_exceeded("the misere quotient");
   };
   slot = std::make_shared<const MisereQuotient>(
       misere_quotient(*options, proof ? &*proof : nullptr, last, budget));

@@ -46,7 +46,7 @@ bool Evaluator::outcome_search(const Position& root, bool misere, const std::fun
     auto cursor = p.game->rules().options(*p.game, p.state);
     enter_state(p, p.game->outcomes[mode], kOutcomeInProgress, stack.size() + 1);
     ++entered;
-    stack.push_back(OutcomeFrame{p, std::move(cursor), false});
+    stack.push_back(OutcomeFrame{p, std::move(cursor), false, {}});
     check_runaway_of(stack);
   };
   // The outcome of one option (or of the root) when it is known without a search of its own.
