@@ -161,10 +161,6 @@ class Evaluator {
   // The same under misère play, by the search for outcomes over g's compiled rules (options
   // that are single states or the empty sum); nothing when the rules are not compiled.
   std::optional<bool> table_misere_wins(const GameInstance& g, const std::int64_t* c, int n);
-  // A theorem gives the outcomes of g's positions (Strategy::outcome_rule).
-  bool has_outcome_theorem(const GameInstance& g) {
-    return !g.rules().is_nim() && strategy(g).outcome_rule != nullptr;
-  }
   // The value of g at the state of `n` integers `c` when a table (a one-integer table, a
   // proven period, a box) already has it; nothing when anything is to be computed or the
   // general search has values of g.

@@ -167,6 +167,16 @@ TEST_CASE("winning lists each winning sum once, from the first component that re
   }
   CHECK(run_line("game Nim { state n  move k for k in 0..n-1 }\nwinning(Nim(3) + Nim(3) + Nim(1))\n") ==
         "[Nim(2) + Nim(3) + Nim(1), Nim(3) + Nim(3) + Nim(0)]");
+  // One position, asked of the outcome search option by option: the same list, with splits
+  // (options that are sums) and options in other games among them.
+  const std::string mixed =
+      kayles + "game C { state (a, b)  move (a - k, b) for k in 1..a  move (a, min(b, j)) for j in 0..b-1  "
+               "split [K(a), K(b)] if a == b  move K(a + b) if a + b < 5 }\n";
+  for (const char* x : {"C(3, 3)", "C(4, 2)", "C(6, 6)", "C(1, 1)", "C(0, 0)", "K(9)"}) {
+    INFO(x);
+    CHECK(run_line(mixed + "winning(" + x + ")\n") ==
+          run_line(mixed + "[o for o in options(" + x + ") if not wins(o)]\n"));
+  }
 }
 
 TEST_CASE("nim-values past 32 bits: Nim heaps of 10^12 and their sums", "[lang][nim]") {
