@@ -51,43 +51,42 @@ const char* method_name(MisereSolver::Method m) {
 }
 
 // The quotient that answers a misère sum of heaps, of one game or of several together, if
-// it covers every heap; `elements` gets each part's element.
-const MisereQuotient* MisereSolver::quotient_for(const Sum& live, std::vector<int>& elements) {
+// it covers every heap, and the element of a heap of those games (-1 past its heaps).
+MisereSolver::QuotientUse MisereSolver::quotient_for(const Sum& live) {
   std::vector<const GameInstance*> games;
   for (const Position& p : live) {
-    if (!p.state.is(Kind::Int) || p.state.as_int() < 0) return nullptr;
+    if (!p.state.is(Kind::Int) || p.state.as_int() < 0) return {};
     if (std::find(games.begin(), games.end(), p.game) == games.end()) games.push_back(p.game);
   }
   std::sort(games.begin(), games.end());
   std::vector<std::int64_t> largest(games.size(), 0);
-  const auto game_index = [&](const GameInstance* g) {
-    return static_cast<std::size_t>(std::lower_bound(games.begin(), games.end(), g) - games.begin());
+  const auto game_index = [games](const GameInstance* g) {
+    const auto at = std::lower_bound(games.begin(), games.end(), g);
+    return at == games.end() || *at != g ? games.size() : static_cast<std::size_t>(at - games.begin());
   };
   for (const Position& p : live) {
     std::int64_t& l = largest[game_index(p.game)];
     l = std::max(l, p.state.as_int());
   }
-  elements.clear();
   if (games.size() == 1) {
     const MisereQuotient* q = automatic_quotient(*games[0], largest[0]);
-    if (!q) return nullptr;
-    for (const Position& p : live) elements.push_back(q->element(p.state.as_int()));
+    if (!q) return {};
     quotient_used_ = "the misere quotient of " + games[0]->display_name() + " (|Q| = " +
                      std::to_string(q->q.size) + ", |P| = " + std::to_string(q->q.psize()) +
                      (q->period ? ", proven" : ", heaps to " + std::to_string(q->reached)) + ")";
-    return q;
+    const GameInstance* g = games[0];
+    return {q, [q, g](const Position& p) {
+              if (p.game != g || !p.state.is(Kind::Int) || !q->covers(p.state.as_int())) return -1;
+              return q->element(p.state.as_int());
+            }};
   }
   if (games.size() > kUnionGames ||
       *std::max_element(largest.begin(), largest.end()) > kAutomaticSmallHeaps) {
-    return nullptr;
+    return {};
   }
   const Union* u = nullptr;
   const MisereQuotient* q = union_quotient(games, largest, u);
-  if (!q) return nullptr;
-  for (const Position& p : live) {
-    const std::size_t i = game_index(p.game);
-    elements.push_back(q->element(u->index[i][static_cast<std::size_t>(p.state.as_int())]));
-  }
+  if (!q) return {};
   std::vector<std::string> names;
   for (std::size_t i = 0; i < games.size(); ++i) {
     names.push_back(games[i]->display_name() + " to " + std::to_string(u->upto[i]));
@@ -97,7 +96,63 @@ const MisereQuotient* MisereSolver::quotient_for(const Sum& live, std::vector<in
   for (const std::string& n : names) joined += (joined.empty() ? "" : ", ") + n;
   quotient_used_ = "the misere quotient of the heaps of " + joined + " together (|Q| = " +
                    std::to_string(q->q.size) + ", |P| = " + std::to_string(q->q.psize()) + ")";
-  return q;
+  return {q, [q, u, game_index](const Position& p) {
+            const std::size_t i = game_index(p.game);
+            if (i == u->index.size() || !p.state.is(Kind::Int) || p.state.as_int() < 0 ||
+                p.state.as_int() > u->upto[i]) {
+              return -1;
+            }
+            return q->element(u->index[i][static_cast<std::size_t>(p.state.as_int())]);
+          }};
+}
+
+std::function<bool(std::size_t, const Option&)> MisereSolver::wins_after(const Sum& sum) {
+  Sum live;
+  for (const Position& p : sum) {
+    if (!space_.terminal(p)) live.parts.push_back(p);
+  }
+  if (live.size() < 2 || std::all_of(live.begin(), live.end(), [](const Position& p) {
+        return p.game->rules().is_nim();
+      })) {
+    return {};  // one position: its own search; Nim heaps: Bouton's rule
+  }
+  // As wins() would: a small sum by its search, a large one (or a game whose quotient is
+  // built) by the quotient.
+  wins(sum);
+  if (!quotient_ready(live)) return {};
+  QuotientUse use = quotient_for(live);
+  if (!use.q) return {};
+  // The element of each part (a heap that cannot move is the identity), and the products
+  // of the parts before and after each: an option's sum is then three factors.
+  const BipartiteMonoid& m = use.q->q;
+  std::vector<int> before(sum.size() + 1, 0), after(sum.size() + 1, 0);
+  for (std::size_t i = 0; i < sum.size(); ++i) {
+    const int e = space_.terminal(sum[i]) ? 0 : use.element(sum[i]);
+    if (e < 0) return {};
+    before[i + 1] = m.times(before[i], e);
+  }
+  for (std::size_t i = sum.size(); i-- > 0;) {
+    const int e = space_.terminal(sum[i]) ? 0 : use.element(sum[i]);
+    after[i] = m.times(after[i + 1], e);
+  }
+  return [this, use = std::move(use), before = std::move(before), after = std::move(after), sum](
+             std::size_t i, const Option& x) {
+    const BipartiteMonoid& q = use.q->q;
+    int e = before[i];
+    for (const Position& p : x) {
+      if (space_.terminal(p)) continue;
+      const int f = use.element(p);
+      if (f < 0) {  // a part the quotient does not cover: the search
+        Sum next(std::vector<Position>(sum.begin(), sum.begin() + static_cast<std::ptrdiff_t>(i)));
+        next.parts.insert(next.parts.end(), x.begin(), x.end());
+        next.parts.insert(next.parts.end(), sum.begin() + static_cast<std::ptrdiff_t>(i) + 1, sum.end());
+        return wins(next);
+      }
+      e = q.times(e, f);
+    }
+    e = q.times(e, after[i + 1]);
+    return !q.p(e);
+  };
 }
 
 bool MisereSolver::sj_holds(const Sum& live) {
@@ -265,7 +320,6 @@ bool MisereSolver::wins(const Sum& sum, Method* how) {
     }
     return ev_.position_wins(live[0], /*misere=*/true, [this](const Sum& s) { return wins(s); });
   }
-  std::vector<int> elements;
   // A sum of a few small heaps is often answered by the exact search in less time than its
   // quotient takes to build (a game whose quotient is large or never closes: Dawson's Kayles
   // 31 + 5, seconds for the quotient, milliseconds for the search). So unless a quotient is
@@ -281,11 +335,11 @@ bool MisereSolver::wins(const Sum& sum, Method* how) {
       return *w;
     }
   }
-  if (const MisereQuotient* q = quotient_for(live, elements)) {
+  if (QuotientUse use = quotient_for(live); use.q) {
     report(Method::Quotient);
     int x = 0;
-    for (int e : elements) x = q->q.times(x, e);
-    return !q->q.p(x);
+    for (const Position& p : live) x = use.q->q.times(x, use.element(p));
+    return !use.q->q.p(x);
   }
   const auto fails =
       std::find_if(live.begin(), live.end(), [&](const Position& p) { return !sj_applies(p); });

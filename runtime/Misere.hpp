@@ -12,6 +12,7 @@
 //    none > 1). With splits or non-terminal zeros the theorem does not apply and is not used.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -39,6 +40,10 @@ class MisereSolver {
   // Conway's genus g^{g0 g1 ...}: g is the nim-value, gk the misère nim-value of the sum
   // plus k copies of *2, printed until the exponents alternate for ever ("0^120", "2^20").
   std::string genus(const Sum& sum);
+  // For winning(misere X): whether the sum with part i moved to x is won, by X's quotient
+  // (a product of three factors per option: the parts before i, x, the parts after); empty
+  // when no quotient answers X (then each option is asked of wins()).
+  std::function<bool(std::size_t, const Option&)> wins_after(const Sum& sum);
   // True when the SJ theorem's condition holds for every follower of p (see above).
   bool sj_applies(const Position& p);
   void clear();
@@ -80,9 +85,14 @@ class MisereSolver {
   const MisereQuotient* union_quotient(const std::vector<const GameInstance*>& games,
                                        const std::vector<std::int64_t>& largest, const Union*& used);
   bool build_union(const std::vector<const GameInstance*>& games, std::vector<std::int64_t> upto, Union& u);
-  // The quotient that answers `live` (of one game, or the union of its games) and each part's
-  // element in it; null when none comes within the budget.
-  const MisereQuotient* quotient_for(const Sum& live, std::vector<int>& elements);
+  // The quotient that answers `live` (of one game, or the union of its games), and the
+  // element of a heap of its games in it (-1 where it does not reach); no quotient when none
+  // comes within the budget.
+  struct QuotientUse {
+    const MisereQuotient* q = nullptr;
+    std::function<int(const Position&)> element;
+  };
+  QuotientUse quotient_for(const Sum& live);
   // A quotient answers `live` at once: it is built (or its heaps are too large for a search).
   bool quotient_ready(const Sum& live) const;
   // The exact search's answer when it comes within `sums` more sums; what it found stays.

@@ -38,6 +38,9 @@ std::vector<Value> list_options(Evaluator& ev, MisereSolver& misere, const Sum& 
   const bool by_outcomes = normal && winning_only && o.size() == 1 && !o[0].game->rules().is_nim();
   if (by_outcomes && !ev.wins(o)) return out;
   const std::uint64_t total = normal && winning_only && !by_outcomes ? ev.grundy(o) : 0;
+  // A misère sum of heaps with a quotient: each option's outcome is a product of three
+  // elements, not a product over the whole sum again (1,000 Kayles heaps took 11 s).
+  const auto by_quotient = !normal && winning_only ? misere.wins_after(o) : nullptr;
   // The components as values, made once: every option of a sum of n parts shares the n - 1
   // it does not change, and holds only their slots.
   std::vector<Value> base;
@@ -62,7 +65,7 @@ std::vector<Value> list_options(Evaluator& ev, MisereSolver& misere, const Sum& 
         next.parts.assign(o.begin(), o.begin() + static_cast<std::ptrdiff_t>(i));
         next.parts.insert(next.parts.end(), x.begin(), x.end());
         next.parts.insert(next.parts.end(), o.begin() + static_cast<std::ptrdiff_t>(i) + 1, o.end());
-        if (normal ? ev.grundy(next) != 0 : misere.wins(next)) return;
+        if (normal ? ev.grundy(next) != 0 : by_quotient ? by_quotient(i, x) : misere.wins(next)) return;
       }
       parts.assign(base.begin(), base.begin() + static_cast<std::ptrdiff_t>(i));
       for (const Position& p : x) parts.push_back(Value::position(p.game, p.state));

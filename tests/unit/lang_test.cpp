@@ -179,6 +179,21 @@ TEST_CASE("winning lists each winning sum once, from the first component that re
   }
 }
 
+TEST_CASE("winning of a misere sum by its quotient lists the options the definition does",
+          "[lang][options][misere]") {
+  // Heaps past 64: the sum's quotient answers each option by three factors (the parts before,
+  // the option, the parts after); small ones, the search; both as the definition says.
+  const std::string kayles = "import octal\n";
+  for (const char* sum : {"Kayles(70) + Kayles(3) + Kayles(5)", "Kayles(71) + Kayles(71) + Kayles(2) + Kayles(0)",
+                          "Kayles(80) + Kayles(9) + Kayles(4) + Kayles(1)", "Kayles(3) + Kayles(4) + Kayles(6)",
+                          "Kayles(12) + Dawson(3) + Dawson(5)"}) {
+    INFO(sum);
+    const std::string by_definition =
+        run_line(kayles + "[o for o in options(misere (" + sum + ")) if not wins(o)]\n");
+    CHECK(run_line(kayles + "winning(misere (" + sum + "))\n") == by_definition);
+  }
+}
+
 TEST_CASE("nim-values past 32 bits: Nim heaps of 10^12 and their sums", "[lang][nim]") {
   const std::string nim = "import nim\ngame N { state n  move k for k in 0..n-1 }\n";
   CHECK(run_line(nim + "grundy(Nim(10^12) + Nim(3))\n") == "1000000000003");
