@@ -377,6 +377,31 @@ bool reaches(const World& w, const Expr& e, int target, std::vector<char>& seen)
 
 bool plain(const Value& v) { return v.is(Kind::Int) || v.is(Kind::Bool) || v.is(Kind::Str); }
 
+// Counts the direct calls of `target` in e (`in_clause`: one of them inside a comprehension
+// or generator, where it may run many times), and whether another function called reaches it.
+void self_calls(const World& w, const Expr& e, int target, bool in_clause, int& calls, bool& looped,
+                bool& mutual) {
+  if (e.kind == ExprKind::Call && !e.args.empty() && e.args[0]->kind == ExprKind::Name &&
+      e.args[0]->binding.to == Binding::To::Def) {
+    const int k = e.args[0]->binding.index;
+    if (k == target) {
+      ++calls;
+      looped = looped || in_clause;
+    } else if (k >= 0 && static_cast<std::size_t>(k) < w.defs.size()) {
+      std::vector<char> seen(w.defs.size());
+      const DefDecl* d = w.defs[static_cast<std::size_t>(k)].decl;
+      mutual = mutual || (d && d->body && reaches(w, *d->body, target, seen));
+    }
+  }
+  const bool inner = in_clause || !e.clauses.empty();
+  for (const ExprPtr& a : e.args) {
+    if (a) self_calls(w, *a, target, inner, calls, looped, mutual);
+  }
+  for (const Clause& c : e.clauses) {
+    if (c.expr) self_calls(w, *c.expr, target, true, calls, looped, mutual);
+  }
+}
+
 }  // namespace
 
 bool Interpreter::recursive(int def) {
@@ -384,8 +409,14 @@ bool Interpreter::recursive(int def) {
   if (d.recursive < 0) {
     std::vector<char> seen(w_.defs.size());
     d.recursive = d.decl && d.decl->body && reaches(w_, *d.decl->body, def, seen) ? 1 : 0;
+    if (d.recursive == 1) {
+      int calls = 0;
+      bool looped = false, mutual = false;
+      self_calls(w_, *d.decl->body, def, false, calls, looped, mutual);
+      if (calls == 1 && !looped && !mutual) d.recursive = 2;
+    }
   }
-  return d.recursive == 1;
+  return d.recursive >= 1;
 }
 
 // A pure function: its results are memoized (fib(40) written naively stays cheap), when it
@@ -394,6 +425,11 @@ Value Interpreter::call_def(const Expr& e, DefEntry& d, Frame& frame) {
   std::vector<Value> args;
   for (std::size_t i = 1; i < e.args.size(); ++i) args.push_back(eval(*e.args[i], frame));
   const bool keep = recursive(e.args[0]->binding.index) || std::all_of(args.begin(), args.end(), plain);
+  // A function that calls itself once on any path (trial division, a digit sum, gcd) is a
+  // chain: no call of the chain is met again within it, so only the call that starts it is
+  // kept (is_prime to 10^5 kept every (k, d) it tried: 900 MB). Its inner calls still look:
+  // s(n) = s(n - 1) + n asked for n = 0, 1, 2, ... finds s(n - 1) kept by the call before.
+  const bool chained = d.recursive == 2 && d.active > 0;
   Value key = Value::tuple(args);
   if (keep) {
     if (auto it = d.memo.find(key); it != d.memo.end()) return it->second;
@@ -418,15 +454,24 @@ Value Interpreter::call_def(const Expr& e, DefEntry& d, Frame& frame) {
     // the recursion at once.
     const Holding holding(*this, key, e.where);
     ++depth_;
+    ++d.active;
     try {
       result = eval(*d.decl->body, inner);
     } catch (...) {
       --depth_;
+      --d.active;
       throw;
     }
     --depth_;
+    --d.active;
   }
-  if (!keep) return result;
+  if (!keep || chained) return result;
+  // A cache, bounded: past its share of --max-memory it starts again empty (the results are
+  // the same; only calls met again cost their time again).
+  if (d.memo.bytes() > function_memo_budget(d)) {
+    w_.limits.held -= std::min(d.memo.bytes(), w_.limits.held);
+    d.memo.clear();
+  }
   w_.limits.held += d.memo.emplace(key, result);
   try {
     check_memory(w_.limits, ev_.held_bytes(), "the memoized results of functions");

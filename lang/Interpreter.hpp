@@ -101,6 +101,14 @@ class Interpreter {
   World& world() { return w_; }
   // Whether function `def` may call itself, directly or through others (DefEntry::recursive).
   bool recursive(int def);
+  // The bytes one function's memo may hold before it starts again empty: for a function that
+  // calls itself more than once (fib, a game searched by hand), whose memo is what keeps it
+  // from exponential time, an eighth of --max-memory; for others (a helper a rule calls once
+  // per state, a chain), whose calls seldom come again, 16 MB.
+  std::uint64_t function_memo_budget(const DefEntry& d) const {
+    if (d.recursive == 1) return w_.limits.max_memory / 8;
+    return std::min<std::uint64_t>(std::uint64_t{16} << 20, w_.limits.max_memory / 8);
+  }
   Evaluator& evaluator() { return ev_; }
   MisereSolver& misere() { return misere_; }
   EverySolver& every() { return every_; }

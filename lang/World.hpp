@@ -77,7 +77,10 @@ struct DefEntry {
   // (-1: not looked at yet). A function that does not is memoized only for calls on plain
   // values: a helper that rewrites a rule's list state is called once per state, each time
   // with a new list, and keeping its results cost memory and time for nothing.
+  // 2: it calls itself at one place only, not in a loop, and through no other function
+  // (a chain of calls: only its first is memoized).
   std::int8_t recursive = -1;
+  int active = 0;  // calls of it in progress
 };
 
 struct GlobalEntry {

@@ -159,3 +159,26 @@ TEST_CASE("the memory limit counts lists of lists as they are built", "[limits][
 }
 
 }  // namespace
+
+TEST_CASE("the memos of functions are bounded: a chain keeps its first call, a helper its recent calls",
+          "[limits][memory]") {
+  grundy::SessionOptions options;
+  options.limits.max_memory = std::uint64_t{100} << 20;
+  // Trial division to 10^5 tried some 2.5 million (k, d): kept, they passed 900 MB.
+  const std::string primes =
+      "def none_divides(k, d) = if d * d > k then true else if k % d == 0 then false else none_divides(k, d + 1)\n"
+      "def is_prime(k) = k >= 2 and none_divides(k, 2)\n"
+      "len([p for p in 2..100000 if is_prime(p)])\n";
+  CHECK(grundy::test::run_ok(primes, options) == "9592\n");
+  // A helper on plain values called two million times with new arguments: its memo starts
+  // again empty past its share, rather than filling the limit.
+  CHECK(grundy::test::run_ok("def h(n) = 2 * n + 1\nsum([h(n) for n in 0..2000000])\n", options) ==
+        "4000004000001\n");
+  // The inner calls of a chain still find what earlier calls kept: s(n) asked in increasing
+  // order needs one level of calls each, not n (past --max-depth's 10,000).
+  CHECK(grundy::test::run_ok("def s(n) = if n == 0 then 0 else s(n - 1) + n\nsum([s(n) for n in 0..50000])\n",
+                             options) == "20834583350000\n");
+  // A function that calls itself twice keeps everything it needs: fib(90) at once.
+  CHECK(grundy::test::run_ok("def fib(n) = if n < 2 then n else fib(n - 1) + fib(n - 2)\nfib(90)\n", options) ==
+        "2880067194370816120\n");
+}
