@@ -60,6 +60,13 @@ class MisereSolver {
   absl::flat_hash_map<SumKey, std::uint32_t> memo_;      // misère nim-values
   absl::flat_hash_map<SumKey, std::uint32_t> outcomes_;  // 1: the mover wins, 0: loses
   absl::flat_hash_map<Value, bool> sj_;
+  // Games of one integer whose heaps 0..n-1 pass the SJ condition one by one (sj_by_heaps).
+  struct SjHeaps {
+    std::vector<bool> can_move;  // for the heaps 0, 1, ... that pass
+  };
+  std::map<const GameInstance*, SjHeaps> sj_heaps_;
+  bool sj_by_heaps(const Position& root);
+  static constexpr std::int64_t kSjByHeaps = 1024;  // smaller heaps: the search, at once
   absl::flat_hash_set<std::string> explained_;  // method and games --explain has named
   std::map<std::pair<const GameInstance*, std::int64_t>, std::shared_ptr<const MisereQuotient>> quotients_;
   // The quotient a misère sum of g's heaps may use, computed within a small budget; none

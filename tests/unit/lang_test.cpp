@@ -194,6 +194,23 @@ TEST_CASE("winning of a misere sum by its quotient lists the options the definit
   }
 }
 
+TEST_CASE("the SJ condition on a large heap is checked heap by heap, and the theorem answers",
+          "[lang][misere]") {
+  // Take one or two, or all from more than two: every follower of value 0 is terminal and no
+  // move splits, so the SJ theorem holds; a heap of 200,000 is checked without a search frame
+  // per follower. Against the theorem's rule on the nim-values, and the explanation.
+  const std::string game = "game T { state n  move n - k for k in 1..min(2, n)  move 0 if n > 2 }\n";
+  const auto r = grundy::test::run_explained(
+      game + "let g = [grundy(T(400)), grundy(T(200000))]\n"
+             "assert wins(misere (T(400) + T(200000))) == (((g[0] ^ g[1]) != 0) == (g[0] > 1 or g[1] > 1))\n"
+             "wins(misere (T(400) + T(200000) + T(3)))\n");
+  CHECK(contains(r.explain, "the SJ theorem (its condition checked"));
+  // A game that breaks the condition far down: the search finds it, no theorem is used.
+  const auto s = grundy::test::run_explained(
+      "game U { state n  move n - 1 if n > 0  move n - 2 if n == 7 }\nwins(misere (U(3000) + U(2000)))\n");
+  CHECK_FALSE(contains(s.explain, "the SJ theorem (its condition checked"));
+}
+
 TEST_CASE("nim-values past 32 bits: Nim heaps of 10^12 and their sums", "[lang][nim]") {
   const std::string nim = "import nim\ngame N { state n  move k for k in 0..n-1 }\n";
   CHECK(run_line(nim + "grundy(Nim(10^12) + Nim(3))\n") == "1000000000003");
