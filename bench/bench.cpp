@@ -637,6 +637,70 @@ struct CanIWinHand {
   }
 };
 
+// A knight that moves towards the corner on an n x n board, as a contest solution fills it:
+// by anti-diagonals x + y (each move lowers x + y by 1 or 3), a seen array per cell.
+int knight_hand(int n, int qx, int qy) {
+  std::vector<std::uint8_t> g(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+  const int d[4][2] = {{-2, 1}, {-2, -1}, {1, -2}, {-1, -2}};
+  for (int s = 0; s <= 2 * (n - 1); ++s) {
+    for (int x = std::max(0, s - (n - 1)); x <= std::min(n - 1, s); ++x) {
+      const int y = s - x;
+      bool seen[6] = {};
+      for (const auto& m : d) {
+        const int X = x + m[0], Y = y + m[1];
+        if (X >= 0 && Y >= 0 && X < n && Y < n) seen[g[static_cast<std::size_t>(X) * static_cast<std::size_t>(n) + static_cast<std::size_t>(Y)]] = true;
+      }
+      int v = 0;
+      while (seen[v]) ++v;
+      g[static_cast<std::size_t>(x) * static_cast<std::size_t>(n) + static_cast<std::size_t>(y)] = static_cast<std::uint8_t>(v);
+    }
+  }
+  return g[static_cast<std::size_t>(qx) * static_cast<std::size_t>(n) + static_cast<std::size_t>(qy)];
+}
+
+// 3-row Chomp (rows a >= b >= c): win() memoized over a 3-D array, stopping at the first
+// lost option; the winning moves are the options that lose.
+struct Chomp3Hand {
+  int n;
+  std::vector<std::int8_t> memo;
+  explicit Chomp3Hand(int n_) : n(n_), memo(static_cast<std::size_t>(n_ + 1) * (n_ + 1) * (n_ + 1), -1) {}
+  template <class F>
+  static void options(int a, int b, int c, F&& f) {
+    for (int j = 1; j < a; ++j) f(j, std::min(b, j), std::min(c, j));
+    for (int j = 0; j < b; ++j) f(a, j, std::min(c, j));
+    for (int j = 0; j < c; ++j) f(a, b, j);
+  }
+  bool wins(int a, int b, int c) {
+    std::int8_t& r = memo[(static_cast<std::size_t>(a) * (n + 1) + b) * (n + 1) + c];
+    if (r >= 0) return r != 0;
+    bool w = false;
+    options(a, b, c, [&](int x, int y, int z) { w = w || !wins(x, y, z); });
+    r = w ? 1 : 0;
+    return w;
+  }
+  std::string winning(int a, int b, int c) {
+    std::string out = "[";
+    options(a, b, c, [&](int x, int y, int z) {
+      if (!wins(x, y, z)) {
+        out += std::string(out.size() > 1 ? ", " : "") + "Chomp3(" + std::to_string(x) + ", " + std::to_string(y) +
+               ", " + std::to_string(z) + ")";
+      }
+    });
+    return out + "]";
+  }
+};
+
+// Trial division, as the function the rule calls would be written in C++.
+int primes_hand(int n) {
+  int count = 0;
+  for (int k = 2; k <= n; ++k) {
+    bool prime = true;
+    for (int d = 2; d * d <= k && prime; ++d) prime = k % d != 0;
+    count += prime ? 1 : 0;
+  }
+  return count;
+}
+
 struct Case {
   std::string name;
   std::string note;
@@ -1004,6 +1068,51 @@ std::vector<Case> cases() {
          TupleHand h;
          return std::to_string(h.grundy(300, 300));
        }});
+  c.push_back({"knight on 2000 x 2000, helper inside(x + dx, y + dy)",
+               "compiled with the helper inlined; hand: by anti-diagonals", 3,
+               [] {
+                 return run_grundy(
+                     "def inside(x, y) = x >= 0 and y >= 0 and x < 2000 and y < 2000\n"
+                     "game Knight { state (x, y)  move (x + dx, y + dy) for (dx, dy) in [(-2, 1), (-2, -1), "
+                     "(1, -2), (-1, -2)] if inside(x + dx, y + dy) }\n"
+                     "grundy(Knight(1999, 1999))\n");
+               },
+               [] { return std::to_string(knight_hand(2000, 1999, 1999)); }});
+  c.push_back({"winning(Chomp3(100, 100, 100)), one position",
+               "each option's outcome; hand: memoized win() over a 3-D array", 3,
+               [] {
+                 return run_grundy(
+                     "game Chomp3 { state (a, b, c)  move (j, min(b, j), min(c, j)) for j in 1..a-1  "
+                     "move (a, j, min(c, j)) for j in 0..b-1  move (a, b, j) for j in 0..c-1 }\n"
+                     "winning(Chomp3(100, 100, 100))\n");
+               },
+               [] {
+                 Chomp3Hand h(100);
+                 return h.winning(100, 100, 100);
+               }});
+  c.push_back({"primes to 10^5 by a def of trial division", "a chain of calls keeps its first; hand: the same loop",
+               3,
+               [] {
+                 return run_grundy(
+                     "def none_divides(k, d) = if d * d > k then true else if k % d == 0 then false else "
+                     "none_divides(k, d + 1)\n"
+                     "len([p for p in 2..100000 if none_divides(p, 2)])\n");
+               },
+               [] { return std::to_string(primes_hand(100000)); }});
+  c.push_back({"wins(L([1])), the one move listed by a loop of 10^7",
+               "stops at the first option; hand: the move is terminal", 5,
+               [] {
+                 return run_grundy(
+                     "game L { state vs  move [] if len(vs) > 0 for a in 0..9999999 }\nwins(L([1]))\n");
+               },
+               [] { return std::string("true"); }});
+  c.back().ratio = false;
+  // MisereSolver: 35 s on this machine; the target is 5 s.
+  c.push_back({"misere quotient of Dawson's Kayles to heap 33", "|Q_33| = 638, partial; no hand program", 1,
+               [] { return run_grundy("import octal\nsize(quotient(Dawson, 33))\n"); },
+               [] { return std::string("-"); }});
+  c.back().ratio = false;
+  c.back().quick = false;
   c.push_back({"startup: a session that prints 1", "in process; hand: none", 9,
                [] { return run_grundy("1\n"); }, [] { return std::string("-"); }});
   c.back().ratio = false;
