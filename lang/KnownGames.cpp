@@ -97,14 +97,16 @@ std::optional<DynamicShape> recognize_dynamic_subtraction(const GameDecl& g) {
   };
   if (!is_left(*to->args[static_cast<std::size_t>(heap)])) return std::nullopt;
   const int params = static_cast<int>(g.params.size());
-  // K * t, t * K or t: the new limit; K's value is checked per instance.
+  // K * t, t * K, t + t or t: the new limit; K's value is checked per instance.
   auto taken = [&](const Expr& e) -> std::optional<DynamicShape> {
-    if (is_local(e, t)) return DynamicShape{nullptr, heap};
+    if (is_local(e, t)) return DynamicShape{nullptr, 1, heap};
+    if (is_binary(e, BinOp::Add) && is_local(*e.args[0], t) && is_local(*e.args[1], t))
+      return DynamicShape{nullptr, 2, heap};
     if (!is_binary(e, BinOp::Mul)) return std::nullopt;
     if (is_local(*e.args[1], t) && invariant(*e.args[0], Fixed{params, {}}))
-      return DynamicShape{e.args[0].get(), heap};
+      return DynamicShape{e.args[0].get(), 1, heap};
     if (is_local(*e.args[0], t) && invariant(*e.args[1], Fixed{params, {}}))
-      return DynamicShape{e.args[1].get(), heap};
+      return DynamicShape{e.args[1].get(), 1, heap};
     return std::nullopt;
   };
   const Expr& next = *to->args[static_cast<std::size_t>(1 - heap)];

@@ -21,6 +21,7 @@ std::shared_ptr<const Ruleset> recognize_nim(const GameDecl& g);
 // depend on the state (a number, a parameter).
 struct DynamicShape {
   const Expr* k = nullptr;  // null: K = 1
+  std::int64_t times = 1;   // K times this: 2 for `t + t`
   int heap = 0;             // the state's coordinate that is n: 0 for (n, limit), 1 for (limit, n)
 };
 std::optional<DynamicShape> recognize_dynamic_subtraction(const GameDecl& g);

@@ -67,6 +67,7 @@ std::optional<OutcomeTheorem> lower_theorem(const RuleShapes& shapes, const Game
     if (!v || !v->is(Kind::Int) || v->as_int() < 1) return std::nullopt;
     k = v->as_int();
   }
+  if (__builtin_mul_overflow(k, shapes.dynamic->times, &k)) return std::nullopt;
   return OutcomeTheorem{OutcomeTheorem::Kind::MultipleSubtraction, k, shapes.dynamic->heap};
 }
 

@@ -447,10 +447,11 @@ TEST_CASE(
 }
 
 TEST_CASE("Fibonacci nim and Wythoff against brute force", "[fast][compile][known]") {
-  // Fibonacci nim written `k + k`, which is not read as the game whose outcomes a theorem
-  // gives (runtime/DynamicSubtraction.hpp): the outcome search does the work.
+  // Fibonacci nim written with a condition that is always true, which is not read as the
+  // game whose outcomes a theorem gives (runtime/DynamicSubtraction.hpp): the outcome search
+  // does the work. (Written `k + k`, it is read as the theorem's game: said below.)
   const auto r = run_source(
-      "game FibNim { state (n, limit)  move (n - k, k + k) for k in 1..min(n, limit) }\n"
+      "game FibNim { state (n, limit)  move (n - k, 2 * k) for k in 1..min(n, limit) if k > 0 }\n"
       "game W { state (a, b)  move (a - k, b) for k in 1..a  move (a, b - k) for k in 1..b  "
       "move (a - k, b - k) for k in 1..min(a, b) }\n"
       "[n for n in 2..3000 if not wins(FibNim(n, n - 1))]\n"
@@ -853,12 +854,12 @@ TEST_CASE("the outcome search, going on through the options it kept from a batch
 TEST_CASE("the outcome search's table takes memory only where it is written", "[fast][compile][limits]") {
   // Fibonacci nim to 20,000 spans a box of 20,001 x 40,002 states, 200 MB at two bits a
   // state; the search touches a few hundred thousand of them. In 64 MB it must still answer
-  // (the Zeckendorf losing positions), without giving up the outcome search. `k + k`: the
+  // (the Zeckendorf losing positions), without giving up the outcome search. `if k > 0`: the
   // search, not the theorem for `2 * k`.
   SessionOptions options;
   options.limits.max_memory = std::uint64_t{64} << 20;
   const auto r = run_explained(
-      "game F { state (n, limit)  move (n - k, k + k) for k in 1..min(n, limit) }\n"
+      "game F { state (n, limit)  move (n - k, 2 * k) for k in 1..min(n, limit) if k > 0 }\n"
       "[n for n in 2..20000 if not wins(F(n, n - 1))]\n",
       options);
   std::string fib = "[";

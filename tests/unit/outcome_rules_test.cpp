@@ -101,12 +101,13 @@ TEST_CASE("rules saying the k-multiple game take the theorem, with the rules' an
       "game Fi { state (n, limit)  move (n - k, 2 * k) for k in 1..limit if k <= n }\n"
       "game Sw { state (limit, n)  move (2 * k, n - k) for k in 1..min(n, limit) }\n"
       "game One { state (n, l)  move (n - t, t) for t in 1..min(n, l) }\n"
-      "game Ones { state (n, l)  move (n - t, t) for t in 1..min(n, l) if t > 0 }\n";
+      "game Ones { state (n, l)  move (n - t, t) for t in 1..min(n, l) if t > 0 }\n"
+      "game Ft { state (n, limit)  move (n - k, k + k) for k in 1..min(n, limit) }\n";
   const auto r = run_explained(
       games +
       "[(n, l) for n in -2..70 for l in -2..150 if wins(F(n, l)) != wins(Fs(n, l)) or wins(Fi(n, l)) != "
       "wins(Fs(n, l)) "
-      "or wins(Sw(l, n)) != wins(Fs(n, l))]\n"
+      "or wins(Sw(l, n)) != wins(Fs(n, l)) or wins(Ft(n, l)) != wins(Fs(n, l))]\n"
       "[(q, n, l) for q in 1..5 for n in 0..45 for l in 0..50 if wins(M[q](n, l)) != wins(Ms[q](n, l))]\n"
       "[(n, l) for n in 0..70 for l in 0..70 if outcome(One(n, l)) != outcome(Ones(n, l))]\n"
       "[len(winning(F(n, n - 1))) == len(winning(Fs(n, n - 1))) for n in [10, 20, 21, 100]]\n"
@@ -117,6 +118,7 @@ TEST_CASE("rules saying the k-multiple game take the theorem, with the rules' an
   CHECK(contains(r.explain, "M[3]: outcomes (wins, outcome) by a theorem: 3-multiple"));
   CHECK(contains(r.explain, "Fi: outcomes (wins, outcome) by a theorem: 2-multiple"));
   CHECK(contains(r.explain, "Sw: outcomes (wins, outcome) by a theorem: 2-multiple"));
+  CHECK(contains(r.explain, "Ft: outcomes (wins, outcome) by a theorem: 2-multiple"));
   CHECK(contains(r.explain, "One: outcomes (wins, outcome) by a theorem: 1-multiple"));
   CHECK_FALSE(contains(r.explain, "Fs: outcomes"));
   CHECK_FALSE(contains(r.explain, "Ms[3]: outcomes"));
