@@ -123,6 +123,20 @@ void add_row(const std::vector<std::uint64_t>& rows, std::size_t words, std::siz
   if (more != 0) kept.push_back(static_cast<std::uint16_t>(d));
 }
 
+// {z : c z in S} for S the union of the rows of the d in [d, d_end), as the union of the
+// rows of the c d, each product once (`met`, marked with a new `pass`: c takes many d to one).
+void add_products(const BipartiteMonoid& q, int c, const std::uint16_t* d, const std::uint16_t* d_end,
+                  const std::vector<std::uint64_t>& rows, std::size_t words, std::vector<std::uint64_t>& met,
+                  std::uint64_t& pass, std::uint64_t* acc, std::vector<std::uint16_t>& kept) {
+  ++pass;
+  for (; d != d_end; ++d) {
+    const auto cd = static_cast<std::size_t>(q.times(c, *d));
+    if (met[cd] == pass) continue;
+    met[cd] = pass;
+    add_row(rows, words, cd, acc, kept);
+  }
+}
+
 // The verification principle over every word of the heaps: a word is P iff it can move and
 // none of its options is P. A word is abstracted to (x, S, can_move): x its element, and S
 // the elements z for which some option of the word, times z, is in P. Adding heap g (element
@@ -240,13 +254,8 @@ class Verifier {
       for (std::uint16_t t : h.moves) s |= in_p_after_[static_cast<std::size_t>(q_.times(x, t))];
       scratch_[0] = s;
     } else {
-      ++pass_;
-      for (std::uint32_t i = ds_at_[k]; i < ds_at_[k + 1]; ++i) {
-        const auto d = static_cast<std::size_t>(q_.times(h.element, ds_[i]));
-        if (met_[d] == pass_) continue;  // c takes many d to one
-        met_[d] = pass_;
-        add_row(in_p_after_, words_, d, scratch_.data(), scratch_ds_);
-      }
+      add_products(q_, h.element, ds_.data() + ds_at_[k], ds_.data() + ds_at_[k + 1], in_p_after_, words_, met_,
+                   pass_, scratch_.data(), scratch_ds_);
       for (std::uint16_t t : h.moves)
         add_row(in_p_after_, words_, static_cast<std::size_t>(q_.times(x, t)), scratch_.data(), scratch_ds_);
     }
@@ -583,13 +592,8 @@ std::optional<HeapWord> least_failure(const Candidate& c, const std::vector<std:
         pulled = g.element;
         std::fill(pull.begin(), pull.end(), 0);
         pulled_ds.clear();
-        ++pass;
-        for (std::uint32_t i = ds_at[k]; i < ds_at[k + 1]; ++i) {
-          const auto d = static_cast<std::size_t>(q.times(g.element, ds[i]));
-          if (met[d] == pass) continue;  // c takes many d to one
-          met[d] = pass;
-          add_row(in_p_after, words, d, pull.data(), pulled_ds);
-        }
+        add_products(q, g.element, ds.data() + ds_at[k], ds.data() + ds_at[k + 1], in_p_after, words, met, pass,
+                     pull.data(), pulled_ds);
       }
       s = pull;
       child_ds = pulled_ds;
