@@ -261,8 +261,9 @@ Documentation: docs/language.md, docs/repl.md)");
   std::optional<grundy::ValuesFile> values;
   if (!checkpoint.empty() || !save_values.empty() || !load_values.empty()) {
     const bool resume = !checkpoint.empty();
+    // --save-values writes when a table is filled, not on the way.
     values.emplace(resume ? checkpoint : load_values, resume ? checkpoint : save_values,
-                   resume ? checkpoint_every : 0.0);
+                   resume ? checkpoint_every : std::numeric_limits<double>::infinity());
     std::string error;
     if (!values->read(/*missing_ok=*/resume, error)) {
       std::cerr << "error: " << error << '\n';
