@@ -175,11 +175,16 @@ class Compiler {
           if (!j || j->second != Ty::Int) return std::nullopt;
           return Typed{op(Op::RowAt, rw->first, j->first, -1, rw->second), Ty::Int};
         }
-        if (invariant(*e.args[0])) {  // t[i], t a constant list of integers
-          const auto t = table(*e.args[0], false);
+        if (invariant(*e.args[0])) {  // t[i], t a constant list of integers, of sets or of lists
           auto i = expr(*e.args[1]);
-          if (!t || !i || i->second != Ty::Int) return std::nullopt;
-          return Typed{op(Op::TableAt, i->first, -1, -1, *t), Ty::Int};
+          if (!i || i->second != Ty::Int) return std::nullopt;
+          if (const auto t = table(*e.args[0], false))
+            return Typed{op(Op::TableAt, i->first, -1, -1, *t), Ty::Int};
+          for (const Ty ty : {Ty::Set, Ty::List}) {
+            if (const auto t = words(*e.args[0], ty, false))
+              return Typed{op(Op::WordAt, i->first, -1, -1, *t), ty};
+          }
+          return std::nullopt;
         }
         auto xs = expr(*e.args[0]);
         auto i = expr(*e.args[1]);
@@ -187,7 +192,7 @@ class Compiler {
         return Typed{op(Op::ListAt, xs->first, i->first), Ty::Int};
       }
       case ExprKind::Set: {  // {a, b, ...}: the union of their bits
-        if (!e.clauses.empty()) return std::nullopt;
+        if (!e.clauses.empty()) return set_comprehension(e);
         std::int32_t acc = constant(0);
         for (const auto& x : e.args) {
           auto a = expr(*x);
@@ -215,6 +220,17 @@ class Compiler {
         const auto b = static_cast<Builtin>(callee.binding.index);
         if (b == Builtin::Len && e.args.size() == 2) {
           if (auto rw = row(*e.args[1])) return Typed{op(Op::RowLen, rw->first, -1, -1, rw->second), Ty::Int};
+        }
+        if (b == Builtin::Set && e.args.size() == 2) return to_set(*e.args[1]);
+        if ((b == Builtin::Sum || b == Builtin::Min || b == Builtin::Max) && e.args.size() == 2) {
+          // Of one set or list the state holds or makes: of its elements.
+          auto a = expr(*e.args[1]);
+          if (!a || (a->second != Ty::Set && a->second != Ty::List)) return std::nullopt;
+          const bool set = a->second == Ty::Set;
+          const Op o = b == Builtin::Sum   ? (set ? Op::SetSum : Op::ListSum)
+                       : b == Builtin::Min ? (set ? Op::SetMin : Op::ListMin)
+                                           : (set ? Op::SetMax : Op::ListMax);
+          return Typed{op(o, a->first), Ty::Int};
         }
         std::vector<std::int32_t> args;
         for (std::size_t i = 1; i < e.args.size(); ++i) {
@@ -257,6 +273,116 @@ class Compiler {
       }
       default: return std::nullopt;
     }
+  }
+
+  // set(x) as a mask: of a row of a constant table (`set(E[v])`, from a table of the rows'
+  // masks), a range, or a set or a list the rules hold or make.
+  std::optional<Typed> to_set(const Expr& x) {
+    if (x.kind == ExprKind::Index && x.args.size() == 2 && invariant(*x.args[0])) {
+      if (const auto t = words(*x.args[0], Ty::Set, true)) {
+        auto i = expr(*x.args[1]);
+        if (!i || i->second != Ty::Int) return std::nullopt;
+        return Typed{op(Op::WordAt, i->first, -1, -1, *t), Ty::Set};
+      }
+    }
+    if (x.kind == ExprKind::Range) {
+      auto lo = expr(*x.args[0]);
+      auto hi = expr(*x.args[1]);
+      if (!lo || !hi || lo->second != Ty::Int || hi->second != Ty::Int) return std::nullopt;
+      return Typed{op(Op::RangeSet, lo->first, hi->first), Ty::Set};
+    }
+    auto a = expr(x);
+    if (!a) return std::nullopt;
+    if (a->second == Ty::Set) return a;
+    if (a->second == Ty::List) return Typed{op(Op::ListSet, a->first), Ty::Set};
+    return std::nullopt;
+  }
+
+  // {e for x in xs if c ...}, one loop over a range, a constant table's row, or a set or list
+  // the rules hold or make, then conditions: the union of e's bits where the conditions hold.
+  // `{u for u in E[v]}` is set(E[v]), a mask from a table; `{k for k in a..b}` is set(a..b).
+  std::optional<Typed> set_comprehension(const Expr& e) {
+    if (e.args.size() != 1 || e.clauses.empty()) return std::nullopt;
+    const Clause& cl = e.clauses[0];
+    if (cl.kind != Clause::Kind::For || cl.slots.size() != 1) return std::nullopt;
+    for (std::size_t i = 1; i < e.clauses.size(); ++i) {
+      if (e.clauses[i].kind != Clause::Kind::If) return std::nullopt;
+    }
+    const int var = reg(cl.slots[0]);
+    const Expr& body = *e.args[0];
+    if (e.clauses.size() == 1 && body.kind == ExprKind::Name && body.binding.to == Binding::To::Local &&
+        body.binding.index == cl.slots[0]) {
+      if (auto s = to_set(*cl.expr)) return s;
+    }
+    Node n;
+    n.op = Op::SetComp;
+    IntProgram::Comp q;
+    q.slot = var;
+    if (cl.expr->kind == ExprKind::Range) {
+      auto lo = expr(*cl.expr->args[0]);
+      auto hi = expr(*cl.expr->args[1]);
+      if (!lo || !hi || lo->second != Ty::Int || hi->second != Ty::Int) return std::nullopt;
+      q.kind = IntProgram::Comp::Kind::Range;
+      n.a = lo->first;
+      n.b = hi->first;
+    } else if (auto rw = row(*cl.expr)) {
+      q.kind = IntProgram::Comp::Kind::Row;
+      q.table = rw->second;
+      n.a = rw->first;
+    } else {
+      auto xs = expr(*cl.expr);
+      if (!xs || (xs->second != Ty::Set && xs->second != Ty::List)) return std::nullopt;
+      q.kind = xs->second == Ty::Set ? IntProgram::Comp::Kind::Bits : IntProgram::Comp::Kind::Items;
+      n.a = xs->first;
+    }
+    ty_[static_cast<std::size_t>(var)] = Ty::Int;
+    auto item = expr(body);
+    if (!item || item->second != Ty::Int) return std::nullopt;
+    std::int32_t each = op(Op::Bit, item->first);
+    // Conditions tested in turn, as written: a later one only where the earlier ones hold.
+    for (std::size_t i = e.clauses.size(); i-- > 1;) {
+      auto c = expr(*e.clauses[i].expr);
+      if (!c || c->second != Ty::Bool) return std::nullopt;
+      each = op(Op::If, c->first, each, constant(0));
+    }
+    n.c = each;
+    code_.comps.push_back(q);
+    n.v = static_cast<std::int64_t>(code_.comps.size() - 1);
+    return Typed{add(n), Ty::Set};
+  }
+
+  // A constant list of sets or of lists as a table of masks (ty Set) or packed words (ty List):
+  // a row with none (an element past kMaxElement, a list that does not pack) is -1, where the
+  // program bails and the rules as written take over. `any_rows`: masks of any collections of
+  // integers (set(E[v]) of lists); else the rows must be of the kind ty says, sets or lists.
+  std::optional<std::int64_t> words(const Expr& e, Ty ty, bool any_rows) {
+    const auto key = std::pair{&e, static_cast<int>(ty) * 2 + (any_rows ? 1 : 0)};
+    if (const auto known = words_.find(key); known != words_.end()) return known->second;
+    auto v = value_of(e);
+    if (!v || !(v->is(Kind::List) || v->is(Kind::Tuple))) return std::nullopt;
+    IntProgram::Table t;
+    for (const Value& x : v->items()) {
+      std::int64_t w = -1;
+      if (ty == Ty::List) {
+        if (!x.is(Kind::List)) return std::nullopt;
+        if (!packed_of(x, w)) w = -1;
+      } else {
+        if (!(x.is(Kind::Set) || (any_rows && (x.is(Kind::List) || x.is(Kind::Tuple))))) return std::nullopt;
+        w = 0;
+        for (const Value& y : x.items()) {
+          if (!y.is(Kind::Int) || y.as_int() < 0 || y.as_int() > IntProgram::kMaxElement) {
+            w = -1;
+            break;
+          }
+          w |= std::int64_t{1} << y.as_int();
+        }
+      }
+      t.items.push_back(w);
+    }
+    code_.tables.push_back(std::move(t));
+    const auto id = static_cast<std::int64_t>(code_.tables.size() - 1);
+    words_[key] = id;
+    return id;
   }
 
   // [a, b, ...], or [e for i in lo..hi], as a packed list.
@@ -453,6 +579,14 @@ class Compiler {
       case Op::ListComp:
       case Op::ListRemove:
       case Op::Concat:
+      case Op::ListSet:
+      case Op::ListMin:
+      case Op::ListMax:
+      case Op::SetMin:
+      case Op::SetMax:
+      case Op::RangeSet:
+      case Op::SetComp:
+      case Op::WordAt:
       case Op::TableAt:
       case Op::RowOf:
       case Op::RowAt: return true;
@@ -783,7 +917,7 @@ class Compiler {
         return true;
       }
     }
-    if (n.op == Op::ListComp) return false;  // a register of its own
+    if (n.op == Op::ListComp || n.op == Op::SetComp) return false;  // a register of its own
     return periodic(n.a, k, period) && periodic(n.b, k, period) && periodic(n.c, k, period);
   }
 
@@ -793,7 +927,7 @@ class Compiler {
                           std::vector<std::int32_t>& moduli) const {
     if (i < 0 || !code_.mentions(i, k)) return true;
     const Node& n = code_.nodes[static_cast<std::size_t>(i)];
-    if (n.op == Op::Reg || n.op == Op::ListComp) return false;
+    if (n.op == Op::Reg || n.op == Op::ListComp || n.op == Op::SetComp) return false;
     if (n.op == Op::Mod) {
       const Node& m = code_.nodes[static_cast<std::size_t>(n.b)];
       if (m.op == Op::Const && m.v > 0 && m.v <= kMaxPeriod && code_.slope(n.a, k)) {
@@ -975,6 +1109,7 @@ class Compiler {
   int depth_ = 0;  // calls inlined within one another
   std::vector<std::optional<Ty>> ty_;
   absl::flat_hash_map<const Expr*, std::int64_t> tables_;
+  absl::flat_hash_map<std::pair<const Expr*, int>, std::int64_t> words_;  // tables of masks or words
   absl::flat_hash_map<int, Typed> bound_;  // names a destructuring clause binds (destructured)
   IntProgram code_;
 };

@@ -456,15 +456,32 @@ int rows_needed(const IntProgram& p, const std::vector<std::uint8_t>& moves, std
 // Lanes::by_k: the largest nodes of the conditions and coordinates that read k and no other
 // register, other than k itself.
 void IntProgram::plan_by_k(const Item& it, Item::Lanes& lanes, std::int64_t k) const {
+  // A comprehension's body reads its own variable besides k (`{u for u in E[v] if u != v}`,
+  // of v alone): the registers it may read, k and the variables of the comprehensions around it.
+  const auto comp_slot = [&](const Node& n) -> std::int64_t {
+    return n.op == Op::ListComp ? n.v : n.op == Op::SetComp ? comps[static_cast<std::size_t>(n.v)].slot : -1;
+  };
+  std::vector<std::int64_t> bound{k};
+  const auto within = [&](const auto& self, std::int32_t i) -> bool {
+    if (i < 0) return true;
+    const Node& n = nodes[static_cast<std::size_t>(i)];
+    if (n.op == Op::Reg) return std::find(bound.begin(), bound.end(), n.v) != bound.end();
+    if (!self(self, n.a) || !self(self, n.b)) return false;
+    const std::int64_t own = comp_slot(n);
+    if (own >= 0) bound.push_back(own);
+    const bool c = self(self, n.c);
+    if (own >= 0) bound.pop_back();
+    return c;
+  };
   std::vector<std::uint8_t> only_k(nodes.size(), 2);  // 2: not known yet
   const auto k_alone = [&](const auto& self, std::int32_t i) -> bool {
     if (i < 0) return true;
     std::uint8_t& m = only_k[static_cast<std::size_t>(i)];
     if (m == 2) {
       const Node& n = nodes[static_cast<std::size_t>(i)];
-      m = n.op == Op::Reg        ? n.v == k
-          : n.op == Op::ListComp ? false  // its body reads its own variable
-                                 : self(self, n.a) && self(self, n.b) && self(self, n.c);
+      m = n.op == Op::Reg     ? n.v == k
+          : comp_slot(n) >= 0 ? within(within, i)
+                              : self(self, n.a) && self(self, n.b) && self(self, n.c);
     }
     return m != 0;
   };

@@ -86,6 +86,58 @@ inline checked::Fault list_concat(std::int64_t a, std::int64_t b, std::int64_t& 
   return packed(xs, na + nb, z);
 }
 
+// set(xs) of a packed list: the mask of its items (an overflow where one is past kMaxElement).
+inline checked::Fault list_set(std::int64_t w, std::int64_t& z) {
+  const std::int64_t n = list_len(w);
+  const int b = list_bits(n);
+  std::int64_t m = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t x = (w >> (b * i)) & P::max_item(n);
+    if (x > P::kMaxElement) return checked::Fault::Overflow;
+    m |= std::int64_t{1} << x;
+  }
+  z = m;
+  return checked::Fault::None;
+}
+// sum, min and max of a packed list's items (min and max: an overflow, the rules' error, when
+// it is empty).
+template <int kind>  // 0 sum, 1 min, 2 max
+inline checked::Fault list_fold(std::int64_t w, std::int64_t& z) {
+  const std::int64_t n = list_len(w);
+  if (kind != 0 && n == 0) return checked::Fault::Overflow;
+  const int b = list_bits(n);
+  std::int64_t acc = kind == 1 ? INT64_MAX : kind == 2 ? -1 : 0;
+  for (std::int64_t i = 0; i < n; ++i) {  // at most 56 items of at most 255: no overflow
+    const std::int64_t x = (w >> (b * i)) & P::max_item(n);
+    acc = kind == 0 ? acc + x : kind == 1 ? std::min(acc, x) : std::max(acc, x);
+  }
+  z = acc;
+  return checked::Fault::None;
+}
+inline std::int64_t set_sum(std::int64_t mask) {
+  std::int64_t total = 0;
+  for (auto m = static_cast<std::uint64_t>(mask); m != 0; m &= m - 1) total += __builtin_ctzll(m);
+  return total;
+}
+// min or max of a set's elements; an overflow (the rules' error) when it is empty.
+template <bool least>
+inline checked::Fault set_extreme(std::int64_t mask, std::int64_t& z) {
+  if (mask == 0) return checked::Fault::Overflow;
+  const auto m = static_cast<std::uint64_t>(mask);
+  z = least ? __builtin_ctzll(m) : 63 - __builtin_clzll(m);
+  return checked::Fault::None;
+}
+// set(lo..hi) as a mask: empty when hi < lo, an overflow when an element is outside 0..kMaxElement.
+inline checked::Fault range_set(std::int64_t lo, std::int64_t hi, std::int64_t& z) {
+  if (hi < lo) {
+    z = 0;
+    return checked::Fault::None;
+  }
+  if (lo < 0 || hi > P::kMaxElement) return checked::Fault::Overflow;
+  z = static_cast<std::int64_t>((std::uint64_t{2} << hi) - (std::uint64_t{1} << lo));
+  return checked::Fault::None;
+}
+
 // k in the set `mask`: an integer outside 0..kMaxElement is in none.
 inline std::int64_t member(std::int64_t k, std::int64_t mask) {
   return k >= 0 && k <= IntProgram::kMaxElement ? (mask >> k) & 1 : 0;
@@ -111,6 +163,13 @@ template <Op o>
   else if constexpr (o == Op::Append) return ok(list_put(x, list_len(x), y, z));
   else if constexpr (o == Op::ListRemove) return ok(list_remove(x, y, z));
   else if constexpr (o == Op::Concat) return ok(list_concat(x, y, z));
+  else if constexpr (o == Op::ListSet) return ok(list_set(x, z));
+  else if constexpr (o == Op::ListSum) return ok(list_fold<0>(x, z));
+  else if constexpr (o == Op::ListMin) return ok(list_fold<1>(x, z));
+  else if constexpr (o == Op::ListMax) return ok(list_fold<2>(x, z));
+  else if constexpr (o == Op::RangeSet) return ok(range_set(x, y, z));
+  else if constexpr (o == Op::SetMin) return ok(set_extreme<true>(x, z));
+  else if constexpr (o == Op::SetMax) return ok(set_extreme<false>(x, z));
   else {
     if constexpr (o == Op::Xor) z = x ^ y;
     else if constexpr (o == Op::Min) z = std::min(x, y);
@@ -123,6 +182,7 @@ template <Op o>
     else if constexpr (o == Op::Ne) z = x != y;
     else if constexpr (o == Op::Not) z = x ? 0 : 1;
     else if constexpr (o == Op::Popcount) z = __builtin_popcountll(static_cast<std::uint64_t>(x));
+    else if constexpr (o == Op::SetSum) z = set_sum(x);
     else if constexpr (o == Op::Test) z = member(x, y);
     else if constexpr (o == Op::Union) z = x | y;
     else if constexpr (o == Op::Minus) z = x & ~y;
@@ -143,6 +203,13 @@ constexpr bool reads_b(Op o) {
     case Op::Not:
     case Op::Bit:
     case Op::Popcount:
+    case Op::SetSum:
+    case Op::SetMin:
+    case Op::SetMax:
+    case Op::ListSet:
+    case Op::ListSum:
+    case Op::ListMin:
+    case Op::ListMax:
     case Op::ListLen:
     case Op::ListSort:
     case Op::Move: return false;
@@ -184,6 +251,14 @@ template <class F>
     case Op::ListSort: return f(std::integral_constant<Op, Op::ListSort>{});
     case Op::ListRemove: return f(std::integral_constant<Op, Op::ListRemove>{});
     case Op::Concat: return f(std::integral_constant<Op, Op::Concat>{});
+    case Op::SetSum: return f(std::integral_constant<Op, Op::SetSum>{});
+    case Op::SetMin: return f(std::integral_constant<Op, Op::SetMin>{});
+    case Op::SetMax: return f(std::integral_constant<Op, Op::SetMax>{});
+    case Op::RangeSet: return f(std::integral_constant<Op, Op::RangeSet>{});
+    case Op::ListSet: return f(std::integral_constant<Op, Op::ListSet>{});
+    case Op::ListSum: return f(std::integral_constant<Op, Op::ListSum>{});
+    case Op::ListMin: return f(std::integral_constant<Op, Op::ListMin>{});
+    case Op::ListMax: return f(std::integral_constant<Op, Op::ListMax>{});
     case Op::Move: return f(std::integral_constant<Op, Op::Move>{});
     default: return false;
   }

@@ -57,7 +57,17 @@ std::int64_t IntProgram::eval(std::int32_t i, std::int64_t* r, bool& bail) const
     case Op::InSet:
     case Op::Append:
     case Op::ListRemove:
-    case Op::Concat: return eval_rare(n, r, bail);
+    case Op::Concat:
+    case Op::WordAt:
+    case Op::SetComp:
+    case Op::SetSum:
+    case Op::SetMin:
+    case Op::SetMax:
+    case Op::RangeSet:
+    case Op::ListSet:
+    case Op::ListSum:
+    case Op::ListMin:
+    case Op::ListMax: return eval_rare(n, r, bail);
     case Op::Popcount: return __builtin_popcountll(static_cast<std::uint64_t>(eval(n.a, r, bail)));
     case Op::Not: return eval(n.a, r, bail) ? 0 : 1;
     case Op::And: return eval(n.a, r, bail) ? (eval(n.b, r, bail) ? 1 : 0) : 0;
@@ -128,13 +138,78 @@ std::int64_t IntProgram::eval_rare(const Node& n, std::int64_t* r, bool& bail) c
       const auto& s = sets[static_cast<std::size_t>(n.v)];
       return std::binary_search(s.begin(), s.end(), eval(n.a, r, bail)) ? 1 : 0;
     }
+    case Op::WordAt: {
+      const Table& t = tables[static_cast<std::size_t>(n.v)];
+      const std::int64_t at = eval(n.a, r, bail);
+      if (bail) return 0;
+      if (at < 0 || at >= static_cast<std::int64_t>(t.items.size())) return done(checked::Fault::Overflow);
+      const std::int64_t w = t.items[static_cast<std::size_t>(at)];
+      return w < 0 ? done(checked::Fault::Overflow) : w;
+    }
+    case Op::SetComp: return set_comprehension(n, r, bail);
     default: break;
   }
   const std::int64_t x = operand(n.a, r, bail);
-  const std::int64_t y = operand(n.b, r, bail);
+  const std::int64_t y = reads_b(n.op) ? operand(n.b, r, bail) : 0;
   if (!dispatch(n.op, [&](auto o) { return apply<decltype(o)::value>(x, y, z); }))
     return done(checked::Fault::Overflow);
   return z;
+}
+
+// {c for slot in ...}: c (a mask) for each value of the loop, ORed.
+std::int64_t IntProgram::set_comprehension(const Node& n, std::int64_t* r, bool& bail) const {
+  const Comp& q = comps[static_cast<std::size_t>(n.v)];
+  std::uint64_t acc = 0;
+  const auto each = [&](std::int64_t x) {
+    r[q.slot] = x;
+    acc |= static_cast<std::uint64_t>(eval(n.c, r, bail));
+    return !bail;
+  };
+  switch (q.kind) {
+    case Comp::Kind::Range: {
+      const std::int64_t lo = eval(n.a, r, bail);
+      const std::int64_t hi = eval(n.b, r, bail);
+      if (bail || hi < lo) return 0;
+      if (static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) >= kMaxCompRange) {
+        bail = true;
+        return 0;
+      }
+      for (std::int64_t k = lo;; ++k) {
+        if (!each(k)) return 0;
+        if (k == hi) break;
+      }
+      break;
+    }
+    case Comp::Kind::Row: {
+      const Table& t = tables[static_cast<std::size_t>(q.table)];
+      const std::int64_t row = eval(n.a, r, bail);  // checked by RowOf
+      if (bail) return 0;
+      for (std::uint32_t j = t.starts[static_cast<std::size_t>(row)];
+           j < t.starts[static_cast<std::size_t>(row) + 1]; ++j) {
+        if (!each(t.items[j])) return 0;
+      }
+      break;
+    }
+    case Comp::Kind::Bits: {
+      const std::int64_t mask = eval(n.a, r, bail);
+      if (bail) return 0;
+      for (auto m = static_cast<std::uint64_t>(mask); m != 0; m &= m - 1) {
+        if (!each(__builtin_ctzll(m))) return 0;
+      }
+      break;
+    }
+    case Comp::Kind::Items: {
+      const std::int64_t w = eval(n.a, r, bail);
+      if (bail) return 0;
+      std::int64_t xs[kMaxListLength];
+      const std::int64_t count = unpack_list(w, xs);
+      for (std::int64_t j = 0; j < count; ++j) {
+        if (!each(xs[j])) return 0;
+      }
+      break;
+    }
+  }
+  return static_cast<std::int64_t>(acc);
 }
 
 std::optional<std::int64_t> IntProgram::value_at(std::int32_t node, std::int64_t slot,
@@ -267,6 +342,8 @@ std::int32_t IntProgram::place(std::int32_t i, Prog& p) {
     case Op::RowLen:
     case Op::RowAt:
     case Op::InRow:
+    case Op::WordAt:
+    case Op::SetComp:
       in.tree = true;
       in.a = i;
       break;

@@ -107,6 +107,14 @@ class IntProgram {
     Union,     // a + b
     Minus,     // a - b
     Popcount,  // len(a)
+    SetSum,    // sum(a)
+    SetMin,    // min(a); bails when a is empty (the rules as written raise)
+    SetMax,    // max(a); the same
+    RangeSet,  // set(a..b); bails unless its elements lie in 0..kMaxElement
+    // {c for slot in ...} (Comp, `v` its place in comps): the union of c, a mask (a bit, or 0
+    // where a condition says no), over a range a..b, a table's row a (a RowOf), a set a or a
+    // packed list a; bails where c does, or a range is longer than kMaxCompRange.
+    SetComp,
     // Lists of small integers packed into one word (list_bits): the length in bits 56..62,
     // the items below it. Each bails where the list would not fit (longer than
     // kMaxListLength, an item too large for its length's width) or the rules as written
@@ -120,6 +128,10 @@ class IntProgram {
     ListSort,    // sorted(a)
     ListRemove,  // remove(a, b): without item b
     Concat,      // a + b
+    ListSet,     // set(a): bails when an item is past kMaxElement
+    ListSum,     // sum(a)
+    ListMin,     // min(a); bails when a is empty (the rules as written raise)
+    ListMax,     // max(a); the same
     // Constant tables (Table, `v` the table): a list of integers given by a parameter or a
     // top-level `let`, or a list of such lists (the edges out of each node of a graph).
     // Each bails where the rules as written raise (an index out of range):
@@ -128,6 +140,11 @@ class IntProgram {
     RowLen,   // len(t[a]), a a RowOf
     RowAt,    // t[a][b]
     InRow,    // a in t[b]
+    // A constant list of sets or of lists (`let C = [{0, 1}, {0, 1, 2}]`, a graph's out-edges
+    // `E` read as lists, `set(E[v])`): t[a] as a mask or a packed word, from a table of them
+    // (Table::items) in which a row that has none (an element past kMaxElement, a list too
+    // long to pack) is -1; bails there and where a is out of range.
+    WordAt,
     // Control flow in flat programs (If, And and Or are branches, not tree walks): to
     // `target` when a is 0, when it is not, always; dst = a.
     Jz,
@@ -168,8 +185,20 @@ class IntProgram {
   struct Node {
     Op op = Op::Const;
     std::int32_t a = -1, b = -1, c = -1;
-    std::int64_t v = 0;  // Const: the value; Reg: the slot; InSet: the set; TableAt ... InRow: the table
+    std::int64_t v = 0;  // Const: the value; Reg: the slot; InSet: the set; TableAt ... WordAt: the table;
+                         // SetComp: the comprehension
   };
+  // A set comprehension's loop (Op::SetComp): over what, into which register, and for a row
+  // the table.
+  struct Comp {
+    enum class Kind : std::uint8_t { Range, Row, Bits, Items } kind = Kind::Range;
+    std::int64_t slot = -1;
+    std::int64_t table = -1;  // Row
+  };
+  // The longest range a set comprehension runs over: its elements must lie in 0..kMaxElement
+  // anyway, and a longer one (`{k for k in 1..n if k * k == n}`) is left to the rules as
+  // written, which count its steps.
+  static constexpr std::int64_t kMaxCompRange = 1024;
   // A constant table: its items, and for a table of rows where each row starts (one more
   // than there are rows; empty for a table of integers).
   struct Table {
@@ -366,6 +395,7 @@ class IntProgram {
   std::vector<Node> nodes;
   std::vector<std::vector<std::int64_t>> sets;  // sorted
   std::vector<Table> tables;
+  std::vector<Comp> comps;
   std::vector<Item> items;
 
   std::int32_t add(Node n) {
@@ -412,6 +442,7 @@ class IntProgram {
   std::int64_t operand(std::int32_t i, std::int64_t* r, bool& bail) const;
   std::int64_t eval(std::int32_t i, std::int64_t* r, bool& bail) const;
   [[gnu::noinline]] std::int64_t eval_rare(const Node& n, std::int64_t* r, bool& bail) const;
+  std::int64_t set_comprehension(const Node& n, std::int64_t* r, bool& bail) const;
   bool exec(const Prog& p, std::int64_t* v) const;
   bool coords_of(const Item& it, std::int64_t* r, std::int64_t* out) const;
   bool affine_run(const Item& it, const Clause& c, std::int64_t first, std::int64_t count, std::int64_t step,
