@@ -128,6 +128,13 @@ class LaneEval {
         break;
       }
       case Op::ListComp: comprehension(n, i, z, s); break;
+      case Op::ListUpdate: {
+        const Val w = eval(n.a, s);
+        const Val index = eval(n.b, s);
+        const Val x = eval(n.c, s);
+        update_of(w, index, x, z, s);
+        break;
+      }
       default:
         if (!dispatch(n.op, [&](auto o) {
               binary<decltype(o)::value>(n, z, s);
@@ -178,6 +185,13 @@ class LaneEval {
         vals[j] = z;
         continue;
       }
+      if (in.kind == Step::Kind::Update) {
+        const Val a = value(in.a), b = value(in.b), c = value(in.c);
+        if (cut == 0) return {};
+        update_of(a, b, c, z, s);
+        vals[j] = z;
+        continue;
+      }
       const std::int64_t* p =
           in.kind == Step::Kind::ByK ? by_k(plan_.by_k[static_cast<std::size_t>(in.t)], z, s) : nullptr;
       if (!p) {
@@ -198,6 +212,29 @@ class LaneEval {
     top_ = mark;
   }
 
+  // update(w, i, x) over the lanes of s: an index out of range (len(w) too) cuts there.
+  void update_of(const Val& w, const Val& i, const Val& x, std::int64_t* z, Sel s) {
+    s.each([&](int l) {
+      if (l >= cut) return;
+      const std::int64_t wl = at(w, l), il = at(i, l);
+      if (il == list_len(wl) || !ok(list_put(wl, il, at(x, l), z[l]))) cut = l;
+    });
+  }
+
+  // xs[i] of one list for every lane (`cells[i]` for i in a range): its width found once, not
+  // per lane.
+  void items_of(std::int64_t w, const Val& i, std::int64_t* z, Sel s) {
+    const std::int64_t n = list_len(w);
+    const int bits = list_bits(n);
+    const std::int64_t most = IntProgram::max_item(n);
+    s.each([&](int l) {
+      if (l >= cut) return;
+      const std::int64_t j = at(i, l);
+      if (j < 0 || j >= n) cut = l;
+      else z[l] = (w >> (bits * j)) & most;
+    });
+  }
+
   template <Op o>
   void binary(const IntProgram::Node& n, std::int64_t* z, Sel s) {
     const Val a = eval(n.a, s);
@@ -206,6 +243,9 @@ class LaneEval {
   }
   template <Op o>
   void binary_of(const Val& a, const Val& b, std::int64_t* z, Sel s) {
+    if constexpr (o == Op::ListAt) {
+      if (!a.p) return items_of(a.x, b, z, s);
+    }
     const std::int64_t* x = a.p ? a.p : &a.x;
     const std::int64_t* y = b.p ? b.p : &b.x;
     const int m = s.m;
@@ -527,16 +567,20 @@ void IntProgram::plan_flat(Item::Lanes& lanes, std::int32_t node) const {
     }
     if (n.op == Op::Reg) return {Operand::Kind::K, 0};
     if (const int t = lanes.by_k_of.empty() ? -1 : lanes.by_k_of[static_cast<std::size_t>(i)]; t >= 0)
-      return row(Step{Step::Kind::ByK, Op::Move, {}, {}, i, static_cast<std::int16_t>(t)});
+      return row(Step{Step::Kind::ByK, Op::Move, {}, {}, i, static_cast<std::int16_t>(t), {}});
     if (n.op == Op::If || n.op == Op::And || n.op == Op::Or || n.op == Op::ListComp) {
       ok = false;  // branches over some lanes: the tree walk
       return {};
     }
+    if (n.op == Op::ListUpdate) {
+      const Operand a = self(self, n.a), b = self(self, n.b), c = self(self, n.c);
+      return row(Step{Step::Kind::Update, n.op, a, b, i, -1, c});
+    }
     if (!dispatch(n.op, [](auto) { return true; }))
-      return row(Step{Step::Kind::ByLane, Op::Move, {}, {}, i, -1});
+      return row(Step{Step::Kind::ByLane, Op::Move, {}, {}, i, -1, {}});
     const Operand a = self(self, n.a);
     const Operand b = reads_b(n.op) ? self(self, n.b) : Operand{};
-    return row(Step{Step::Kind::Apply, n.op, a, b, i, -1});
+    return row(Step{Step::Kind::Apply, n.op, a, b, i, -1, {}});
   };
   f.result = emit(emit, node);
   // Its steps are at most the tree walk's rows (a row per moving node), which plan_lanes

@@ -343,11 +343,13 @@ class IntProgram {
         std::int64_t x = 0;  // Row: the instruction; Reg: the slot; Const: the value; Tree: the node
       };
       struct Step {
-        enum class Kind : std::uint8_t { Apply, ByK, ByLane } kind = Kind::Apply;
+        // Update: update(a, b, c) (Op::ListUpdate), the one operation of three operands.
+        enum class Kind : std::uint8_t { Apply, ByK, ByLane, Update } kind = Kind::Apply;
         Op op = Op::Move;
         Operand a, b;
         std::int32_t node = -1;  // ByK, ByLane: the node (by lane where its values by k are not kept)
         std::int16_t t = -1;     // ByK: its place in by_k
+        Operand c;               // Update
       };
       struct Flat {
         std::vector<Step> code;  // step j writes row j (after the rows in use)

@@ -820,6 +820,23 @@ TEST_CASE("a range listed a batch of values at a time gives the options of the r
         "move [if j == 0 then xs[0] - 1 else ID(k) * 90 for j in 0..1] for k in 1..4 if xs[0] > 0  "
         "move [xs[0], xs[1] - k] for k in 1..4 if len(xs) == 2 and xs[1] >= k",
         "[grundy(G([a, n])) for a in 0..3 for n in 0..6]\n[wins(G([a, n])) for a in 0..3 for n in 0..6]\n");
+  // A row of coins (take one, or two side by side): update and xs[i] over a batch, a value
+  // too large for the items' width (the rules as written take those states), and an index
+  // past the end, the rules' error.
+  const std::string coins =
+      "[grundy(G([1 for i in 1..n])) for n in 0..12]\n[wins(G([1, 1, 0, 1, 1, 1, 0, 1, 1]))]\n";
+  agree_throughout("cells",
+                   "move update(cells, i, 0) for i in 0..len(cells)-1 if cells[i] == ID(1)  "
+                   "move update(update(cells, i, 0), i + 1, 0) for i in 0..len(cells)-2 if cells[i] == 1 and "
+                   "cells[i + 1] == 1",
+                   coins);
+  agree("cells", "move update(cells, i, 30 * ID(i % 2)) for i in 0..len(cells)-1 if cells[i] == 1", coins);
+  for (const char* q : {"grundy(R([1, 1, 1, 1, 1, 1]))\n", "wins(R([0, 0, 0, 0, 0, 1]))\n"}) {
+    fails_with(std::string("game R { state cells  move update(cells, i + 1, 0) for i in 0..len(cells)-1 "
+                           "if cells[i] == 1 and (i + 1 == len(cells) or cells[i + 1] == 1) }\n") +
+                   q,
+               "index");
+  }
 }
 
 TEST_CASE("expressions of the loop's variable alone, kept by k for all states, give the rules' options",
