@@ -357,7 +357,7 @@ std::optional<std::uint64_t> Evaluator::kernel_fill(const GameInstance& g, Strat
     // A native kernel is no runaway rule: it fills its table at a known pace that the
     // progress bar shows, and Ctrl-C stops it. So its table is bounded by --max-memory alone,
     // by its bytes (a heap's value is a byte, as a rule), not by --max-steps or --max-states,
-    // which bound what rules and searches do (Grundy's game to 2^28 is 256 MB of table and
+    // which bound what rules and searches do (Grundy's game to 2^28 is 512 MB of table and
     // some 3 * 10^11 options looked at). The table may be copied as it grows: count both.
     const std::uint64_t bytes = step * static_cast<std::uint64_t>(k.table.width());
     if (heap_over(limits_.max_memory, k.table.bytes() + bytes)) {
