@@ -36,6 +36,44 @@ class CoordsSink : public OptionSink {
  private:
   int arity_;
 };
+
+// The options of one state of a game of one integer, from the compiled rules straight into the
+// graph's row of differences (LoopyGraph::by_offsets): a new state is added, a held one not
+// looked up. add(m) adds state m.
+template <class Add>
+class OffsetsSink : public OptionSink {
+ public:
+  OffsetsSink(LoopyGraph& g, std::int64_t n, Add& add) : g_(g), n_(n), add_(add) {}
+  std::size_t moves = 0;  // listed so far
+  bool wide = false;      // a difference past 64 bits
+  bool option(const std::int64_t* c, int parts) override {
+    return parts == 1 && take([c](std::int64_t) { return c[0]; }, 1) == 1;
+  }
+  bool run(const std::int64_t* first, const std::int64_t* slope, int parts, std::int64_t count) override {
+    // (The program checked the ends.)
+    return parts == 1 && take([a = first[0], b = slope[0]](std::int64_t k) { return a + k * b; }, count) == count;
+  }
+  std::int64_t batch(const std::int64_t* coords, int parts, int width, std::int64_t count) override {
+    if (parts != 1) return 0;
+    return take([coords, width](std::int64_t j) { return coords[j * width]; }, count);
+  }
+  std::int64_t batch_minus(std::int64_t c, const std::int64_t* x, std::int64_t count) override {
+    return take([c, x](std::int64_t j) { return c - x[j]; }, count);
+  }
+  bool takes_all() const override { return true; }
+
+ private:
+  template <class M>
+  std::int64_t take(M&& m_of, std::int64_t n) {
+    const std::int64_t took = g_.row_options(moves, n_, m_of, n, add_);
+    moves += static_cast<std::size_t>(took);
+    wide = wide || took < n;
+    return took;
+  }
+  LoopyGraph& g_;
+  std::int64_t n_;
+  Add& add_;
+};
 }  // namespace
 
 char LoopyValue::outcome() const {
@@ -73,9 +111,9 @@ LoopyValue LoopySolver::value_of(const Graph& g, std::uint32_t u) const {
   if (l != kInf) return LoopyValue{true, l, {}};
   LoopyValue v{false, 0, {}};
   // K: the finite labels among the options, read from them (they are labelled for good).
-  for (std::uint32_t e = g.first[u]; e < g.first[u + 1]; ++e) {
-    if (g.label[g.succ[e]] != kInf) v.escapes.push_back(g.label[g.succ[e]]);
-  }
+  g.for_each_option(u, [&](std::uint32_t w) {
+    if (g.label[w] != kInf) v.escapes.push_back(g.label[w]);
+  });
   std::sort(v.escapes.begin(), v.escapes.end());
   v.escapes.erase(std::unique(v.escapes.begin(), v.escapes.end()), v.escapes.end());
   return v;
@@ -92,10 +130,29 @@ std::optional<std::uint64_t> LoopySolver::remoteness(const Position& p) {
 std::vector<Position> LoopySolver::options(const Position& p) {
   Graph* g = nullptr;
   const std::uint32_t u = solve(p, g);
+  std::vector<std::uint32_t> ids;
+  const IntProgram* program = p.game->plan().loopy_program.get();
+  const int arity = p.game->rules().state_arity();
+  CoordsSink sink(arity);
+  Coords c{};
+  // Rows kept by their differences give their options in the order the differences were
+  // first seen, and keep it when they turn to ids: the rules' order is the compiled rules' to
+  // give again (they listed every such row).
+  const bool listed = program && g->reordered() &&
+                      (g->by_coords() ? (std::copy(g->coords(u), g->coords(u) + arity, c.begin()), true)
+                                      : arity <= kMaxBoxArity && coords_of(g->state(u), arity, c, program->packing)) &&
+                      program->options(c.data(), sink);
+  if (listed) {
+    for (std::size_t j = 0; j < sink.coords.size(); j += static_cast<std::size_t>(arity)) {
+      const std::int64_t* x = sink.coords.data() + j;
+      ids.push_back(*(g->by_coords() ? g->find(x) : g->find(state_of(x, arity, program->packing))));
+    }
+  } else {
+    g->for_each_option(u, [&](std::uint32_t v) { ids.push_back(v); });
+  }
   std::vector<Position> out;
   absl::flat_hash_set<std::uint32_t> seen;
-  for (std::uint32_t e = g->first[u]; e < g->first[u + 1]; ++e) {
-    const std::uint32_t v = g->succ[e];
+  for (std::uint32_t v : ids) {
     if (seen.insert(v).second) out.push_back(Position{p.game, g->state(v)});
   }
   return out;
@@ -118,7 +175,8 @@ std::uint32_t LoopySolver::solve(const Position& p, Graph*& g) {
       *limits_.explain << "explain: " << p.game->display_name() << ": loopy, Smith's labelling of "
                        << g->size() - from << " new positions (" << g->size() << " in all) in "
                        << stages << " stages, options from "
-                       << (compiled_ ? "the compiled rules" : "the rules as written") << '\n';
+                       << (compiled_ ? "the compiled rules" : "the rules as written")
+                       << (g->by_offsets() ? ", kept by their differences" : "") << '\n';
     }
   } catch (...) {
     // Positions half explored or not labelled are dropped: the graph stays closed and labelled.
@@ -151,6 +209,11 @@ std::uint32_t LoopySolver::explore(const Position& root, Graph& g) {
     return g.add(s);
   };
   const std::uint32_t r = id_of(root.state);
+  auto add_int = [&](std::int64_t m) {
+    room();
+    ++states_;
+    g.add(&m);
+  };
   Option o;
   // The compiled rules where they take the state (the rules as written where they stop).
   const IntProgram* program = game->plan().loopy_program.get();
@@ -158,11 +221,29 @@ std::uint32_t LoopySolver::explore(const Position& root, Graph& g) {
   CoordsSink sink(arity);
   Coords c{};
   compiled_ = false;
-  for (auto u = static_cast<std::uint32_t>(g.first.size() - 1); u < g.size(); ++u) {
+  std::vector<std::uint32_t> ids;
+  std::uint64_t eighths = 0;  // options listed by the compiled rules, not charged yet
+  for (std::uint32_t u = g.listed(); u < g.size(); ++u) {
     if ((u & 1023) == 0) {
       check_interrupt(limits_.interrupt);
       check_memory(limits_, g.bytes() + (g.by_coords() ? 0 : std::uint64_t{g.size()} * kBytesPerState),
                    "the loopy game's positions");
+      if (g.by_offsets() && !g.offsets_pay()) g.to_ids();
+    }
+    ids.clear();
+    if (program && g.by_offsets()) {
+      OffsetsSink offsets(g, g.coords(u)[0], add_int);
+      const bool listed = program->options(g.coords(u), offsets);
+      eighths += offsets.moves;
+      limits_.charge(eighths / 8);
+      eighths %= 8;
+      if (listed) {
+        g.end_row(offsets.moves);
+        compiled_ = true;
+        continue;
+      }
+      g.drop_row();
+      if (offsets.wide) g.to_ids();  // and list it again below
     }
     if (program) {
       // A copy: the graph grows below.
@@ -172,12 +253,17 @@ std::uint32_t LoopySolver::explore(const Position& root, Graph& g) {
       sink.coords.clear();
       if (listed && program->options(c.data(), sink)) {
         const auto n = static_cast<std::int64_t>(sink.coords.size() / static_cast<std::size_t>(arity));
-        limits_.charge(static_cast<std::uint64_t>(n));
+        // --max-steps: 8 options of the compiled rules to a step, as the outcome search counts
+        // them (a few nanoseconds each, an eighth of the interpreter's step); --max-states and
+        // --max-memory bound the exploration as a whole.
+        eighths += static_cast<std::uint64_t>(n);
+        limits_.charge(eighths / 8);
+        eighths %= 8;
         for (std::int64_t j = 0; j < n; ++j) {
           const std::int64_t* x = sink.coords.data() + j * arity;
-          g.succ.push_back(g.by_coords() ? id_of(x) : id_of(state_of(x, arity, program->packing)));
+          ids.push_back(g.by_coords() ? id_of(x) : id_of(state_of(x, arity, program->packing)));
         }
-        g.first.push_back(static_cast<std::uint32_t>(g.succ.size()));
+        g.put_options(u, ids.data(), ids.size());
         compiled_ = true;
         continue;
       }
@@ -193,114 +279,167 @@ std::uint32_t LoopySolver::explore(const Position& root, Graph& g) {
                         game->display_name(),
                     "a loopy game moves to positions of its own game (no split)");
       }
-      g.succ.push_back(id_of(o[0].state));
+      ids.push_back(id_of(o[0].state));
     }
-    g.first.push_back(static_cast<std::uint32_t>(g.succ.size()));
+    g.put_options(u, ids.data(), ids.size());
   }
   return r;
 }
 
-// Labels the positions from `from` on (the new ones; the others are labelled and their
-// options are among them), in stages m = 0, 1, ...: a position gets m when no option has m and
-// every option that is unlabelled or inf has an option labelled m; the stage's unlabelled
-// positions with no option labelled m get inf, for good. Counters keep a stage O(V + E):
-// has[u] counts u's options labelled m, bad[u] its options unlabelled or inf that have none.
-std::uint32_t LoopySolver::label(Graph& g, std::uint32_t from) {
-  const std::uint32_t end = g.size();
-  const std::uint32_t n = end - from;
-  if (n == 0) return 0;
-  // Options within the new positions, reversed (the old positions have no option among them).
-  std::vector<std::uint32_t> pfirst(n + 1, 0), pred;
-  for (std::uint32_t u = from; u < end; ++u) {
-    for (std::uint32_t e = g.first[u]; e < g.first[u + 1]; ++e) {
-      if (g.succ[e] >= from) ++pfirst[g.succ[e] - from + 1];
-    }
+namespace {
+// Smith's labelling of the positions from `from` on (the new ones: the others are labelled
+// and none of their options is new), in stages m = 0, 1, ...: a position gets m when no option
+// has m and every option that is unlabelled or inf has an option labelled m; the stage's
+// unlabelled positions with no option labelled m get inf, for good (Fraenkel's algorithm).
+//
+// Counters, kept across the stages, make each stage's work that of the positions labelled m
+// and of those that gain an option labelled m, with their predecessors, rather than a pass
+// over every move: bad[i] counts i's options unlabelled or inf (for good: a finite label takes
+// one off), tmp[i] those of them that have an option labelled m (this stage only), has[i] i's
+// options labelled m (this stage only); i gets m when bad == tmp and has == 0. After stage 0
+// only the positions with an option labelled 0 are open, so Square-But-One's 10^6 positions,
+// all but 2,000 of them inf at once, cost stages of a few thousand.
+//
+// preds(i, f) calls f(j) for each new position j with a move to new position i, once per move
+// held (as the graph's for_each_option gives them).
+template <class Preds>
+std::uint32_t label_stages(LoopyGraph& g, std::uint32_t from, const Limits& limits, Preds&& preds) {
+  constexpr std::uint32_t kOpen = LoopyGraph::kOpen, kInf = LoopyGraph::kInf;
+  const std::uint32_t n = g.size() - from;
+  std::vector<std::uint32_t> bad(n, 0), has(n, 0), tmp(n, 0);
+  // The moves to old positions act at the stage of the label they bring: an option labelled m
+  // is one labelled m at stage m; an inf one, whose options are labelled for good, has an
+  // option labelled m at each stage m of its K.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> old;  // (old option, new position)
+  for (std::uint32_t i = 0; i < n && from == 0; ++i) bad[i] = g.out_degree(i);  // no old positions
+  for (std::uint32_t i = 0; i < n && from > 0; ++i) {
+    g.for_each_option(from + i, [&](std::uint32_t v) {
+      if (v >= from) {
+        ++bad[i];
+      } else {
+        bad[i] += g.label[v] == kInf;
+        old.emplace_back(v, i);
+      }
+    });
   }
-  for (std::uint32_t i = 0; i < n; ++i) pfirst[i + 1] += pfirst[i];
-  pred.resize(pfirst[n]);
-  {
-    std::vector<std::uint32_t> at(pfirst.begin(), pfirst.end() - 1);
-    for (std::uint32_t u = from; u < end; ++u) {
-      for (std::uint32_t e = g.first[u]; e < g.first[u + 1]; ++e) {
-        if (g.succ[e] >= from) pred[at[g.succ[e] - from]++] = u - from;
+  struct Event {
+    std::uint32_t stage, i;
+    bool labelled;  // an option labelled `stage`; else an inf option with an option labelled it
+  };
+  std::vector<Event> events;
+  std::sort(old.begin(), old.end());
+  std::vector<std::uint32_t> k;
+  for (std::size_t a = 0; a < old.size();) {
+    std::size_t b = a;
+    while (b < old.size() && old[b].first == old[a].first) ++b;
+    const std::uint32_t v = old[a].first;
+    if (g.label[v] != kInf) {
+      for (std::size_t e = a; e < b; ++e) events.push_back({g.label[v], old[e].second, true});
+    } else {
+      k.clear();
+      g.for_each_option(v, [&](std::uint32_t w) {
+        if (g.label[w] != kInf) k.push_back(g.label[w]);
+      });
+      std::sort(k.begin(), k.end());
+      k.erase(std::unique(k.begin(), k.end()), k.end());
+      for (std::uint32_t m : k) {
+        for (std::size_t e = a; e < b; ++e) events.push_back({m, old[e].second, false});
       }
     }
+    a = b;
   }
-  const auto open_or_inf = [&](std::uint32_t l) { return l == kOpen || l == kInf; };
-  std::vector<std::uint32_t> has(n), bad(n), queue;
-  std::uint32_t open = n, m = 0;
-  for (; open > 0; ++m) {
-    check_interrupt(limits_.interrupt);
-    for (std::uint32_t i = 0; i < n; ++i) {
-      if (!open_or_inf(g.label[from + i])) continue;
-      std::uint32_t c = 0;
-      for (std::uint32_t e = g.first[from + i]; e < g.first[from + i + 1]; ++e) c += g.label[g.succ[e]] == m;
-      has[i] = c;
+  std::stable_sort(events.begin(), events.end(), [](const Event& x, const Event& y) { return x.stage < y.stage; });
+
+  std::vector<std::uint32_t> open(n), touched_has, touched_tmp, queue;
+  for (std::uint32_t i = 0; i < n; ++i) open[i] = i;
+  const auto relieve = [&](std::uint32_t q) {  // an option of q has an option labelled m
+    if (g.label[from + q] != kOpen) return;
+    if (tmp[q]++ == 0) touched_tmp.push_back(q);
+    if (tmp[q] == bad[q] && has[q] == 0) queue.push_back(q);
+  };
+  const auto gain = [&](std::uint32_t p) {  // an option of p is labelled m
+    if (has[p]++ != 0) return;
+    touched_has.push_back(p);
+    const std::uint32_t l = g.label[from + p];
+    if (l == kOpen || l == kInf) preds(p, relieve);
+  };
+  std::size_t next = 0;
+  std::uint32_t m = 0;
+  for (; !open.empty(); ++m) {
+    check_interrupt(limits.interrupt);
+    for (; next < events.size() && events[next].stage == m; ++next) {
+      if (events[next].labelled) gain(events[next].i);
+      else relieve(events[next].i);
     }
-    queue.clear();
-    for (std::uint32_t i = 0; i < n; ++i) {
-      if (g.label[from + i] != kOpen) continue;
-      std::uint32_t b = 0;
-      for (std::uint32_t e = g.first[from + i]; e < g.first[from + i + 1]; ++e) {
-        const std::uint32_t v = g.succ[e];
-        if (v >= from) {
-          b += open_or_inf(g.label[v]) && has[v - from] == 0;
-        } else if (g.label[v] == kInf) {  // an old inf position: its options are labelled for good
-          bool with_m = false;
-          for (std::uint32_t f = g.first[v]; f < g.first[v + 1] && !with_m; ++f)
-            with_m = g.label[g.succ[f]] == m;
-          b += !with_m;
-        }
-      }
-      bad[i] = b;
-      if (b == 0 && has[i] == 0) queue.push_back(i);
+    for (std::uint32_t i : open) {
+      if (g.label[from + i] == kOpen && bad[i] == tmp[i] && has[i] == 0) queue.push_back(i);
     }
     while (!queue.empty()) {
       const std::uint32_t i = queue.back();
       queue.pop_back();
       if (g.label[from + i] != kOpen || has[i] != 0) continue;
       g.label[from + i] = m;
-      --open;
-      for (std::uint32_t a = pfirst[i]; a < pfirst[i + 1]; ++a) {
-        const std::uint32_t p = pred[a];
-        if (++has[p] != 1 || !open_or_inf(g.label[from + p])) continue;
-        // p has an option labelled m now: it is no longer bad for the positions that move to it.
-        for (std::uint32_t b = pfirst[p]; b < pfirst[p + 1]; ++b) {
-          const std::uint32_t q = pred[b];
-          if (g.label[from + q] == kOpen && --bad[q] == 0 && has[q] == 0) queue.push_back(q);
-        }
-      }
+      preds(i, [&](std::uint32_t p) {
+        --bad[p];
+        gain(p);
+      });
     }
-    for (std::uint32_t i = 0; i < n; ++i) {
-      if (g.label[from + i] == kOpen && has[i] == 0) {
-        g.label[from + i] = kInf;
-        --open;
-      }
+    std::size_t kept = 0;
+    for (std::uint32_t i : open) {
+      std::uint32_t& l = g.label[from + i];
+      if (l != kOpen) continue;
+      if (has[i] == 0) l = kInf;
+      else open[kept++] = i;
     }
+    open.resize(kept);
+    for (std::uint32_t p : touched_has) has[p] = 0;
+    for (std::uint32_t q : touched_tmp) tmp[q] = 0;
+    touched_has.clear();
+    touched_tmp.clear();
   }
   return m;
 }
 
+// The moves into positions from..end, reversed: u's predecessors among those positions are
+// pred[first[u - from] .. first[u - from + 1]) (graphs that keep their options as ids).
+struct Reversed {
+  std::vector<std::uint32_t> first, pred;
+  Reversed(const LoopyGraph& g, std::uint32_t from) : first(g.size() - from + 1, 0) {
+    const std::uint32_t n = g.size() - from;
+    for (std::uint32_t u = from; u < g.size(); ++u) {
+      g.for_each_option(u, [&](std::uint32_t v) {
+        if (v >= from) ++first[v - from + 1];
+      });
+    }
+    for (std::uint32_t i = 0; i < n; ++i) first[i + 1] += first[i];
+    pred.resize(first[n]);
+    std::vector<std::uint32_t> at(first.begin(), first.end() - 1);
+    for (std::uint32_t u = from; u < g.size(); ++u) {
+      g.for_each_option(u, [&](std::uint32_t v) {
+        if (v >= from) pred[at[v - from]++] = u - from;
+      });
+    }
+  }
+  template <class F>
+  void operator()(std::uint32_t i, F&& f) const {
+    for (std::uint32_t a = first[i]; a < first[i + 1]; ++a) f(pred[a]);
+  }
+};
+
 // Remoteness by retrograde analysis over the whole graph, breadth first from the terminal
 // positions: a position is N (1 + the least remoteness of its P options) when its first P
 // option is reached, P (1 + the largest remoteness of its options) when its last N option is;
-// what is never reached is a draw.
-void LoopySolver::find_remoteness(Graph& g) {
+// what is never reached is a draw. Only the predecessors of positions reached are asked for.
+template <class Preds>
+void retrograde(LoopyGraph& g, Preds&& preds) {
+  constexpr std::uint32_t kOpen = LoopyGraph::kOpen;
   const std::uint32_t n = g.size();
-  std::vector<std::uint32_t> pfirst(n + 1, 0), pred(g.succ.size()), left(n);
-  for (std::uint32_t v : g.succ) ++pfirst[v + 1];
-  for (std::uint32_t i = 0; i < n; ++i) pfirst[i + 1] += pfirst[i];
-  {
-    std::vector<std::uint32_t> at(pfirst.begin(), pfirst.end() - 1);
-    for (std::uint32_t u = 0; u < n; ++u) {
-      for (std::uint32_t e = g.first[u]; e < g.first[u + 1]; ++e) pred[at[g.succ[e]]++] = u;
-    }
-  }
+  std::vector<std::uint32_t> left(n);
   g.remote.assign(n, kOpen);
   std::vector<bool> lost(n, false);  // P
   std::deque<std::uint32_t> queue;
   for (std::uint32_t u = 0; u < n; ++u) {
-    left[u] = g.first[u + 1] - g.first[u];
+    left[u] = g.out_degree(u);
     if (left[u] == 0) {
       g.remote[u] = 0;
       lost[u] = true;
@@ -310,15 +449,35 @@ void LoopySolver::find_remoteness(Graph& g) {
   while (!queue.empty()) {
     const std::uint32_t v = queue.front();
     queue.pop_front();
-    for (std::uint32_t a = pfirst[v]; a < pfirst[v + 1]; ++a) {
-      const std::uint32_t p = pred[a];
-      if (g.remote[p] != kOpen) continue;
+    preds(v, [&](std::uint32_t p) {
+      if (g.remote[p] != kOpen) return;
       if (lost[v] || --left[p] == 0) {
         g.remote[p] = g.remote[v] + 1;
         lost[p] = !lost[v];
         queue.push_back(p);
       }
-    }
+    });
+  }
+}
+}  // namespace
+
+std::uint32_t LoopySolver::label(Graph& g, std::uint32_t from) {
+  if (g.size() == from) return 0;
+  if (g.by_offsets()) {
+    return label_stages(g, from, limits_, [&](std::uint32_t i, auto&& f) {
+      g.for_each_pred(from + i, [&](std::uint32_t u) {
+        if (u >= from) f(u - from);
+      });
+    });
+  }
+  return label_stages(g, from, limits_, Reversed(g, from));
+}
+
+void LoopySolver::find_remoteness(Graph& g) {
+  if (g.by_offsets()) {
+    retrograde(g, [&](std::uint32_t v, auto&& f) { g.for_each_pred(v, f); });
+  } else {
+    retrograde(g, Reversed(g, 0));
   }
 }
 

@@ -4,7 +4,8 @@
 // and remoteness follow from it (docs/loopy.md, ../shared/design/THEORY-NOTES.md part A).
 //
 // The positions reachable from a query are enumerated (under --max-states), then labelled in
-// stages, one value per stage, with counters (Fraenkel's algorithm): a stage costs O(V + E).
+// stages, one value per stage, with counters kept across the stages (Fraenkel's algorithm): a
+// stage costs the positions it touches, not O(V + E).
 // What one query labels stays: the positions it reached are closed under options, so a later
 // query labels only the positions new to it, the old ones fixed.
 #pragma once

@@ -5,7 +5,11 @@
 namespace grundy {
 
 LoopyGraph::LoopyGraph(int arity, IntProgram::Packing packing)
-    : arity_(arity), packing_(packing), dense_ok_(arity == 1 && !packing.any()), hashed_(std::max(arity, 1)) {}
+    : arity_(arity),
+      packing_(packing),
+      dense_ok_(arity == 1 && !packing.any()),
+      hashed_(std::max(arity, 1)),
+      offsets_(arity == 1 && !packing.any()) {}
 
 Value LoopyGraph::state(std::uint32_t u) const {
   if (by_coords()) return state_of(coords(u), arity_, packing_);
@@ -57,8 +61,51 @@ std::uint32_t LoopyGraph::add(const Value& s) {
   return id;
 }
 
+std::uint32_t LoopyGraph::offset_index(std::size_t j, std::int64_t d) {
+  const auto [it, added] = delta_index_.try_emplace(d, static_cast<std::uint32_t>(delta_.size()));
+  if (added) delta_.push_back(d);
+  if (j >= last_.size()) last_.resize(j + 1);
+  last_[j] = it->second;
+  return it->second;
+}
+
+void LoopyGraph::put_options(std::uint32_t u, const std::uint32_t* ids, std::size_t n) {
+  if (offsets_) {
+    bool fits = true;
+    for (std::size_t j = 0; j < n && fits; ++j) fits = row_option(j, coords(u)[0], coords(ids[j])[0]);
+    if (fits) {
+      end_row(n);
+      return;
+    }
+    drop_row();
+    to_ids();
+  }
+  moves_ += n;
+  succ.insert(succ.end(), ids, ids + n);
+  first.push_back(static_cast<std::uint32_t>(succ.size()));
+}
+
+void LoopyGraph::to_ids() {
+  if (!offsets_) return;
+  first.assign(1, 0);
+  succ.clear();
+  succ.reserve(moves_);
+  for (std::uint32_t u = 0; u < listed(); ++u) {
+    for_each_option(u, [&](std::uint32_t v) { succ.push_back(v); });
+    first.push_back(static_cast<std::uint32_t>(succ.size()));
+  }
+  offsets_ = false;
+  reordered_ = listed() > 0;
+  std::vector<std::int64_t>().swap(delta_);
+  delta_index_ = {};
+  std::vector<std::uint32_t>().swap(last_);
+  std::vector<std::uint64_t>().swap(rows_);
+  row_at_.assign(1, 0);
+}
+
 void LoopyGraph::to_values() {
   if (!by_coords()) return;
+  to_ids();  // the differences need integer states
   values_.reserve(size());
   for (std::uint32_t u = 0; u < size(); ++u) {
     values_.push_back(state(u));
@@ -85,14 +132,25 @@ void LoopyGraph::truncate(std::uint32_t from) {
   if (by_coords()) coords_.resize(static_cast<std::size_t>(from) * static_cast<std::size_t>(arity_));
   else values_.resize(from);
   label.resize(from);
-  first.resize(from + 1);
-  succ.resize(first.back());
+  if (offsets_) {
+    row_at_.resize(std::min<std::size_t>(from + 1, row_at_.size()));
+    rows_.resize(row_at_.back());
+    drop_row();  // a row half listed when the exploration failed
+    moves_ = 0;
+    for (std::uint64_t w : rows_) moves_ += static_cast<std::uint64_t>(std::popcount(w));
+  } else {
+    first.resize(std::min<std::size_t>(from + 1, first.size()));
+    succ.resize(first.back());
+    moves_ = succ.size();
+  }
   remote.clear();
 }
 
 std::uint64_t LoopyGraph::bytes() const {
-  return (first.capacity() + succ.capacity() + label.capacity() + remote.capacity() + dense_.capacity()) * 4 +
-         coords_.capacity() * 8 + hashed_.bytes() + values_.capacity() * sizeof(Value) +
+  return (first.capacity() + succ.capacity() + label.capacity() + remote.capacity() + dense_.capacity() +
+          last_.capacity()) * 4 +
+         (coords_.capacity() + rows_.capacity() + row_at_.capacity() + delta_.capacity()) * 8 +
+         delta_index_.capacity() * 17 + hashed_.bytes() + values_.capacity() * sizeof(Value) +
          index_.capacity() * (sizeof(Value) + 5);
 }
 

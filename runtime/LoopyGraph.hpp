@@ -6,8 +6,19 @@
 // hand-written labelling indexes its arrays) or a hash map of packed coordinates, with no
 // boxed Value made per position. The first position the compiled rules cannot list turns the
 // graph into Values for good (`to_values`), ids kept.
+//
+// The options are kept one of two ways. In general as ids, u's in succ[first[u] ..
+// first[u + 1]). A game of one integer whose moves go by a few distinct differences n - m
+// (a subtraction game, Square-But-One's squares and +1, WindUp's steps round the circle) keeps
+// instead, per position, one bit per difference seen (`by_offsets`): Square-But-One to 10^6
+// has 6.7 * 10^8 moves, 2.7 GB as ids each way, and 1,001 differences, 125 bytes a position.
+// The options of u are then u - d for the bits set, and its predecessors are found rather than
+// kept: v + d for each difference d, where that position has d's bit. Past a few differences
+// more than the moves per position (a move to n / 2) the graph turns to ids (`to_ids`).
 #pragma once
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -58,12 +69,143 @@ class LoopyGraph {
   // The memory the graph holds, for --max-memory.
   std::uint64_t bytes() const;
 
-  std::vector<std::uint32_t> first{0};  // u's options are succ[first[u] .. first[u + 1])
+  // ---- options ----
+  bool by_offsets() const { return offsets_; }
+  // The positions whose options are held: 0 .. listed() - 1.
+  std::uint32_t listed() const {
+    return static_cast<std::uint32_t>(offsets_ ? row_at_.size() - 1 : first.size() - 1);
+  }
+  // Holds u's options (u = listed()), as ids (coordinates too where by_offsets()).
+  void put_options(std::uint32_t u, const std::uint32_t* ids, std::size_t n);
+  // by_offsets(): u's options one at a time, as u's state less theirs (the j-th of u's), then
+  // end_row(); no id is looked up, where the options are held already. False: a difference
+  // past 64 bits, and the row is to be given again as ids (put_options, after to_ids()).
+  bool row_option(std::size_t j, std::int64_t n, std::int64_t m) {
+    std::int64_t d = 0;
+    if (__builtin_sub_overflow(n, m, &d)) [[unlikely]]
+      return false;
+    // The j-th option of a position mostly moves by the j-th difference of the one before.
+    const std::uint32_t i =
+        j < last_.size() && delta_[last_[j]] == d ? last_[j] : offset_index(j, d);
+    if (i / 64 >= row_.size()) [[unlikely]]
+      row_.resize(i / 64 + 1, 0);
+    row_[i / 64] |= std::uint64_t{1} << (i % 64);
+    return true;
+  }
+  // row_option for the options m(0) .. m(count - 1), the j0-th of the position's on, adding
+  // each one not held yet with add(m); returns how many it took (fewer: a difference past 64
+  // bits). One loop over the batch with the arrays at hand: Square-But-One lists its 6.7 * 10^8
+  // moves here.
+  template <class M, class Add>
+  std::int64_t row_options(std::size_t j0, std::int64_t n, M&& m_of, std::int64_t count, Add& add) {
+    const std::uint32_t* dense = dense_.data();
+    std::int64_t held = dense_ok_ ? static_cast<std::int64_t>(dense_.size()) : 0;
+    const std::uint32_t* last = last_.data();
+    std::size_t lasts = last_.size();
+    const std::int64_t* delta = delta_.data();
+    std::uint64_t* row = row_.data();
+    std::size_t words = row_.size();
+    for (std::int64_t j = 0; j < count; ++j) {
+      const std::int64_t m = m_of(j);
+      if (!(m >= 0 && m < held && dense[m] != kOpen) && !find_int(m)) [[unlikely]] {
+        add(m);
+        dense = dense_.data();
+        held = dense_ok_ ? static_cast<std::int64_t>(dense_.size()) : 0;
+      }
+      std::int64_t d = 0;
+      if (__builtin_sub_overflow(n, m, &d)) [[unlikely]]
+        return j;
+      const std::size_t at = j0 + static_cast<std::size_t>(j);
+      std::uint32_t i = 0;
+      if (at < lasts && delta[last[at]] == d) [[likely]] {
+        i = last[at];
+      } else {
+        i = offset_index(at, d);
+        last = last_.data();
+        lasts = last_.size();
+        delta = delta_.data();
+      }
+      if (i / 64 >= words) [[unlikely]] {
+        row_.resize(i / 64 + 1, 0);
+        row = row_.data();
+        words = row_.size();
+      }
+      row[i / 64] |= std::uint64_t{1} << (i % 64);
+    }
+    return count;
+  }
+  void end_row(std::size_t n) {
+    moves_ += n;
+    rows_.insert(rows_.end(), row_.begin(), row_.end());
+    std::fill(row_.begin(), row_.end(), 0);
+    row_at_.push_back(rows_.size());
+  }
+  void drop_row() { std::fill(row_.begin(), row_.end(), 0); }
+  bool has(std::int64_t n) const { return find_int(n).has_value(); }
+  // Calls f(v) for each option v of u (each edge held: an option the rules give twice is
+  // given twice as ids, once by offsets, and for_each_pred agrees).
+  template <class F>
+  void for_each_option(std::uint32_t u, F&& f) const {
+    if (!offsets_) {
+      for (std::uint32_t e = first[u]; e < first[u + 1]; ++e) f(succ[e]);
+      return;
+    }
+    const std::int64_t n = coords(u)[0];
+    for (std::uint64_t w = row_at_[u]; w < row_at_[u + 1]; ++w) {
+      for (std::uint64_t bits = rows_[w]; bits != 0; bits &= bits - 1) {
+        const std::int64_t d = delta_[(w - row_at_[u]) * 64 + static_cast<std::uint64_t>(__builtin_ctzll(bits))];
+        f(*find_int(n - d));
+      }
+    }
+  }
+  std::uint32_t out_degree(std::uint32_t u) const {
+    if (!offsets_) return first[u + 1] - first[u];
+    std::uint32_t c = 0;
+    for (std::uint64_t w = row_at_[u]; w < row_at_[u + 1]; ++w) c += static_cast<std::uint32_t>(std::popcount(rows_[w]));
+    return c;
+  }
+  // by_offsets() only: calls f(u) for each position u that moves to v (each edge once).
+  template <class F>
+  void for_each_pred(std::uint32_t v, F&& f) const {
+    const std::int64_t n = coords(v)[0];
+    for (std::size_t i = 0; i < delta_.size(); ++i) {
+      std::int64_t m = 0;
+      if (__builtin_add_overflow(n, delta_[i], &m)) continue;
+      const auto u = find_int(m);
+      if (!u || *u >= listed()) continue;
+      const std::uint64_t w = row_at_[*u] + i / 64;
+      if (w < row_at_[*u + 1] && (rows_[w] >> (i % 64) & 1) != 0) f(*u);
+    }
+  }
+  // Whether the offsets are worth keeping: few differences, or many fewer than the moves
+  // listed (each difference costs a look-up per predecessor asked for).
+  bool offsets_pay() const {
+    return delta_.size() <= 64 || delta_.size() <= 16 * (moves_ / std::max<std::uint64_t>(listed(), 1));
+  }
+  // Whether some rows were listed by their differences (by_offsets(), or before to_ids()):
+  // for_each_option gives those in the order of the differences, not the rules'.
+  bool reordered() const { return offsets_ || reordered_; }
+  // From offsets to ids, for good (the graph's Values need no integer states, or the
+  // differences stopped paying).
+  void to_ids();
+
+  std::vector<std::uint32_t> first{0};  // ids: u's options are succ[first[u] .. first[u + 1])
   std::vector<std::uint32_t> succ;
   std::vector<std::uint32_t> label;
   std::vector<std::uint32_t> remote;  // kOpen: a draw; empty: not computed
 
  private:
+  std::optional<std::uint32_t> find_int(std::int64_t n) const {
+    if (dense_ok_ && n >= 0 && n < kDense) {
+      const auto at = static_cast<std::size_t>(n);
+      if (at < dense_.size() && dense_[at] != kOpen) return dense_[at];
+      return std::nullopt;
+    }
+    if (const std::uint32_t* at = hashed_.find(&n)) return *at;
+    return std::nullopt;
+  }
+  std::uint32_t offset_index(std::size_t j, std::int64_t d);
+
   // States n of 0 <= n < kDense are found by n: a heap game's, read as a hand-written
   // labelling reads its arrays.
   static constexpr std::int64_t kDense = std::int64_t{1} << 23;
@@ -79,6 +221,18 @@ class LoopyGraph {
   StateMap<std::uint32_t> hashed_;       // by_coords(): the positions not in dense_
   std::vector<Value> values_;            // otherwise
   absl::flat_hash_map<Value, std::uint32_t> index_;
+
+  // by_offsets(): the differences n - m seen, in the order first seen, and u's bits (one per
+  // difference, 64 a word) in rows_[row_at_[u] .. row_at_[u + 1]).
+  bool offsets_;
+  std::vector<std::int64_t> delta_;
+  absl::flat_hash_map<std::int64_t, std::uint32_t> delta_index_;
+  std::vector<std::uint32_t> last_;  // the differences of the last position listed, in order
+  std::vector<std::uint64_t> row_;  // the row being listed
+  std::vector<std::uint64_t> rows_;
+  std::vector<std::uint64_t> row_at_{0};
+  std::uint64_t moves_ = 0;  // listed
+  bool reordered_ = false;
 };
 
 }  // namespace grundy

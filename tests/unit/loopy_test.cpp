@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -13,6 +15,8 @@
 namespace {
 
 using grundy::test::contains;
+using grundy::test::lines_of;
+using grundy::test::run_explained;
 using grundy::test::run_ok;
 using grundy::test::run_source;
 using Digraph = std::vector<std::vector<int>>;
@@ -373,4 +377,255 @@ TEST_CASE("the winning moves of a sum with thousands of ordinary parts come from
   CHECK(run_ok(games + "winning(Nim(3) + Nim(5) + WindUp[5, {1, 3}](0))\n") ==
         "[Nim(3) + Nim(3) + WindUp[5, {1, 3}](0)]\n");
   CHECK(run_ok(games + "len(drawing(Nim(10^5) + WindUp[5, {1, 3}](1) + WindUp[5, {1, 3}](2)))\n") == "100004\n");
+}
+
+namespace {
+
+// A random loopy game of one integer i in 0 .. n-1, as rules and as its digraph: moves by a
+// few differences (a subtraction set, round a circle, i + c, the squares), which the graph
+// keeps as bits per difference, mixed with moves by many (an affine map, i / 2, a fixed target).
+struct IntGame {
+  std::string rules;  // the clauses, with @(x) for the option x: "move @(i - s) for s in {1, 3}"
+  Digraph g;
+};
+
+IntGame random_int_game(std::mt19937& rng, int n, bool many) {
+  IntGame out{"", Digraph(static_cast<std::size_t>(n))};
+  const auto pick = [&](int lo, int hi) { return lo + static_cast<int>(rng() % static_cast<unsigned>(hi - lo + 1)); };
+  const auto add = [&](int u, int v) { out.g[static_cast<std::size_t>(u)].push_back(v); };
+  const auto set_text = [](const std::vector<int>& s) {
+    std::string t = "{";
+    for (std::size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
+    return t + "}";
+  };
+  const auto random_set = [&](int lo, int hi) {
+    std::set<int> s;
+    for (int k = pick(1, 4); k > 0; --k) s.insert(pick(lo, hi));
+    return std::vector<int>(s.begin(), s.end());
+  };
+  const int clauses = pick(1, 3);
+  for (int c = 0; c < clauses; ++c) {
+    const int q = pick(1, 4), r = pick(0, q - 1);
+    const std::string when = " i % " + std::to_string(q) + " != " + std::to_string(r);
+    const auto unless = [&](int i) { return i % q != r; };
+    switch (pick(0, many ? 6 : 3)) {
+      case 0: {  // a subtraction set
+        const auto s = random_set(1, std::max(1, std::min(n, 20)));
+        out.rules += " move @(i - s) for s in " + set_text(s) + " if i >= s and" + when;
+        for (int i = 0; i < n; ++i) {
+          for (int x : s) {
+            if (i >= x && unless(i)) add(i, i - x);
+          }
+        }
+        break;
+      }
+      case 1: {  // round a circle; s = 0 or n is a pass, and two s of one residue move twice to one place
+        const auto s = random_set(0, n);
+        out.rules += " move @((i - s + " + std::to_string(n) + ") % " + std::to_string(n) + ") for s in " +
+                     set_text(s) + " if" + when;
+        for (int i = 0; i < n; ++i) {
+          for (int x : s) {
+            if (unless(i)) add(i, (i - x + n) % n);
+          }
+        }
+        break;
+      }
+      case 2: {  // up, so that play may go on for ever
+        const int k = pick(1, 3);
+        out.rules += " move @(i + " + std::to_string(k) + ") if i + " + std::to_string(k) + " < " +
+                     std::to_string(n) + " and" + when;
+        for (int i = 0; i + k < n; ++i) {
+          if (unless(i)) add(i, i + k);
+        }
+        break;
+      }
+      case 3: {  // the squares
+        out.rules += " move @(i - k * k) for k in 1..i if k * k <= i and" + when;
+        for (int i = 0; i < n; ++i) {
+          for (int k = 1; k * k <= i; ++k) {
+            if (unless(i)) add(i, i - k * k);
+          }
+        }
+        break;
+      }
+      case 4: {  // an affine map: a difference per position
+        const int a = pick(2, 9), b = pick(0, n - 1);
+        out.rules += " move @((i * " + std::to_string(a) + " + " + std::to_string(b) + ") % " + std::to_string(n) +
+                     ") if" + when;
+        for (int i = 0; i < n; ++i) {
+          if (unless(i)) add(i, (i * a + b) % n);
+        }
+        break;
+      }
+      case 5: {
+        out.rules += " move @(i / 2) if" + when;
+        for (int i = 0; i < n; ++i) {
+          if (unless(i)) add(i, i / 2);
+        }
+        break;
+      }
+      default: {
+        const int t = pick(0, n - 1);
+        out.rules += " move @(" + std::to_string(t) + ") if" + when;
+        for (int i = 0; i < n; ++i) {
+          if (unless(i)) add(i, t);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// The rules with @(x) written as x (state i) or as (x, o) (state (i, o)).
+std::string spelled(std::string rules, bool pair) {
+  for (std::size_t at = 0; (at = rules.find("@(", at)) != std::string::npos;) {
+    int depth = 0;
+    std::size_t end = at + 1;
+    for (; end < rules.size(); ++end) {
+      depth += rules[end] == '(' ? 1 : rules[end] == ')' ? -1 : 0;
+      if (depth == 0) break;
+    }
+    const std::string x = rules.substr(at + 2, end - at - 2);
+    const std::string with = pair ? "(" + x + ", o)" : x;
+    rules.replace(at, end - at + 1, with);
+    at += with.size();
+  }
+  return rules;
+}
+
+// The game as G (state i: its options kept by their differences) and as T (state (i, o), the
+// same moves kept as ids), asked in a shuffled order: values, outcomes, remoteness and the
+// values of the options in the rules' order.
+std::string int_game_program(const IntGame& game, const std::vector<int>& xs) {
+  std::string p = "loopy game G { state i " + spelled(game.rules, false) + " }\n" +
+                  "loopy game T { state (i, o) " + spelled(game.rules, true) + " }\nlet xs = [";
+  for (std::size_t i = 0; i < xs.size(); ++i) p += (i ? ", " : "") + std::to_string(xs[i]);
+  p += "]\n";
+  for (const char* f : {"grundy", "outcome", "remoteness"}) {
+    p += "[" + std::string(f) + "(G(x)) for x in xs]\n[" + f + "(T(x, 0)) for x in xs]\n";
+  }
+  p += "[[grundy(y) for y in options(G(x))] for x in xs]\n[[grundy(y) for y in options(T(x, 0))] for x in xs]\n";
+  return p;
+}
+
+// The line of `text` that holds `needle` (empty: none).
+std::string line_with(const std::string& text, const std::string& needle) {
+  const std::size_t at = text.find(needle);
+  if (at == std::string::npos) return "";
+  const std::size_t from = text.rfind('\n', at), to = text.find('\n', at);
+  return text.substr(from == std::string::npos ? 0 : from + 1, to == std::string::npos ? std::string::npos : to - from - 1);
+}
+
+std::vector<int> shuffled(std::mt19937& rng, int n) {
+  std::vector<int> xs(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) xs[static_cast<std::size_t>(i)] = i;
+  std::shuffle(xs.begin(), xs.end(), rng);
+  return xs;
+}
+
+}  // namespace
+
+TEST_CASE("random games of one integer: options kept by their differences agree with the oracle and with ids",
+          "[fast][loopy]") {
+  std::mt19937 rng(20261201);
+  int by_offsets = 0, to_ids = 0;
+  for (int round = 0; round < 160; ++round) {
+    // Small games against the oracle; larger ones, which pass the 1,024 positions after which
+    // a graph whose differences do not pay turns to ids, against the same rules kept as ids.
+    const bool large = round % 4 == 3;
+    const int n = large ? 1100 + static_cast<int>(rng() % 1500) : 1 + static_cast<int>(rng() % 40);
+    const IntGame game = random_int_game(rng, n, round % 2 == 1);
+    const std::vector<int> xs = shuffled(rng, n);
+    const std::string program = int_game_program(game, xs);
+    INFO(program);
+    const auto run = run_explained(program);
+    const std::vector<std::string> lines = lines_of(run.out);
+    REQUIRE(lines.size() == 8);
+    for (std::size_t i = 0; i < 8; i += 2) CHECK(lines[i] == lines[i + 1]);
+    if (!large) {
+      const std::vector<std::string> want = oracle_values(game.g);
+      const auto retro = retrograde(game.g);
+      std::vector<std::string> values, outcomes;
+      for (int x : xs) {
+        values.push_back(want[static_cast<std::size_t>(x)]);
+        outcomes.emplace_back(1, retro[static_cast<std::size_t>(x)]);
+      }
+      CHECK(lines[0] + "\n" == listed(values));
+      CHECK(lines[2] + "\n" == listed(outcomes));
+    }
+    // G's first query tells how its graph began, its last how it ended.
+    const std::size_t last = run.explain.rfind("explain: G:");
+    REQUIRE(last != std::string::npos);
+    by_offsets += contains(line_with(run.explain, "explain: G:"), "by their differences");
+    to_ids += large && !contains(line_with(run.explain.substr(last), "explain: G:"), "by their differences");
+  }
+  // Both ways were taken, and both ends of the large games.
+  CHECK(by_offsets > 100);
+  CHECK(to_ids > 5);
+}
+
+TEST_CASE("a graph kept by differences turns to ids where they stop paying or pass 64 bits", "[fast][loopy]") {
+  const auto pair = [](const std::string& rules, const std::string& queries_g) {
+    std::string t = queries_g;
+    for (std::size_t at = 0; (at = t.find("G(", at)) != std::string::npos;) {
+      const std::size_t end = t.find(')', at);
+      t.replace(at, end - at + 1, "T(" + t.substr(at + 2, end - at - 2) + ", 0)");
+      at = end;
+    }
+    return std::pair{"loopy game G { state i " + spelled(rules, false) + " }\n" + queries_g,
+                     "loopy game T { state (i, o) " + spelled(rules, true) + " }\n" + t};
+  };
+  // A move to i / 2 has a difference per position: past 1,024 positions the graph turns to ids,
+  // with the rows of the first query, labelled by their differences, among them.
+  const std::string halves = " move @(i - 1) if i > 0  move @(i / 2) if i % 3 == 0  move @(i + 2) if i % 7 == 1 and i < 2990";
+  const auto [g, t] = pair(halves,
+                           "[grundy(G(i)) for i in 0..40]\n[grundy(G(i)) for i in 2900..2999]\n"
+                           "[remoteness(G(i)) for i in 2900..2999]\n[len(winning(G(i))) for i in 2900..2999]\n");
+  const auto ga = run_explained(g), ta = run_explained(t);
+  CHECK(ga.out == ta.out);
+  CHECK(contains(line_with(ga.explain, "(41 in all)"), "kept by their differences"));
+  CHECK(contains(line_with(ga.explain, "(3000 in all)"), "options from the compiled rules"));
+  CHECK_FALSE(contains(line_with(ga.explain, "(3000 in all)"), "by their differences"));
+
+  // Differences past 64 bits: 2^63 - 8 + k moves to -(2^63 - 8 + k), a difference of 2^64 - 16
+  // + 2k. The rows listed before it (i - 1 from above) are turned to ids with it.
+  const std::string wide =
+      " move @(i - 1) if i > 9223372036854775800  move @(i + 2) if i == 9223372036854775801"
+      "  move @(0 - i) if i >= 9223372036854775800 and i <= 9223372036854775803"
+      "  move @(0 - i - 1) if i < -9223372036854775800 and i >= -9223372036854775803"
+      "  move @(5) if i == -9223372036854775800";
+  const auto [gw, tw] = pair(wide,
+                             "[grundy(G(9223372036854775806)), grundy(G(-9223372036854775803)), grundy(G(5))]\n"
+                             "[grundy(G(i)) for i in 9223372036854775800..9223372036854775806]\n"
+                             "[remoteness(G(9223372036854775806)), outcome(G(-9223372036854775801))]\n");
+  const auto gwa = run_explained(gw), twa = run_explained(tw);
+  CHECK(gwa.out == twa.out);
+  CHECK(contains(line_with(gwa.explain, "explain: G:"), "options from the compiled rules"));
+  CHECK_FALSE(contains(gwa.explain, "by their differences"));
+  // A subtraction game stays by its differences, queries after queries.
+  const auto [gs, ts] = pair(" move @(i - s) for s in {2, 7, 11} if i >= s  move @(i + 1) if i % 5 == 3 and i < 20000",
+                             "[grundy(G(i)) for i in 0..30]\n[grundy(G(i)) for i in 19990..20000]\n"
+                             "[outcome(G(i)) for i in 10000..10020]\n");
+  const auto gsa = run_explained(gs), tsa = run_explained(ts);
+  CHECK(gsa.out == tsa.out);
+  CHECK(contains(line_with(gsa.explain, "explain: G:"), "by their differences"));
+  CHECK_FALSE(contains(gsa.explain, "options from the compiled rules\n"));
+}
+
+TEST_CASE("an exploration stopped halfway through a row of differences leaves nothing of it behind",
+          "[fast][loopy][limits]") {
+  // --max-steps stops G(500) after a row's options are listed, before they are held; the
+  // graph is kept for the next batch, whose first row, G(2)'s, a row left half set would give
+  // moves to G(1 - k) it does not have (G(2) = inf{0, 1} rather than 2).
+  const std::string game = "loopy game G { state i  move i - s for s in 1..30 if i >= s  move i + 1 if i == 3 }\n";
+  const std::string ask = "grundy(G(2))\n[grundy(G(i)) for i in 0..6]\n[remoteness(G(i)) for i in 0..6]\n";
+  grundy::SessionOptions few;
+  few.limits.max_steps = 500;
+  std::ostringstream out, err;
+  grundy::Session session(out, err, few);
+  CHECK(session.run_source(game, "a.game") == grundy::kExitOk);
+  CHECK(session.run_source("grundy(G(500))\n", "b.game") == grundy::kExitRuntime);
+  CHECK(contains(err.str(), "--max-steps"));
+  CHECK(session.run_source(ask, "c.game") == grundy::kExitOk);
+  CHECK(out.str() == run_ok(game + ask));
 }
