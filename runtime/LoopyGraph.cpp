@@ -36,6 +36,14 @@ void LoopyGraph::put_dense(std::int64_t n, std::uint32_t id) {
   const auto at = static_cast<std::size_t>(n);
   if (at >= dense_.size()) dense_.resize(std::max(at + 1, 2 * dense_.size()), kOpen);
   dense_[at] = id;
+  if (at / 64 >= held_.size()) held_.resize(std::max(at / 64 + 1, 2 * held_.size()), 0);
+  held_[at / 64] |= std::uint64_t{1} << (at % 64);
+}
+
+void LoopyGraph::drop_dense(std::int64_t n) {
+  const auto at = static_cast<std::size_t>(n);
+  dense_[at] = kOpen;
+  held_[at / 64] &= ~(std::uint64_t{1} << (at % 64));
 }
 
 std::uint32_t LoopyGraph::add(const std::int64_t* c) {
@@ -121,10 +129,10 @@ void LoopyGraph::truncate(std::uint32_t from) {
   for (std::uint32_t u = from; u < size(); ++u) {
     if (by_coords()) {
       const std::int64_t* c = coords(u);
-      if (in_dense(c)) dense_[static_cast<std::size_t>(c[0])] = kOpen;
+      if (in_dense(c)) drop_dense(c[0]);
       else hashed_.erase(c);
     } else if (is_dense(values_[u])) {
-      dense_[static_cast<std::size_t>(values_[u].as_int())] = kOpen;
+      drop_dense(values_[u].as_int());
     } else {
       index_.erase(values_[u]);
     }
@@ -149,7 +157,7 @@ void LoopyGraph::truncate(std::uint32_t from) {
 std::uint64_t LoopyGraph::bytes() const {
   return (first.capacity() + succ.capacity() + label.capacity() + remote.capacity() + dense_.capacity() +
           last_.capacity()) * 4 +
-         (coords_.capacity() + rows_.capacity() + row_at_.capacity() + delta_.capacity()) * 8 +
+         (coords_.capacity() + held_.capacity() + rows_.capacity() + row_at_.capacity() + delta_.capacity()) * 8 +
          delta_index_.capacity() * 17 + hashed_.bytes() + values_.capacity() * sizeof(Value) +
          index_.capacity() * (sizeof(Value) + 5);
 }

@@ -98,8 +98,8 @@ class LoopyGraph {
   // moves here.
   template <class M, class Add>
   std::int64_t row_options(std::size_t j0, std::int64_t n, M&& m_of, std::int64_t count, Add& add) {
-    const std::uint32_t* dense = dense_.data();
-    std::int64_t held = dense_ok_ ? static_cast<std::int64_t>(dense_.size()) : 0;
+    const std::uint64_t* bits = held_.data();
+    std::int64_t held = dense_ok_ ? static_cast<std::int64_t>(held_.size() * 64) : 0;
     const std::uint32_t* last = last_.data();
     std::size_t lasts = last_.size();
     const std::int64_t* delta = delta_.data();
@@ -107,10 +107,10 @@ class LoopyGraph {
     std::size_t words = row_.size();
     for (std::int64_t j = 0; j < count; ++j) {
       const std::int64_t m = m_of(j);
-      if (!(m >= 0 && m < held && dense[m] != kOpen) && !find_int(m)) [[unlikely]] {
+      if (!(m >= 0 && m < held && (bits[m / 64] >> (m % 64) & 1) != 0) && !find_int(m)) [[unlikely]] {
         add(m);
-        dense = dense_.data();
-        held = dense_ok_ ? static_cast<std::int64_t>(dense_.size()) : 0;
+        bits = held_.data();
+        held = dense_ok_ ? static_cast<std::int64_t>(held_.size() * 64) : 0;
       }
       std::int64_t d = 0;
       if (__builtin_sub_overflow(n, m, &d)) [[unlikely]]
@@ -212,11 +212,16 @@ class LoopyGraph {
   static bool is_dense(const Value& s) { return s.is(Kind::Int) && s.as_int() >= 0 && s.as_int() < kDense; }
   bool in_dense(const std::int64_t* c) const { return dense_ok_ && c[0] >= 0 && c[0] < kDense; }
   void put_dense(std::int64_t n, std::uint32_t id);
+  void drop_dense(std::int64_t n);
 
   int arity_;  // 0: Values
   IntProgram::Packing packing_;
   bool dense_ok_;                        // by_coords(): a state is one plain integer
   std::vector<std::uint32_t> dense_;     // kOpen: not held
+  // dense_'s held states, a bit each: row_options asks for every option whether it is held,
+  // and Square-But-One's rows reach back over a million states, a 4 MB dense_ that misses the
+  // cache where these 125 KB do not.
+  std::vector<std::uint64_t> held_;
   std::vector<std::int64_t> coords_;     // by_coords(): arity_ per position
   StateMap<std::uint32_t> hashed_;       // by_coords(): the positions not in dense_
   std::vector<Value> values_;            // otherwise
