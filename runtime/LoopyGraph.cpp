@@ -1,6 +1,10 @@
 #include "runtime/LoopyGraph.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <string_view>
+
+#include <absl/hash/hash.h>
 
 namespace grundy {
 
@@ -77,6 +81,30 @@ std::uint32_t LoopyGraph::offset_index(std::size_t j, std::int64_t d) {
   return it->second;
 }
 
+void LoopyGraph::end_row(std::size_t n) {
+  moves_ += n;
+  std::size_t words = row_.size();
+  while (words > 0 && row_[words - 1] == 0) --words;
+  const std::string_view bytes(reinterpret_cast<const char*>(row_.data()), words * sizeof(std::uint64_t));
+  const auto np = static_cast<std::uint32_t>(pat_moves_.size());
+  const auto [it, added] = pat_index_.try_emplace(absl::Hash<std::string_view>{}(bytes), np);
+  std::uint32_t p = it->second;
+  if (!added && !std::equal(row_.begin(), row_.begin() + static_cast<std::ptrdiff_t>(words),
+                            pats_.begin() + static_cast<std::ptrdiff_t>(pat_at_[p]),
+                            pats_.begin() + static_cast<std::ptrdiff_t>(pat_at_[p + 1]))) {
+    p = np;
+  }
+  if (p == np) {
+    std::uint32_t moves = 0;
+    for (std::size_t w = 0; w < words; ++w) moves += static_cast<std::uint32_t>(std::popcount(row_[w]));
+    pats_.insert(pats_.end(), row_.begin(), row_.begin() + static_cast<std::ptrdiff_t>(words));
+    pat_at_.push_back(pats_.size());
+    pat_moves_.push_back(moves);
+  }
+  row_of_.push_back(p);
+  std::fill(row_.begin(), row_.begin() + static_cast<std::ptrdiff_t>(words), 0);
+}
+
 void LoopyGraph::put_options(std::uint32_t u, const std::uint32_t* ids, std::size_t n) {
   if (offsets_) {
     bool fits = true;
@@ -107,8 +135,11 @@ void LoopyGraph::to_ids() {
   std::vector<std::int64_t>().swap(delta_);
   delta_index_ = {};
   std::vector<std::uint32_t>().swap(last_);
-  std::vector<std::uint64_t>().swap(rows_);
-  row_at_.assign(1, 0);
+  std::vector<std::uint32_t>().swap(row_of_);
+  std::vector<std::uint64_t>().swap(pats_);
+  pat_at_.assign(1, 0);
+  std::vector<std::uint32_t>().swap(pat_moves_);
+  pat_index_ = {};
 }
 
 void LoopyGraph::to_values() {
@@ -141,11 +172,10 @@ void LoopyGraph::truncate(std::uint32_t from) {
   else values_.resize(from);
   label.resize(from);
   if (offsets_) {
-    row_at_.resize(std::min<std::size_t>(from + 1, row_at_.size()));
-    rows_.resize(row_at_.back());
+    row_of_.resize(std::min<std::size_t>(from, row_of_.size()));
     drop_row();  // a row half listed when the exploration failed
     moves_ = 0;
-    for (std::uint64_t w : rows_) moves_ += static_cast<std::uint64_t>(std::popcount(w));
+    for (std::uint32_t p : row_of_) moves_ += pat_moves_[p];
   } else {
     first.resize(std::min<std::size_t>(from + 1, first.size()));
     succ.resize(first.back());
@@ -156,9 +186,10 @@ void LoopyGraph::truncate(std::uint32_t from) {
 
 std::uint64_t LoopyGraph::bytes() const {
   return (first.capacity() + succ.capacity() + label.capacity() + remote.capacity() + dense_.capacity() +
-          last_.capacity()) * 4 +
-         (coords_.capacity() + held_.capacity() + rows_.capacity() + row_at_.capacity() + delta_.capacity()) * 8 +
-         delta_index_.capacity() * 17 + hashed_.bytes() + values_.capacity() * sizeof(Value) +
+          last_.capacity() + row_of_.capacity() + pat_moves_.capacity()) * 4 +
+         (coords_.capacity() + held_.capacity() + row_.capacity() + pats_.capacity() + pat_at_.capacity() +
+          delta_.capacity()) * 8 +
+         (delta_index_.capacity() + pat_index_.capacity()) * 17 + hashed_.bytes() + values_.capacity() * sizeof(Value) +
          index_.capacity() * (sizeof(Value) + 5);
 }
 

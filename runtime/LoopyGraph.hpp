@@ -73,7 +73,7 @@ class LoopyGraph {
   bool by_offsets() const { return offsets_; }
   // The positions whose options are held: 0 .. listed() - 1.
   std::uint32_t listed() const {
-    return static_cast<std::uint32_t>(offsets_ ? row_at_.size() - 1 : first.size() - 1);
+    return static_cast<std::uint32_t>(offsets_ ? row_of_.size() : first.size() - 1);
   }
   // Holds u's options (u = listed()), as ids (coordinates too where by_offsets()).
   void put_options(std::uint32_t u, const std::uint32_t* ids, std::size_t n);
@@ -134,14 +134,9 @@ class LoopyGraph {
     }
     return count;
   }
-  void end_row(std::size_t n) {
-    moves_ += n;
-    rows_.insert(rows_.end(), row_.begin(), row_.end());
-    std::fill(row_.begin(), row_.end(), 0);
-    row_at_.push_back(rows_.size());
-  }
+  // Holds the row listed as the next position's, of n options.
+  void end_row(std::size_t n);
   void drop_row() { std::fill(row_.begin(), row_.end(), 0); }
-  bool has(std::int64_t n) const { return find_int(n).has_value(); }
   // Calls f(v) for each option v of u (each edge held: an option the rules give twice is
   // given twice as ids, once by offsets, and for_each_pred agrees).
   template <class F>
@@ -151,30 +146,31 @@ class LoopyGraph {
       return;
     }
     const std::int64_t n = coords(u)[0];
-    for (std::uint64_t w = row_at_[u]; w < row_at_[u + 1]; ++w) {
-      for (std::uint64_t bits = rows_[w]; bits != 0; bits &= bits - 1) {
-        const std::int64_t d = delta_[(w - row_at_[u]) * 64 + static_cast<std::uint64_t>(__builtin_ctzll(bits))];
+    const std::uint32_t p = row_of_[u];
+    for (std::uint64_t w = pat_at_[p]; w < pat_at_[p + 1]; ++w) {
+      for (std::uint64_t bits = pats_[w]; bits != 0; bits &= bits - 1) {
+        const std::int64_t d = delta_[(w - pat_at_[p]) * 64 + static_cast<std::uint64_t>(__builtin_ctzll(bits))];
         f(*find_int(n - d));
       }
     }
   }
   std::uint32_t out_degree(std::uint32_t u) const {
     if (!offsets_) return first[u + 1] - first[u];
-    std::uint32_t c = 0;
-    for (std::uint64_t w = row_at_[u]; w < row_at_[u + 1]; ++w) c += static_cast<std::uint32_t>(std::popcount(rows_[w]));
-    return c;
+    return pat_moves_[row_of_[u]];
   }
   // by_offsets() only: calls f(u) for each position u that moves to v (each edge once).
   template <class F>
   void for_each_pred(std::uint32_t v, F&& f) const {
     const std::int64_t n = coords(v)[0];
+    const std::uint32_t listed = this->listed();
     for (std::size_t i = 0; i < delta_.size(); ++i) {
       std::int64_t m = 0;
       if (__builtin_add_overflow(n, delta_[i], &m)) continue;
       const auto u = find_int(m);
-      if (!u || *u >= listed()) continue;
-      const std::uint64_t w = row_at_[*u] + i / 64;
-      if (w < row_at_[*u + 1] && (rows_[w] >> (i % 64) & 1) != 0) f(*u);
+      if (!u || *u >= listed) continue;
+      const std::uint32_t p = row_of_[*u];
+      const std::uint64_t w = pat_at_[p] + i / 64;
+      if (w < pat_at_[p + 1] && (pats_[w] >> (i % 64) & 1) != 0) f(*u);
     }
   }
   // Whether the offsets are worth keeping: few differences, or many fewer than the moves
@@ -227,15 +223,23 @@ class LoopyGraph {
   std::vector<Value> values_;            // otherwise
   absl::flat_hash_map<Value, std::uint32_t> index_;
 
-  // by_offsets(): the differences n - m seen, in the order first seen, and u's bits (one per
-  // difference, 64 a word) in rows_[row_at_[u] .. row_at_[u + 1]).
+  // by_offsets(): the differences n - m seen, in the order first seen, and the rows of bits
+  // (one per difference, 64 a word). Rows repeat: Square-But-One's row changes only at a square
+  // and with n's parity, WindUp's only within 17 of 0. So a row is held once, as a pattern, and
+  // a position names its pattern: 4 bytes a position rather than Square-But-One's 128 (a 128
+  // MB array whose growth, zeroing pages and copying, was a sixth of the time).
   bool offsets_;
   std::vector<std::int64_t> delta_;
   absl::flat_hash_map<std::int64_t, std::uint32_t> delta_index_;
   std::vector<std::uint32_t> last_;  // the differences of the last position listed, in order
   std::vector<std::uint64_t> row_;  // the row being listed
-  std::vector<std::uint64_t> rows_;
-  std::vector<std::uint64_t> row_at_{0};
+  std::vector<std::uint32_t> row_of_;   // u's pattern, for each position listed
+  std::vector<std::uint64_t> pats_;     // pattern p's words: pats_[pat_at_[p] .. pat_at_[p + 1])
+  std::vector<std::uint64_t> pat_at_{0};  // (no zero word at the end)
+  std::vector<std::uint32_t> pat_moves_;  // its bits set
+  // A hash of the pattern's words to the pattern: a pattern whose hash is taken by another is
+  // held again, under no hash.
+  absl::flat_hash_map<std::uint64_t, std::uint32_t> pat_index_;
   std::uint64_t moves_ = 0;  // listed
   bool reordered_ = false;
 };
