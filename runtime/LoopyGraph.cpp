@@ -76,8 +76,12 @@ std::uint32_t LoopyGraph::add(const Value& s) {
 std::uint32_t LoopyGraph::offset_index(std::size_t j, std::int64_t d) {
   const auto [it, added] = delta_index_.try_emplace(d, static_cast<std::uint32_t>(delta_.size()));
   if (added) delta_.push_back(d);
-  if (j >= last_.size()) last_.resize(j + 1);
+  if (j >= last_.size()) {
+    last_.resize(j + 1);
+    last_d_.resize(j + 1);
+  }
   last_[j] = it->second;
+  last_d_[j] = d;
   return it->second;
 }
 
@@ -135,6 +139,7 @@ void LoopyGraph::to_ids() {
   std::vector<std::int64_t>().swap(delta_);
   delta_index_ = {};
   std::vector<std::uint32_t>().swap(last_);
+  std::vector<std::int64_t>().swap(last_d_);
   std::vector<std::uint32_t>().swap(row_of_);
   std::vector<std::uint64_t>().swap(pats_);
   pat_at_.assign(1, 0);
@@ -187,7 +192,7 @@ void LoopyGraph::truncate(std::uint32_t from) {
 std::uint64_t LoopyGraph::bytes() const {
   return (first.capacity() + succ.capacity() + label.capacity() + remote.capacity() + dense_.capacity() +
           last_.capacity() + row_of_.capacity() + pat_moves_.capacity()) * 4 +
-         (coords_.capacity() + held_.capacity() + row_.capacity() + pats_.capacity() + pat_at_.capacity() +
+         (coords_.capacity() + held_.capacity() + last_d_.capacity() + row_.capacity() + pats_.capacity() + pat_at_.capacity() +
           delta_.capacity()) * 8 +
          (delta_index_.capacity() + pat_index_.capacity()) * 17 + hashed_.bytes() + values_.capacity() * sizeof(Value) +
          index_.capacity() * (sizeof(Value) + 5);

@@ -86,7 +86,7 @@ class LoopyGraph {
       return false;
     // The j-th option of a position mostly moves by the j-th difference of the one before.
     const std::uint32_t i =
-        j < last_.size() && delta_[last_[j]] == d ? last_[j] : offset_index(j, d);
+        j < last_.size() && last_d_[j] == d ? last_[j] : offset_index(j, d);
     if (i / 64 >= row_.size()) [[unlikely]]
       row_.resize(i / 64 + 1, 0);
     row_[i / 64] |= std::uint64_t{1} << (i % 64);
@@ -94,44 +94,63 @@ class LoopyGraph {
   }
   // row_option for the options m(0) .. m(count - 1), the j0-th of the position's on, adding
   // each one not held yet with add(m); returns how many it took (fewer: a difference past 64
-  // bits). One loop over the batch with the arrays at hand: Square-But-One lists its 6.7 * 10^8
-  // moves here.
+  // bits). Square-But-One lists its 6.7 * 10^8 moves here, so the batch goes in two passes
+  // whose common case calls nothing (a call in the loop spilled its pointers to the stack):
+  // first whether each option is held, then its difference's bit, found where the position
+  // before had the same j-th difference, and gathered in a register while the word is the
+  // same (or-ing each into memory made every option wait for the one before).
   template <class M, class Add>
   std::int64_t row_options(std::size_t j0, std::int64_t n, M&& m_of, std::int64_t count, Add& add) {
-    const std::uint64_t* bits = held_.data();
-    std::int64_t held = dense_ok_ ? static_cast<std::int64_t>(held_.size() * 64) : 0;
-    const std::uint32_t* last = last_.data();
-    std::size_t lasts = last_.size();
-    const std::int64_t* delta = delta_.data();
-    std::uint64_t* row = row_.data();
-    std::size_t words = row_.size();
     for (std::int64_t j = 0; j < count; ++j) {
+      const std::uint64_t* bits = held_.data();
+      const std::uint64_t held = dense_ok_ ? held_.size() * 64 : 0;
+      for (; j < count; ++j) {
+        const auto m = static_cast<std::uint64_t>(m_of(j));
+        if (!(m < held && (bits[m / 64] >> (m % 64) & 1) != 0)) break;
+      }
+      if (j == count) break;
       const std::int64_t m = m_of(j);
-      if (!(m >= 0 && m < held && (bits[m / 64] >> (m % 64) & 1) != 0) && !find_int(m)) [[unlikely]] {
-        add(m);
-        bits = held_.data();
-        held = dense_ok_ ? static_cast<std::int64_t>(held_.size() * 64) : 0;
-      }
-      std::int64_t d = 0;
-      if (__builtin_sub_overflow(n, m, &d)) [[unlikely]]
-        return j;
-      const std::size_t at = j0 + static_cast<std::size_t>(j);
-      std::uint32_t i = 0;
-      if (at < lasts && delta[last[at]] == d) [[likely]] {
-        i = last[at];
-      } else {
-        i = offset_index(at, d);
-        last = last_.data();
-        lasts = last_.size();
-        delta = delta_.data();
-      }
-      if (i / 64 >= words) [[unlikely]] {
-        row_.resize(i / 64 + 1, 0);
-        row = row_.data();
-        words = row_.size();
-      }
-      row[i / 64] |= std::uint64_t{1} << (i % 64);
+      if (!find_int(m)) add(m);
     }
+    constexpr std::size_t kNone = ~std::size_t{0};
+    std::size_t word = kNone;  // of the bits in acc
+    std::uint64_t acc = 0;
+    const auto flush = [&] {
+      if (word == kNone) return;
+      if (word >= row_.size()) row_.resize(word + 1, 0);
+      row_[word] |= acc;
+    };
+    for (std::int64_t j = 0; j < count; ++j) {
+      const std::uint32_t* last = last_.data();
+      const std::int64_t* last_d = last_d_.data();
+      const std::size_t lasts = last_.size();
+      std::int64_t d = 0;
+      for (; j < count; ++j) {
+        const std::size_t at = j0 + static_cast<std::size_t>(j);
+        if (__builtin_sub_overflow(n, m_of(j), &d) || at >= lasts || last_d[at] != d) [[unlikely]]
+          break;
+        const std::uint32_t i = last[at];
+        if (i / 64 != word) [[unlikely]] {
+          flush();
+          word = i / 64;
+          acc = 0;
+        }
+        acc |= std::uint64_t{1} << (i % 64);
+      }
+      if (j == count) break;
+      if (__builtin_sub_overflow(n, m_of(j), &d)) {
+        flush();
+        return j;
+      }
+      const std::uint32_t i = offset_index(j0 + static_cast<std::size_t>(j), d);
+      if (i / 64 != word) {
+        flush();
+        word = i / 64;
+        acc = 0;
+      }
+      acc |= std::uint64_t{1} << (i % 64);
+    }
+    flush();
     return count;
   }
   // Holds the row listed as the next position's, of n options.
@@ -231,7 +250,9 @@ class LoopyGraph {
   bool offsets_;
   std::vector<std::int64_t> delta_;
   absl::flat_hash_map<std::int64_t, std::uint32_t> delta_index_;
-  std::vector<std::uint32_t> last_;  // the differences of the last position listed, in order
+  // The j-th difference of the last position listed that had a j-th, and its index.
+  std::vector<std::int64_t> last_d_;
+  std::vector<std::uint32_t> last_;
   std::vector<std::uint64_t> row_;  // the row being listed
   std::vector<std::uint32_t> row_of_;   // u's pattern, for each position listed
   std::vector<std::uint64_t> pats_;     // pattern p's words: pats_[pat_at_[p] .. pat_at_[p + 1])
