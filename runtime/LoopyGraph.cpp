@@ -89,15 +89,22 @@ void LoopyGraph::end_row(std::size_t n) {
   moves_ += n;
   std::size_t words = row_.size();
   while (words > 0 && row_[words - 1] == 0) --words;
+  const auto same = [&](std::uint32_t p) {
+    return std::equal(row_.begin(), row_.begin() + static_cast<std::ptrdiff_t>(words),
+                      pats_.begin() + static_cast<std::ptrdiff_t>(pat_at_[p]),
+                      pats_.begin() + static_cast<std::ptrdiff_t>(pat_at_[p + 1]));
+  };
+  // Mostly the row of the position before (WindUp's rows are one pattern but near 0): no hash.
+  if (!row_of_.empty() && same(row_of_.back())) {
+    row_of_.push_back(row_of_.back());
+    std::fill(row_.begin(), row_.begin() + static_cast<std::ptrdiff_t>(words), 0);
+    return;
+  }
   const std::string_view bytes(reinterpret_cast<const char*>(row_.data()), words * sizeof(std::uint64_t));
   const auto np = static_cast<std::uint32_t>(pat_moves_.size());
   const auto [it, added] = pat_index_.try_emplace(absl::Hash<std::string_view>{}(bytes), np);
   std::uint32_t p = it->second;
-  if (!added && !std::equal(row_.begin(), row_.begin() + static_cast<std::ptrdiff_t>(words),
-                            pats_.begin() + static_cast<std::ptrdiff_t>(pat_at_[p]),
-                            pats_.begin() + static_cast<std::ptrdiff_t>(pat_at_[p + 1]))) {
-    p = np;
-  }
+  if (!added && !same(p)) p = np;
   if (p == np) {
     std::uint32_t moves = 0;
     for (std::size_t w = 0; w < words; ++w) moves += static_cast<std::uint32_t>(std::popcount(row_[w]));
