@@ -48,6 +48,11 @@ struct KeyFields {
     for (int i = 0; i < arity; ++i) {
       const auto x = static_cast<std::uint64_t>(c[i]);
       const unsigned w = width[static_cast<std::size_t>(i)];
+      // A field of no bits may lie at bit 64 (a 64-bit field before it), past any shift.
+      if (w == 0) {
+        if (x != 0) return false;
+        continue;
+      }
       if (w < 64 && (x >> w) != 0) return false;
       k |= x << shift[static_cast<std::size_t>(i)];
     }
@@ -57,6 +62,7 @@ struct KeyFields {
     Coords c{};
     for (int i = 0; i < arity; ++i) {
       const unsigned w = width[static_cast<std::size_t>(i)];
+      if (w == 0) continue;  // 0, and its shift may be 64
       const std::uint64_t m = w == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1;
       c[static_cast<std::size_t>(i)] =
           static_cast<std::int64_t>((k >> shift[static_cast<std::size_t>(i)]) & m);
