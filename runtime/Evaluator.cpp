@@ -309,8 +309,8 @@ void Evaluator::check_work_ahead(const Position& root) {
   };
   const std::uint64_t ahead = steps_ahead(*program, c.data(), arity, known, left);
   if (ahead <= left) return;
-  // Neither the count nor how far past the limit it got: where the count stopped depends on
-  // the machine's speed (a sanitizer build counts less in its time).
+  // Neither the count nor how far past the limit it got: the count stops at a budget of
+  // listing work (or, for loops that list nothing, at a clock's backstop), not at the total.
   const std::string how_many = "more than the " + std::to_string(left) + " steps left to the statement";
   throw Error(ErrorKind::Limit,
               to_string(root) + " needs " + how_many +

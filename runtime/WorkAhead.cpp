@@ -50,14 +50,20 @@ class PartsSink : public OptionSink {
 };
 
 // The options a state's `for` loops make, as runs: each costs the search a step.
+// `calls` is the work of listing them, whatever the runs' lengths.
 class StepsSink : public OptionSink {
  public:
-  bool option(const std::int64_t*, int) override { return true; }
+  bool option(const std::int64_t*, int) override {
+    ++calls;
+    return true;
+  }
   bool run(const std::int64_t*, const std::int64_t*, int, std::int64_t count) override {
     steps += static_cast<std::uint64_t>(count);
+    ++calls;
     return true;
   }
   std::uint64_t steps = 0;
+  std::uint64_t calls = 0;
 };
 
 }  // namespace
@@ -70,16 +76,20 @@ std::uint64_t steps_ahead(const IntProgram& rules, const std::int64_t* c, int ar
   if (!rules.options(c, own) || own.steps > enough) return 0;
   PartsSink parts(arity, std::size_t{1} << 20);
   rules.options(c, parts);
-  // Far past the limit is enough to say so, and a fraction of a second is all the estimate
-  // may take (an option's own options may be a loop of millions, not a run). Cut short, it
-  // is still a lower bound; the caller's message does not depend on where it was cut.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(200);
-  std::uint64_t total = 0, looked = 0;
+  // Far past the limit is enough to say so, and a budget of listing work bounds the estimate
+  // (an option's own options may be a loop of millions, not a run). The budget counts work,
+  // not time, so that the same program gets the same message on a loaded machine or under a
+  // sanitizer; the clock is only a backstop for loops whose iterations all fail their `if`.
+  // Cut short, the count is still a lower bound.
+  constexpr std::uint64_t kCallBudget = std::uint64_t{1} << 22;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  std::uint64_t total = 0, calls = 0, looked = 0;
   for (const Cell& x : parts.take()) {
     if (known(x.data())) continue;
     StepsSink steps;
     if (rules.options(x.data(), steps)) total = steps.steps > UINT64_MAX - total ? UINT64_MAX : total + steps.steps;
-    if (total / 64 > enough) break;
+    calls += steps.calls + 1;
+    if (total / 64 > enough || calls > kCallBudget) break;
     if ((++looked & 0x3F) == 0 && std::chrono::steady_clock::now() > deadline) break;
   }
   return total;
