@@ -444,7 +444,14 @@ class BoxSink : public OptionSink {
   std::array<std::uint64_t, kMaxBoxArity> sweep_strides_{};
 };
 
-enum class Fill : std::uint8_t { Done, OverBudget, Failed };
+enum class Fill : std::uint8_t { Done, OverBudget, Failed, Sparse };
+
+// A box the search would grow past kSparseFloor cells while it has reached fewer than one
+// in kSparseShare of them is no table for this game: its states lie far apart (moves that
+// multiply, p -> 2p .. 9p up to 2^32, reach a few thousand states of a box of billions,
+// and each doubling of the box zeroes pages the search never reads). A hash map holds them.
+constexpr std::uint64_t kSparseFloor = std::uint64_t{1} << 22;
+constexpr std::uint64_t kSparseShare = 64;
 
 // Stores the value the sink has found for the cell at `at`.
 void settle(BoxTable& memo, BoxSink& sink, const std::int64_t* at, const BoxHooks& hooks) {
@@ -479,7 +486,16 @@ Fill search(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const Coords
     sink.start();
     const bool ok = rules.options(at.data(), sink);
     if (!ok) {
-      if (sink.grow_wanted() && memo.grow(sink.grow_to().data(), hooks.max_cells)) continue;
+      if (sink.grow_wanted()) {
+        const std::uint64_t cells = memo.cells_to_hold(sink.grow_to().data(), hooks.max_cells);
+        if (cells > kSparseFloor && cells / kSparseShare > done + stack.size()) {
+          why = "its states lie far apart: the option " + coords_text(sink.grow_to(), ar, rules.packing) +
+                " of " + coords_text(at, ar, rules.packing) + " needs a table of " + std::to_string(cells) +
+                " cells, and the search has reached " + std::to_string(done + stack.size()) + " states";
+          return Fill::Sparse;
+        }
+        if (memo.grow(sink.grow_to().data(), hooks.max_cells)) continue;
+      }
       why = sink.grow_wanted()
                 ? "the option " + coords_text(sink.grow_to(), ar, rules.packing) + " of " +
                       coords_text(at, ar, rules.packing) + " does not fit a table of at most " +
@@ -621,7 +637,7 @@ constexpr std::uint64_t kSmallSweep = 1 << 12;
 }  // namespace
 
 std::optional<std::uint32_t> box_value(BoxTable& memo, const IntProgram& rules, const std::int64_t* c,
-                                       const BoxHooks& hooks, std::string& why) {
+                                       const BoxHooks& hooks, std::string& why, bool* sparse) {
   const int ar = memo.arity();
   Coords root{};
   std::copy(c, c + ar, root.begin());
@@ -652,7 +668,10 @@ std::optional<std::uint32_t> box_value(BoxTable& memo, const IntProgram& rules, 
       if (cells > kSmallSweep) {
         const Fill f = search(memo, rules, sink, root, hooks, std::max<std::uint64_t>(cells / 32, 1), why);
         if (f == Fill::Done) return memo.known(c);
-        if (f == Fill::Failed) return std::nullopt;
+        if (f == Fill::Failed || f == Fill::Sparse) {
+          if (sparse) *sparse = f == Fill::Sparse;
+          return std::nullopt;
+        }
       }
       if (sweep_to(memo, rules, sink, root, target, hooks) == Fill::Done) return memo.known(c);
     }
@@ -664,7 +683,11 @@ std::optional<std::uint32_t> box_value(BoxTable& memo, const IntProgram& rules, 
     settle(memo, sink, c, hooks);
     return memo.known(c);
   }
-  if (search(memo, rules, sink, root, hooks, budget, why) == Fill::Failed) return std::nullopt;
+  const Fill f = search(memo, rules, sink, root, hooks, budget, why);
+  if (f == Fill::Failed || f == Fill::Sparse) {
+    if (sparse) *sparse = f == Fill::Sparse;
+    return std::nullopt;
+  }
   return memo.known(c);
 }
 

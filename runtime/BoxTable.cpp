@@ -49,21 +49,28 @@ void BoxTable::set(std::int64_t i, std::uint32_t v) {
   else b4_[u] = v;
 }
 
-bool BoxTable::grow(const std::int64_t* c, std::uint64_t max_cells) {
-  std::array<std::int64_t, kMaxBoxArity> dims = dims_;
+std::uint64_t BoxTable::dims_to_hold(const std::int64_t* c, std::uint64_t max_cells,
+                                     std::array<std::int64_t, kMaxBoxArity>& dims) const {
   std::uint64_t cells = 1;
   for (int i = 0; i < arity_; ++i) {
     auto& d = dims[static_cast<std::size_t>(i)];
-    if (c[i] < 0) return false;
-    if (static_cast<std::uint64_t>(c[i]) >= max_cells) return false;  // and c[i] + 1 cannot overflow
+    if (c[i] < 0) return 0;
+    if (static_cast<std::uint64_t>(c[i]) >= max_cells) return 0;  // and c[i] + 1 cannot overflow
     if (c[i] >= d) {
       const std::int64_t twice = d > (INT64_MAX / 2) ? INT64_MAX : 2 * d;
       d = std::max({c[i] + 1, twice, std::int64_t{arity_ == 1 ? 64 : 8}});
     }
-    if (static_cast<std::uint64_t>(d) > max_cells) return false;
+    if (static_cast<std::uint64_t>(d) > max_cells) return 0;
     cells *= static_cast<std::uint64_t>(d);
-    if (cells > max_cells) return false;
+    if (cells > max_cells) return 0;
   }
+  return cells;
+}
+
+bool BoxTable::grow(const std::int64_t* c, std::uint64_t max_cells) {
+  std::array<std::int64_t, kMaxBoxArity> dims = dims_;
+  const std::uint64_t cells = dims_to_hold(c, max_cells, dims);
+  if (cells == 0) return false;
   // Rows of the last coordinate lie `pitch` cells apart. The box grows by doubling, so a
   // row of dims cells is most often a power of two long, and a run down a column (Wythoff's
   // `move (a - k, b)`) then meets the same few sets of the L1 cache at every step: it took

@@ -156,6 +156,11 @@ class BoxTable {
   // Makes the box hold c (and twice the old size in each growing dimension); false when
   // it would pass max_cells.
   bool grow(const std::int64_t* c, std::uint64_t max_cells);
+  // The cells the box would span after grow(c), or 0 when it would pass max_cells.
+  std::uint64_t cells_to_hold(const std::int64_t* c, std::uint64_t max_cells) const {
+    std::array<std::int64_t, kMaxBoxArity> dims = dims_;
+    return dims_to_hold(c, max_cells, dims);
+  }
   const std::array<std::int64_t, kMaxBoxArity>& strides() const { return strides_; }
   const std::array<std::int64_t, kMaxBoxArity>& dims() const { return dims_; }
   template <typename F>
@@ -178,6 +183,8 @@ class BoxTable {
 
  private:
   void widen(std::uint32_t v);
+  std::uint64_t dims_to_hold(const std::int64_t* c, std::uint64_t max_cells,
+                             std::array<std::int64_t, kMaxBoxArity>& dims) const;
   int arity_;
   int width_ = 1;
   std::uint64_t cells_ = 0;
@@ -219,9 +226,10 @@ struct BoxHooks {
 // its two ends are seen to lie before the state in that order. The sweep is taken when the
 // top-down search turns out to reach a good part of the box anyway; it stops for good the
 // first time an option is neither before its state nor known (the rules are not such that
-// options come first in that order).
+// options come first in that order). *sparse is set when it stopped because the states it
+// reaches lie too far apart for a box (a hash map should hold them: HashedValues).
 std::optional<std::uint32_t> box_value(BoxTable& memo, const IntProgram& rules, const std::int64_t* c,
-                                       const BoxHooks& hooks, std::string& why);
+                                       const BoxHooks& hooks, std::string& why, bool* sparse = nullptr);
 
 // States computed, told to hooks.computed a batch at a time (a call per state was a tenth
 // of the outcome search) and whenever the search polls or ends, however it ends.

@@ -42,6 +42,21 @@ class OutcomeMemo {
   // than a dense table could hold (Fibonacci nim to 20,000 spans 8 * 10^8 cells and touches
   // a few hundred thousand).
   bool grow(const std::int64_t* c, std::uint64_t max_directory);
+  // Whether holding c would leave the directory mostly empty: the states lie far apart
+  // (moves that multiply, p -> 2p .. 9p up to 2^32, touch a few dozen tiles of millions),
+  // and each doubling would zero and copy pointers the search never reads. A hash map
+  // (to_hashed) holds them better.
+  bool too_sparse_for(const std::int64_t* c) const {
+    if (hashed_) return false;
+    constexpr std::uint64_t kSparseFloor = std::uint64_t{1} << 20, kSparseShare = 64;
+    std::uint64_t tiles = 1;
+    for (int i = 0; i < arity_; ++i) {
+      if (c[i] < 0) return false;  // grow() refuses it anyway
+      const std::uint64_t need = std::max(static_cast<std::uint64_t>(c[i]) >> bits_, span_[static_cast<std::size_t>(i)] >> bits_);
+      if (__builtin_mul_overflow(tiles, need + 1, &tiles)) return true;
+    }
+    return tiles > kSparseFloor && tiles / kSparseShare > used_;
+  }
   // What the table says of c, in one pass (the search's inner loop asks this of every
   // option it looks at).
   enum Probe : unsigned { kUnknown = 0, kLoses = 1, kWins = 2, kSearching = 3, kOutside = 4 };

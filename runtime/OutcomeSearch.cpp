@@ -209,7 +209,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
   // 2.4 * 10^8 tiles and touches a few million states): the states go into a hash map,
   // those known so far and the marks of the search's path with them.
   auto grow = [&](const std::int64_t* p) {
-    if (!outcomes.grow(p, max_directory)) outcomes.to_hashed();
+    if (outcomes.too_sparse_for(p) || !outcomes.grow(p, max_directory)) outcomes.to_hashed();
   };
   if (!outcomes.inside(c)) grow(c);
   auto known = [&](const std::int64_t* p) -> std::optional<bool> {

@@ -247,8 +247,9 @@ std::optional<std::uint64_t> Evaluator::table_value(const GameInstance& g, const
 
 std::optional<std::uint32_t> Evaluator::box_value(const GameInstance& g, Strategy& s, const std::int64_t* c) {
   BoxPath& b = *s.as<BoxPath>();
-  // Packed states (sets, lists): the same top-down search over a hash map, as no box spans them.
-  const bool hashed = b.program->packing.any();
+  // Packed states (sets, lists), and states too far apart for a box (b.hashed made below):
+  // the same top-down search over a hash map.
+  const bool hashed = b.program->packing.any() || b.hashed;
   if (hashed && !b.hashed) b.hashed = std::make_unique<HashedValues>(b.box->arity());
   if (auto v = hashed ? b.hashed->known(c) : b.box->known(c)) return v;
   if (b.stopped || s.busy) return std::nullopt;
@@ -267,8 +268,16 @@ std::optional<std::uint32_t> Evaluator::box_value(const GameInstance& g, Strateg
     BusyScope busy(s);
     ProgressScope bar(limits_.progress, [&g] { return g.display_name(); });
     std::string why;
+    bool sparse = false;
     v = hashed ? hashed_value(*b.hashed, *b.program, c, hooks, why)
-               : grundy::box_value(*b.box, *b.program, c, hooks, why);
+               : grundy::box_value(*b.box, *b.program, c, hooks, why, &sparse);
+    if (!v && sparse) {
+      explain(g, "the compiled rules go on over a hash map: " + why);
+      b.hashed = std::make_unique<HashedValues>(b.box->arity());
+      b.box = std::make_unique<BoxTable>(b.box->arity());  // its pages back: nothing reads them now
+      why.clear();
+      v = hashed_value(*b.hashed, *b.program, c, hooks, why);
+    }
     if (!v) {
       b.stopped = true;
       explain(g, "the compiled rules stop: " + why + "; memoized search from there");
