@@ -48,6 +48,8 @@ enum class Builtin : int {
   Remove,
   List,
   Set,
+  All,
+  Any,
   Count_
 };
 

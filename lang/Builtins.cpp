@@ -134,6 +134,21 @@ Value builtin_remove(BuiltinCall& c) {
   return Value::list(std::move(xs));
 }
 
+// Every element a boolean, as `if` asks of its condition: `all([1])` is an error, not true.
+// (A generator argument has made its whole list first: what is asked must not fail.)
+Value truth_of(BuiltinCall& c, bool all) {
+  std::vector<Value> listed;
+  const char* name = all ? "all" : "any";
+  bool found = false;
+  for (const Value& x : c.in.items_in(c.args[0], c.arg0, name, listed)) {
+    if (!x.is(Kind::Bool)) fail_at(c.arg0, std::string("an element of ") + name + " must be a boolean, got " + describe(x));
+    if (x.as_bool() != all) found = true;
+  }
+  return Value::boolean(all ? !found : found);
+}
+Value builtin_all(BuiltinCall& c) { return truth_of(c, true); }
+Value builtin_any(BuiltinCall& c) { return truth_of(c, false); }
+
 Value builtin_list(BuiltinCall& c) { return Value::list(c.in.items_of(c.args[0], c.arg0, "list")); }
 Value builtin_set(BuiltinCall& c) { return Value::set(c.in.items_of(c.args[0], c.arg0, "set")); }
 
@@ -174,6 +189,8 @@ const BuiltinInfo kBuiltins[static_cast<int>(Builtin::Count_)] = {
     {"remove", 2, 2, "remove(list, i) or remove(set, x)", builtin_remove},
     {"list", 1, 1, "list(collection)", builtin_list},
     {"set", 1, 1, "set(collection)", builtin_set},
+    {"all", 1, 1, "all(collection): true if every element is true (true when empty)", builtin_all},
+    {"any", 1, 1, "any(collection): true if some element is true (false when empty)", builtin_any},
 };
 
 }  // namespace grundy::lang

@@ -175,6 +175,9 @@ TEST_CASE("other runtime errors exit 70", "[errors]") {
   expect_any_error("1 + true\n");
   expect_any_error("assert 1\n");
   expect_any_error("[x for x in 1..3 if 1]\n");
+  CHECK(contains(expect_error("all([true, 1])\n", kExitRuntime, "test.game:1:5:").err,
+                 "an element of all must be a boolean, got int 1"));
+  expect_error("any(3)\n", kExitRuntime, "test.game:1:");
 }
 
 TEST_CASE("normal-play queries refuse misere and every", "[errors][misere]") {

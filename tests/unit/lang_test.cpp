@@ -285,6 +285,13 @@ TEST_CASE("collections and builtins", "[lang]") {
       {"update([1, 2, 3], 1, 9)", "[1, 9, 3]\n"},
       {"remove([1, 2, 3], 0)", "[2, 3]\n"},
       {"remove({1, 3, 4}, 3)", "{1, 4}\n"},
+      {"all([true, true])", "true\n"},
+      {"all([true, false, true])", "false\n"},
+      {"all([])", "true\n"},
+      {"any([false, true])", "true\n"},
+      {"any(x > 2 for x in 1..2)", "false\n"},
+      {"any({})", "false\n"},
+      {"[n for n in 2..30 if all(n % d != 0 for d in 2..n-1)]", "[2, 3, 5, 7, 11, 13, 17, 19, 23, 29]\n"},
       {"[10, 20, 30][1]", "20\n"},
       {"(7, 8)[0]", "7\n"},
   });

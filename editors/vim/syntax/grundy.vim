@@ -12,7 +12,7 @@ syn keyword grundyStorage     game loopy def let octal subtraction graph
 syn keyword grundyOperatorWord and or not xor misere every
 syn keyword grundyBoolean     true false
 syn keyword grundyOutcome     P N D
-syn match   grundyBuiltin     "\<\(grundy\|outcome\|wins\|options\|winning\|draws\|drawing\|remoteness\|table\|period\|steps\|quotient\|size\|psize\|tame\|presentation\|phi\|dot\|plot\|genus\|min\|max\|abs\|len\|sum\|sorted\|mex\|update\|remove\|list\|set\)\>\ze\s*("
+syn match   grundyBuiltin     "\<\(grundy\|outcome\|wins\|options\|winning\|draws\|drawing\|remoteness\|table\|period\|steps\|quotient\|size\|psize\|tame\|presentation\|phi\|dot\|plot\|genus\|min\|max\|abs\|len\|sum\|sorted\|mex\|update\|remove\|list\|set\|all\|any\)\>\ze\s*("
 " After the keyword, which a match may not start on (keywords win there).
 syn match   grundyGameName    "\(\<game\s\+\)\@<=[A-Za-z_][A-Za-z0-9_]*"
 syn match   grundyFuncName    "\(\<def\s\+\)\@<=[A-Za-z_][A-Za-z0-9_]*"
