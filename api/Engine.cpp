@@ -88,6 +88,7 @@ SessionOptions session_options(const Options& o) {
   if (o.max_states) s.limits.max_states = o.max_states;
   if (o.max_steps) s.limits.max_steps = o.max_steps;
   if (o.max_memory_mb) s.limits.max_memory = o.max_memory_mb << 20;
+  if (o.threads) s.limits.threads = o.threads;
   return s;
 }
 

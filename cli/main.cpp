@@ -2,6 +2,7 @@
 // 0 ok, 1 failed assert, 64 usage, 65 compile error, 70 runtime error, 74 I/O error.
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
@@ -15,6 +16,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -162,6 +164,12 @@ Documentation: docs/language.md, docs/repl.md)");
                  "Peak memory of the process (MB), heap measured; stops with a message at it")
       ->capture_default_str()
       ->check(whole_number(1, std::uint64_t{1} << 40));
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  app.add_option("--threads", threads,
+                 "Threads of the sparse-space kernel (Grundy's game and the octal codes it serves); the "
+                 "values are the same for any number (default: the machine's cores)")
+      ->capture_default_str()
+      ->check(whole_number(1, 1024));
   app.failure_message(usage_failure);
   bool explain = false;
   app.add_flag("--explain", explain,
@@ -248,6 +256,7 @@ Documentation: docs/language.md, docs/repl.md)");
   options.limits.max_rows = max_rows;
   options.limits.max_steps = max_steps;
   options.limits.max_memory = max_memory_mb << 20;
+  options.limits.threads = threads;
   options.max_depth = max_depth;
   options.limits.interrupt = &g_interrupt;
   if (explain) options.limits.explain = &std::cerr;

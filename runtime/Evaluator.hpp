@@ -82,6 +82,9 @@ struct Limits {
   // --cross-check: the fast paths' values are recomputed at sampled states by the plain
   // definition, and a difference stops the query (runtime/CrossCheck.hpp).
   bool cross_check = false;
+  // Threads of the sparse-space kernel (--threads; runtime/KernelThreads.cpp): the values
+  // are the same for any number. The library's default is one; the CLI's, the machine's cores.
+  unsigned threads = 1;
 };
 
 // The rough costs behind --max-memory: a memoized position (or sum), and a position whose

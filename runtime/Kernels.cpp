@@ -383,6 +383,10 @@ void HeapKernel::force_mask(std::uint32_t mask) {
   if (stamp_.size() < need) stamp_.resize(need, 0);
 }
 
+bool HeapKernel::threadable() const {
+  return !twos_.empty() && threes_.empty() && spec_.tail == 0 && max_value_ < 4096 && mask_ < 4096;
+}
+
 void HeapKernel::clear_rare() {
   rare_.clear();
   rare_value_.clear();
@@ -485,6 +489,12 @@ std::size_t HeapKernel::run(std::vector<T>& g, std::size_t upto) {
     // O(n^2), and Ctrl-C and --max-steps must still stop it within moments.
     if ((n & 0xFFF) == 0) report(n);
     if (n >= next_review_) choose_mode(g);
+    if (threads_ > 1 && mode_ == Mode::Sparse && threadable()) {
+      // Up to the next review of the mode (which may change the mask and the rare heaps).
+      const std::size_t reached = run_threaded(g, std::min(upto, next_review_));
+      if (overflow_) return reached;
+      if (reached > n) continue;
+    }
     if constexpr (std::is_same_v<T, std::uint8_t>) {
       // A block starts at a multiple of kLanes (so that the polls above still come) and ends
       // before the next review of the mode and the end of the table asked for.

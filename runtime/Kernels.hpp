@@ -56,6 +56,12 @@ class HeapKernel {
   // start with a given mask (the values are the same for any mask; only speed differs).
   void force_plain(bool on) { force_plain_ = on; }
   void force_mask(std::uint32_t mask);
+  // Threads for the sparse space (--threads): 1 runs the one-thread code; more compute the
+  // heaps in blocks, each in two phases (runtime/KernelThreads.cpp). The values are the same.
+  void set_threads(unsigned n) { threads_ = n == 0 ? 1 : n; }
+  unsigned threads() const { return threads_; }
+  // Heaps computed on threads so far (for tests: that the threads ran).
+  std::size_t threaded_heaps() const { return threaded_; }
   std::string describe() const;
 
  private:
@@ -75,6 +81,15 @@ class HeapKernel {
   std::uint32_t value_at(const std::vector<T>& g, std::size_t n, std::uint8_t* stamp, std::uint8_t gen,
                          const Covered* covered);
   std::size_t run_block(std::vector<std::uint8_t>& g);
+  // Heaps g.size() .. end - 1 (or fewer: a whole number of blocks, and it stops at a value
+  // past the marks it sized) on threads_ threads; returns the table's size after them.
+  template <typename T>
+  std::size_t run_threaded(std::vector<T>& g, std::size_t end);
+  template <typename T>
+  friend class SparseThreads;
+  // The threads run the sparse space in blocks when the code has splits into two heaps and
+  // nothing that reads the heaps just below (three heaps, a tail) beyond removals.
+  bool threadable() const;
   template <typename T>
   void choose_mode(const std::vector<T>& g);
   // Counts options looked at while computing heap n; polls once enough have gathered.
@@ -98,6 +113,8 @@ class HeapKernel {
   Mode mode_ = Mode::Plain;
   bool force_plain_ = false;
   bool forced_mask_ = false;
+  unsigned threads_ = 1;
+  std::size_t threaded_ = 0;
   std::vector<std::int64_t> ones_;    // k with kOne (k >= 1)
   std::vector<std::int64_t> nones_;   // k with kNone
   std::vector<std::int64_t> twos_;    // k with kTwo

@@ -376,6 +376,7 @@ std::optional<std::uint64_t> Evaluator::kernel_fill(const GameInstance& g, Strat
     }
     bool whole = false;
     std::uint64_t work_done = 0;
+    k.kernel->set_threads(limits_.threads);
     try {
       whole = k.kernel->extend(k.table, static_cast<std::size_t>(step),
                                [&](std::size_t done, std::size_t total, std::uint64_t work) {

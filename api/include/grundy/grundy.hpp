@@ -52,6 +52,7 @@ struct Options {
   std::uint64_t max_states = 0;     // --max-states
   std::uint64_t max_steps = 0;      // --max-steps
   std::uint64_t max_memory_mb = 0;  // --max-memory
+  unsigned threads = 0;             // --threads; 0: one thread (the command line's default is the cores)
 };
 
 // What run gives back: the exit code, the value of each expression statement in order (a
