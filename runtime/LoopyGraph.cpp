@@ -253,6 +253,7 @@ void LoopyGraph::truncate(std::uint32_t from) {
   if (by_coords()) coords_.resize(static_cast<std::size_t>(from) * static_cast<std::size_t>(arity_));
   else values_.resize(from);
   label.resize(from);
+  labelled = std::min(labelled, from);
   if (offsets_) {
     row_of_.resize(std::min<std::size_t>(from, row_of_.size()));
     drop_row();  // a row half listed when the exploration failed

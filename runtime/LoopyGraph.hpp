@@ -225,6 +225,10 @@ class LoopyGraph {
   std::vector<std::uint32_t> succ;
   std::vector<std::uint32_t> label;
   std::vector<std::uint32_t> remote;  // kOpen: a draw; empty: not computed
+  // The positions 0 .. labelled - 1 have their values in `label` (an outcome alone explores
+  // without labelling), and whether the last exploration listed options with the compiled rules.
+  std::uint32_t labelled = 0;
+  bool compiled = false;
 
  private:
   std::optional<std::uint32_t> find_int(std::int64_t n) const {
