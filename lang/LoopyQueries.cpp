@@ -15,8 +15,8 @@ Value loopy_query(BuiltinCall& c, const Sum& s) {
       const LoopyValue v = ev.loopy_value(s);
       return v.finite ? Value::integer(static_cast<std::int64_t>(v.value)) : Value::loopy(v.escapes);
     }
-    case Builtin::Outcome: return Value::outcome(ev.loopy_value(s).outcome());
-    case Builtin::Wins: return Value::boolean(ev.loopy_value(s).outcome() == 'N');
+    case Builtin::Outcome: return Value::outcome(ev.loopy_outcome(s));
+    case Builtin::Wins: return Value::boolean(ev.loopy_outcome(s) == 'N');
     case Builtin::Options: return Value::list(list_loopy_options(ev, s, 0));
     case Builtin::Winning: return Value::list(list_loopy_options(ev, s, 'P'));
     default: break;
@@ -29,7 +29,7 @@ Value query_loopy(BuiltinCall& c) {
   Evaluator& ev = c.in.evaluator();
   const bool loopy = Evaluator::any_loopy(s);
   switch (c.which) {
-    case Builtin::Draws: return Value::boolean(loopy && ev.loopy_value(s).outcome() == 'D');
+    case Builtin::Draws: return Value::boolean(loopy && ev.loopy_outcome(s) == 'D');
     case Builtin::Drawing: return Value::list(loopy ? list_loopy_options(ev, s, 'D') : std::vector<Value>{});
     case Builtin::Remoteness: {
       if (s.size() != 1) {

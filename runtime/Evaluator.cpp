@@ -206,6 +206,11 @@ LoopyValue Evaluator::loopy_value(const Sum& sum) {
   return loopy_sum(parts);
 }
 
+char Evaluator::loopy_outcome(const Sum& sum) {
+  if (sum.size() == 1 && sum[0].game->rules().loopy()) return loopy_.outcome(sum[0]);
+  return loopy_value(sum).outcome();
+}
+
 std::uint64_t Evaluator::search(const Position& root) {
   if (root.game->rules().is_nim()) return nim_value(root);
   if (root.game->rules().has_formula()) return root.game->rules().formula(*root.game, root.state);
@@ -335,7 +340,7 @@ std::uint64_t Evaluator::grundy(const Sum& sum) {
 }
 
 bool Evaluator::wins(const Sum& sum) {
-  if (any_loopy(sum)) return loopy_value(sum).outcome() == 'N';
+  if (any_loopy(sum)) return loopy_outcome(sum) == 'N';
   if (sum.size() != 1 || sum[0].game->rules().is_nim()) return grundy(sum) != 0;
   const Position& p = sum[0];
   Coords c{};

@@ -137,6 +137,8 @@ class Evaluator {
     return std::any_of(sum.begin(), sum.end(), [](const Position& p) { return p.game->rules().loopy(); });
   }
   LoopyValue loopy_value(const Sum& sum);
+  // N, P or D: of one loopy position by retrograde analysis, of a sum by its value.
+  char loopy_outcome(const Sum& sum);
   // The finite value of a loopy part of an option of `from`; an error when it is infinite.
   std::uint64_t finite_loopy_part(const Position& from, const Position& part);
 

@@ -27,7 +27,8 @@ class CoordsSink : public OptionSink {
   bool run(const std::int64_t* first, const std::int64_t* slope, int parts, std::int64_t count) override {
     if (parts != 1) return false;
     for (std::int64_t k = 0; k < count; ++k) {
-      for (int i = 0; i < arity_; ++i) coords.push_back(first[i] + k * slope[i]);  // the program checked the ends
+      for (int i = 0; i < arity_; ++i)
+        coords.push_back(first[i] + k * slope[i]);  // the program checked the ends
     }
     return true;
   }
@@ -51,7 +52,8 @@ class OffsetsSink : public OptionSink {
   }
   bool run(const std::int64_t* first, const std::int64_t* slope, int parts, std::int64_t count) override {
     // (The program checked the ends.)
-    return parts == 1 && take([a = first[0], b = slope[0]](std::int64_t k) { return a + k * b; }, count) == count;
+    return parts == 1 &&
+           take([a = first[0], b = slope[0]](std::int64_t k) { return a + k * b; }, count) == count;
   }
   std::int64_t batch(const std::int64_t* coords, int parts, int width, std::int64_t count) override {
     if (parts != 1) return 0;
@@ -121,10 +123,37 @@ LoopyValue LoopySolver::value_of(const Graph& g, std::uint32_t u) const {
 
 std::optional<std::uint64_t> LoopySolver::remoteness(const Position& p) {
   Graph* g = nullptr;
-  const std::uint32_t u = solve(p, g);
+  const std::uint32_t u = reach(p, g);
   if (g->remote.size() != g->size()) find_remoteness(*g);
   if (g->remote[u] == kOpen) return std::nullopt;
   return g->remote[u];
+}
+
+char LoopySolver::outcome(const Position& p) {
+  // The retrograde pass goes over the whole graph: it is taken where it is current, or where this
+  // query explores the whole graph; else the labelling, which labels only the positions new to it
+  // (outcomes asked one after another over a growing graph would redo the pass each time).
+  const auto known = graphs_.find(p.game);
+  const bool whole = known == graphs_.end() || known->second.size() == 0;
+  Graph* g = nullptr;
+  const std::uint32_t u = reach(p, g);
+  if (u < g->labelled || (!whole && g->remote.size() != g->size())) {
+    solve(p, g);
+    return value_of(*g, u).outcome();
+  }
+  if (g->remote.size() != g->size()) {
+    find_remoteness(*g);
+    if (limits_.explain) {
+      *limits_.explain << "explain: " << p.game->display_name()
+                       << ": loopy, outcomes by retrograde analysis of " << g->size()
+                       << " positions (no values: Smith's labelling waits for a query that needs "
+                       << "them), options from "
+                       << (g->compiled ? "the compiled rules" : "the rules as written")
+                       << (g->by_offsets() ? ", kept by their differences" : "") << '\n';
+    }
+  }
+  if (g->remote[u] == kOpen) return 'D';
+  return g->remote[u] % 2 == 0 ? 'P' : 'N';
 }
 
 std::vector<Position> LoopySolver::options(const Position& p) {
@@ -138,10 +167,11 @@ std::vector<Position> LoopySolver::options(const Position& p) {
   // Rows kept by their differences give their options in the order the differences were
   // first seen, and keep it when they turn to ids: the rules' order is the compiled rules' to
   // give again (they listed every such row).
-  const bool listed = program && g->reordered() &&
-                      (g->by_coords() ? (std::copy(g->coords(u), g->coords(u) + arity, c.begin()), true)
-                                      : arity <= kMaxBoxArity && coords_of(g->state(u), arity, c, program->packing)) &&
-                      program->options(c.data(), sink);
+  const bool listed =
+      program && g->reordered() &&
+      (g->by_coords() ? (std::copy(g->coords(u), g->coords(u) + arity, c.begin()), true)
+                      : arity <= kMaxBoxArity && coords_of(g->state(u), arity, c, program->packing)) &&
+      program->options(c.data(), sink);
   if (listed) {
     for (std::size_t j = 0; j < sink.coords.size(); j += static_cast<std::size_t>(arity)) {
       const std::int64_t* x = sink.coords.data() + j;
@@ -158,7 +188,7 @@ std::vector<Position> LoopySolver::options(const Position& p) {
   return out;
 }
 
-std::uint32_t LoopySolver::solve(const Position& p, Graph*& g) {
+std::uint32_t LoopySolver::reach(const Position& p, Graph*& g) {
   // Positions as the compiled rules' coordinates where there are compiled rules.
   const IntProgram* program = p.game->plan().loopy_program.get();
   const int arity = p.game->rules().state_arity();
@@ -170,21 +200,37 @@ std::uint32_t LoopySolver::solve(const Position& p, Graph*& g) {
   std::uint32_t u = 0;
   try {
     u = explore(p, *g);
-    const std::uint32_t stages = label(*g, from);
-    if (limits_.explain) {
-      *limits_.explain << "explain: " << p.game->display_name() << ": loopy, Smith's labelling of "
-                       << g->size() - from << " new positions (" << g->size() << " in all) in "
-                       << stages << " stages, options from "
-                       << (compiled_ ? "the compiled rules" : "the rules as written")
-                       << (g->by_offsets() ? ", kept by their differences" : "") << '\n';
-    }
+    g->compiled = compiled_;
   } catch (...) {
-    // Positions half explored or not labelled are dropped: the graph stays closed and labelled.
+    // Positions half explored are dropped: the graph stays closed under moves.
     states_ -= g->size() - from;
     g->truncate(from);
     throw;
   }
   g->remote.clear();
+  return u;
+}
+
+std::uint32_t LoopySolver::solve(const Position& p, Graph*& g) {
+  const std::uint32_t u = reach(p, g);
+  const std::uint32_t from = g->labelled;
+  if (from == g->size()) return u;
+  std::uint32_t stages = 0;
+  try {
+    stages = label(*g, from);
+  } catch (...) {
+    // Positions not labelled stay open, for the next query to label.
+    std::fill(g->label.begin() + from, g->label.end(), kOpen);
+    throw;
+  }
+  g->labelled = g->size();
+  if (limits_.explain) {
+    *limits_.explain << "explain: " << p.game->display_name() << ": loopy, Smith's labelling of "
+                     << g->size() - from << " new positions (" << g->size() << " in all) in " << stages
+                     << " stages, options from "
+                     << (g->compiled ? "the compiled rules" : "the rules as written")
+                     << (g->by_offsets() ? ", kept by their differences" : "") << '\n';
+  }
   return u;
 }
 
@@ -196,7 +242,8 @@ std::uint32_t LoopySolver::explore(const Position& root, Graph& g) {
     if (states_ < limits_.max_states && g.size() < kInf - 1) return;
     Error e(ErrorKind::Limit,
             "too many states: the positions reachable from " + to_string(root) + " pass " +
-                std::to_string(limits_.max_states) + " (a loopy game is explored whole before it is labelled)",
+                std::to_string(limits_.max_states) +
+                " (a loopy game is explored whole before it is labelled)",
             "raise the limit with --max-states N; a loopy game whose positions never end (a heap that "
             "may always grow) cannot be labelled");
     e.too_many_states = true;
@@ -310,7 +357,7 @@ std::uint32_t label_stages(LoopyGraph& g, std::uint32_t from, const Limits& limi
   // The moves to old positions act at the stage of the label they bring: an option labelled m
   // is one labelled m at stage m; an inf one, whose options are labelled for good, has an
   // option labelled m at each stage m of its K.
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> old;  // (old option, new position)
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> old;                     // (old option, new position)
   for (std::uint32_t i = 0; i < n && from == 0; ++i) bad[i] = g.out_degree(i);  // no old positions
   for (std::uint32_t i = 0; i < n && from > 0; ++i) {
     g.for_each_option(from + i, [&](std::uint32_t v) {
@@ -348,7 +395,8 @@ std::uint32_t label_stages(LoopyGraph& g, std::uint32_t from, const Limits& limi
     }
     a = b;
   }
-  std::stable_sort(events.begin(), events.end(), [](const Event& x, const Event& y) { return x.stage < y.stage; });
+  std::stable_sort(events.begin(), events.end(),
+                   [](const Event& x, const Event& y) { return x.stage < y.stage; });
 
   std::vector<std::uint32_t> open(n), touched_has, touched_tmp, queue;
   for (std::uint32_t i = 0; i < n; ++i) open[i] = i;

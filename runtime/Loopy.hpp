@@ -44,7 +44,10 @@ class LoopySolver {
  public:
   LoopySolver(GameRegistry& games, const Limits& limits) : games_(games), limits_(limits) {}
   LoopyValue value(const Position& p);
-  char outcome(const Position& p) { return value(p).outcome(); }
+  // N, P or D. By retrograde analysis alone where this query explores the game's whole graph
+  // or the pass is current, which needs no values (Smith's labelling is left for a query that
+  // needs them): a position is P at even remoteness, N at odd, D without. Else by its value.
+  char outcome(const Position& p);
   // Moves to the end under best play (0 at a terminal; the winner hurries, the loser delays);
   // nothing for a draw.
   std::optional<std::uint64_t> remoteness(const Position& p);
@@ -61,6 +64,8 @@ class LoopySolver {
   using Graph = LoopyGraph;
   static constexpr std::uint32_t kOpen = LoopyGraph::kOpen;
   static constexpr std::uint32_t kInf = LoopyGraph::kInf;
+  // p's id in its game's graph, explored (reach) and labelled (solve) as far as p's positions.
+  std::uint32_t reach(const Position& p, Graph*& g);
   std::uint32_t solve(const Position& p, Graph*& g);
   std::uint32_t explore(const Position& root, Graph& g);
   // Returns the number of stages.

@@ -42,12 +42,42 @@ void LoopyGraph::put_dense(std::int64_t n, std::uint32_t id) {
   dense_[at] = id;
   if (at / 64 >= held_.size()) held_.resize(std::max(at / 64 + 1, 2 * held_.size()), 0);
   held_[at / 64] |= std::uint64_t{1} << (at % 64);
+  std::size_t w = at / 64;
+  for (std::size_t l = 0, word = held_[w]; l < kFullLevels && word == ~std::uint64_t{0}; ++l, w /= 64) {
+    std::vector<std::uint64_t>& f = full_[l];
+    if (w / 64 >= f.size()) f.resize(std::max(w / 64 + 1, 2 * f.size()), 0);
+    f[w / 64] |= std::uint64_t{1} << (w % 64);
+    word = f[w / 64];
+  }
+}
+
+bool LoopyGraph::all_held(std::size_t level, std::uint64_t lo, std::uint64_t hi) const {
+  const std::vector<std::uint64_t>& b = level == 0 ? held_ : full_[level - 1];
+  const std::uint64_t wl = lo / 64, wh = hi / 64;
+  if (wh >= b.size()) return false;
+  const auto from = [](std::uint64_t i) { return ~std::uint64_t{0} << (i % 64); };       // bits i .. 63
+  const auto upto = [](std::uint64_t i) { return ~std::uint64_t{0} >> (63 - i % 64); };  // bits 0 .. i
+  if (wl == wh) return (~b[wl] & from(lo) & upto(hi)) == 0;
+  if ((~b[wl] & from(lo)) != 0 || (~b[wh] & upto(hi)) != 0) return false;
+  if (wl + 1 == wh) return true;
+  if (level < kFullLevels) return all_held(level + 1, wl + 1, wh - 1);
+  for (std::uint64_t w = wl + 1; w < wh; ++w) {
+    if (b[w] != ~std::uint64_t{0}) return false;
+  }
+  return true;
 }
 
 void LoopyGraph::drop_dense(std::int64_t n) {
   const auto at = static_cast<std::size_t>(n);
   dense_[at] = kOpen;
-  held_[at / 64] &= ~(std::uint64_t{1} << (at % 64));
+  std::size_t w = at / 64;
+  bool full = held_[w] == ~std::uint64_t{0};
+  held_[w] &= ~(std::uint64_t{1} << (at % 64));
+  for (std::size_t l = 0; l < kFullLevels && full; ++l, w /= 64) {
+    std::uint64_t& f = full_[l][w / 64];
+    full = f == ~std::uint64_t{0};
+    f &= ~(std::uint64_t{1} << (w % 64));
+  }
 }
 
 std::uint32_t LoopyGraph::add(const std::int64_t* c) {
@@ -80,6 +110,14 @@ std::uint32_t LoopyGraph::offset_index(std::size_t j, std::int64_t d) {
     last_.resize(j + 1);
     last_d_.resize(j + 1);
   }
+  for (Before& b : before_) {
+    if (b.len > j) b.len = 0;
+  }
+  prefix_ = std::min(prefix_, j);
+  if (last_d_.size() > prefix_least_.size()) {
+    prefix_least_.resize(last_d_.size());
+    prefix_most_.resize(last_d_.size());
+  }
   last_[j] = it->second;
   last_d_[j] = d;
   return it->second;
@@ -87,6 +125,17 @@ std::uint32_t LoopyGraph::offset_index(std::size_t j, std::int64_t d) {
 
 void LoopyGraph::end_row(std::size_t n) {
   moves_ += n;
+  if (!diverged_ && n > 0 && same_ == n) {  // a row before's, option by option, if as long
+    for (const Before& b : before_) {
+      if (b.len != n) continue;
+      row_of_.push_back(b.pat);
+      same_ = 0;
+      return;
+    }
+  }
+  if (!diverged_) set_same_bits();
+  same_ = 0;
+  diverged_ = false;
   std::size_t words = row_.size();
   while (words > 0 && row_[words - 1] == 0) --words;
   const auto same = [&](std::uint32_t p) {
@@ -98,6 +147,7 @@ void LoopyGraph::end_row(std::size_t n) {
   if (!row_of_.empty() && same(row_of_.back())) {
     row_of_.push_back(row_of_.back());
     std::fill(row_.begin(), row_.begin() + static_cast<std::ptrdiff_t>(words), 0);
+    remember_row(n);
     return;
   }
   const std::string_view bytes(reinterpret_cast<const char*>(row_.data()), words * sizeof(std::uint64_t));
@@ -114,6 +164,22 @@ void LoopyGraph::end_row(std::size_t n) {
   }
   row_of_.push_back(p);
   std::fill(row_.begin(), row_.begin() + static_cast<std::ptrdiff_t>(words), 0);
+  remember_row(n);
+}
+
+void LoopyGraph::remember_row(std::size_t n) {
+  // last_d_[0 .. n) are this row's differences now (each option wrote or matched its own): it
+  // takes the place of a row as long, else of the shortest.
+  if (n == 0) return;
+  Before* at = &before_[0];
+  for (Before& b : before_) {
+    if (b.len == n) {
+      at = &b;
+      break;
+    }
+    if (b.len < at->len) at = &b;
+  }
+  *at = Before{n, row_of_.back()};
 }
 
 void LoopyGraph::put_options(std::uint32_t u, const std::uint32_t* ids, std::size_t n) {
@@ -151,6 +217,10 @@ void LoopyGraph::to_ids() {
   std::vector<std::uint64_t>().swap(pats_);
   pat_at_.assign(1, 0);
   std::vector<std::uint32_t>().swap(pat_moves_);
+  std::vector<std::int64_t>().swap(prefix_least_);
+  std::vector<std::int64_t>().swap(prefix_most_);
+  prefix_ = 0;
+  before_ = {};
   pat_index_ = {};
 }
 
@@ -183,9 +253,11 @@ void LoopyGraph::truncate(std::uint32_t from) {
   if (by_coords()) coords_.resize(static_cast<std::size_t>(from) * static_cast<std::size_t>(arity_));
   else values_.resize(from);
   label.resize(from);
+  labelled = std::min(labelled, from);
   if (offsets_) {
     row_of_.resize(std::min<std::size_t>(from, row_of_.size()));
     drop_row();  // a row half listed when the exploration failed
+    before_ = {};
     moves_ = 0;
     for (std::uint32_t p : row_of_) moves_ += pat_moves_[p];
   } else {
@@ -198,11 +270,13 @@ void LoopyGraph::truncate(std::uint32_t from) {
 
 std::uint64_t LoopyGraph::bytes() const {
   return (first.capacity() + succ.capacity() + label.capacity() + remote.capacity() + dense_.capacity() +
-          last_.capacity() + row_of_.capacity() + pat_moves_.capacity()) * 4 +
-         (coords_.capacity() + held_.capacity() + last_d_.capacity() + row_.capacity() + pats_.capacity() + pat_at_.capacity() +
-          delta_.capacity()) * 8 +
-         (delta_index_.capacity() + pat_index_.capacity()) * 17 + hashed_.bytes() + values_.capacity() * sizeof(Value) +
-         index_.capacity() * (sizeof(Value) + 5);
+          last_.capacity() + row_of_.capacity() + pat_moves_.capacity()) *
+             4 +
+         (coords_.capacity() + held_.capacity() + last_d_.capacity() + row_.capacity() + pats_.capacity() +
+          pat_at_.capacity() + prefix_least_.capacity() + prefix_most_.capacity() + delta_.capacity()) *
+             8 +
+         (delta_index_.capacity() + pat_index_.capacity()) * 17 + hashed_.bytes() +
+         values_.capacity() * sizeof(Value) + index_.capacity() * (sizeof(Value) + 5);
 }
 
 }  // namespace grundy

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <optional>
@@ -81,12 +82,12 @@ class LoopyGraph {
   // end_row(); no id is looked up, where the options are held already. False: a difference
   // past 64 bits, and the row is to be given again as ids (put_options, after to_ids()).
   bool row_option(std::size_t j, std::int64_t n, std::int64_t m) {
+    if (!diverged_) set_same_bits();
     std::int64_t d = 0;
     if (__builtin_sub_overflow(n, m, &d)) [[unlikely]]
       return false;
     // The j-th option of a position mostly moves by the j-th difference of the one before.
-    const std::uint32_t i =
-        j < last_.size() && last_d_[j] == d ? last_[j] : offset_index(j, d);
+    const std::uint32_t i = j < last_.size() && last_d_[j] == d ? last_[j] : offset_index(j, d);
     if (i / 64 >= row_.size()) [[unlikely]]
       row_.resize(i / 64 + 1, 0);
     row_[i / 64] |= std::uint64_t{1} << (i % 64);
@@ -99,9 +100,16 @@ class LoopyGraph {
   // first whether each option is held, then its difference's bit, found where the position
   // before had the same j-th difference, and gathered in a register while the word is the
   // same (or-ing each into memory made every option wait for the one before).
+  //
+  // Mostly (Square-But-One between two squares, WindUp away from 0) a row's differences are the
+  // ones of a row before at the same places: the batch is then compared with that row (a loop
+  // without a branch), its bits not set, and the row ends as that row's pattern; its options are
+  // not looked up either where all the states they lie between are held.
   template <class M, class Add>
   std::int64_t row_options(std::size_t j0, std::int64_t n, M&& m_of, std::int64_t count, Add& add) {
-    for (std::int64_t j = 0; j < count; ++j) {
+    const int same = diverged_ ? 0 : same_as_before(j0, n, m_of, count);
+    if (same == 0 && !diverged_) set_same_bits();
+    for (std::int64_t j = 0; j < count && same != 2; ++j) {
       const std::uint64_t* bits = held_.data();
       const std::uint64_t held = dense_ok_ ? held_.size() * 64 : 0;
       for (; j < count; ++j) {
@@ -111,6 +119,10 @@ class LoopyGraph {
       if (j == count) break;
       const std::int64_t m = m_of(j);
       if (!find_int(m)) add(m);
+    }
+    if (same != 0) {
+      same_ += static_cast<std::size_t>(count);
+      return count;
     }
     constexpr std::size_t kNone = ~std::size_t{0};
     std::size_t word = kNone;  // of the bits in acc
@@ -155,7 +167,11 @@ class LoopyGraph {
   }
   // Holds the row listed as the next position's, of n options.
   void end_row(std::size_t n);
-  void drop_row() { std::fill(row_.begin(), row_.end(), 0); }
+  void drop_row() {
+    std::fill(row_.begin(), row_.end(), 0);
+    same_ = 0;
+    diverged_ = false;
+  }
   // Calls f(v) for each option v of u (each edge held: an option the rules give twice is
   // given twice as ids, once by offsets, and for_each_pred agrees).
   template <class F>
@@ -168,7 +184,8 @@ class LoopyGraph {
     const std::uint32_t p = row_of_[u];
     for (std::uint64_t w = pat_at_[p]; w < pat_at_[p + 1]; ++w) {
       for (std::uint64_t bits = pats_[w]; bits != 0; bits &= bits - 1) {
-        const std::int64_t d = delta_[(w - pat_at_[p]) * 64 + static_cast<std::uint64_t>(__builtin_ctzll(bits))];
+        const std::int64_t d =
+            delta_[(w - pat_at_[p]) * 64 + static_cast<std::uint64_t>(__builtin_ctzll(bits))];
         f(*find_int(n - d));
       }
     }
@@ -208,6 +225,10 @@ class LoopyGraph {
   std::vector<std::uint32_t> succ;
   std::vector<std::uint32_t> label;
   std::vector<std::uint32_t> remote;  // kOpen: a draw; empty: not computed
+  // The positions 0 .. labelled - 1 have their values in `label` (an outcome alone explores
+  // without labelling), and whether the last exploration listed options with the compiled rules.
+  std::uint32_t labelled = 0;
+  bool compiled = false;
 
  private:
   std::optional<std::uint32_t> find_int(std::int64_t n) const {
@@ -220,6 +241,45 @@ class LoopyGraph {
     return std::nullopt;
   }
   std::uint32_t offset_index(std::size_t j, std::int64_t d);
+  void remember_row(std::size_t n);
+  // Whether the options m(0) .. m(count - 1), the j0-th of n's on, move by the differences
+  // last_d_ has at those places (a row before's): 0 not; 2 they do, and are held: they lie
+  // between n less the largest of last_d_[0 .. j0 + count) and n less the least, and all the
+  // states between are; 1 they do, and may not be held.
+  template <class M>
+  int same_as_before(std::size_t j0, std::int64_t n, M& m_of, std::int64_t count) {
+    const std::size_t end = j0 + static_cast<std::size_t>(count);
+    if (!dense_ok_ || count == 0 || end > last_d_.size()) return 0;
+    // Differences compared modulo 2^64: an option whose difference wraps to one of last_d_'s
+    // is that option (both lie in the bounds below).
+    const std::int64_t* d = last_d_.data() + j0;
+    std::uint64_t diff = 0;
+    for (std::int64_t j = 0; j < count; ++j) {
+      diff |= (static_cast<std::uint64_t>(n) - static_cast<std::uint64_t>(m_of(j))) ^
+              static_cast<std::uint64_t>(d[j]);
+    }
+    if (diff != 0) return 0;
+    for (; prefix_ < end; ++prefix_) {
+      const std::int64_t x = last_d_[prefix_];
+      prefix_least_[prefix_] = prefix_ == 0 ? x : std::min(prefix_least_[prefix_ - 1], x);
+      prefix_most_[prefix_] = prefix_ == 0 ? x : std::max(prefix_most_[prefix_ - 1], x);
+    }
+    std::int64_t lo = 0, hi = 0;
+    const bool held = !__builtin_sub_overflow(n, prefix_most_[end - 1], &lo) &&
+                      !__builtin_sub_overflow(n, prefix_least_[end - 1], &hi) && lo >= 0 &&
+                      all_held(0, static_cast<std::uint64_t>(lo), static_cast<std::uint64_t>(hi));
+    return held ? 2 : 1;
+  }
+  // The row's first same_ options were found the same as the row before's without setting
+  // their bits: they are set now (a later batch differs, or the row is shorter).
+  void set_same_bits() {
+    for (std::size_t j = 0; j < same_; ++j) {
+      const std::uint32_t i = last_[j];
+      if (i / 64 >= row_.size()) row_.resize(i / 64 + 1, 0);
+      row_[i / 64] |= std::uint64_t{1} << (i % 64);
+    }
+    diverged_ = true;
+  }
 
   // States n of 0 <= n < kDense are found by n: a heap game's, read as a hand-written
   // labelling reads its arrays.
@@ -231,15 +291,20 @@ class LoopyGraph {
 
   int arity_;  // 0: Values
   IntProgram::Packing packing_;
-  bool dense_ok_;                        // by_coords(): a state is one plain integer
-  std::vector<std::uint32_t> dense_;     // kOpen: not held
+  bool dense_ok_;                     // by_coords(): a state is one plain integer
+  std::vector<std::uint32_t> dense_;  // kOpen: not held
   // dense_'s held states, a bit each: row_options asks for every option whether it is held,
   // and Square-But-One's rows reach back over a million states, a 4 MB dense_ that misses the
   // cache where these 125 KB do not.
   std::vector<std::uint64_t> held_;
-  std::vector<std::int64_t> coords_;     // by_coords(): arity_ per position
-  StateMap<std::uint32_t> hashed_;       // by_coords(): the positions not in dense_
-  std::vector<Value> values_;            // otherwise
+  // Whether all the states lo .. hi are held, in a few steps however far apart: full_[0]'s bit
+  // w says whether held_[w] is all ones, full_[l + 1]'s whether full_[l]'s word w is.
+  static constexpr std::size_t kFullLevels = 3;  // 2^23 states: 2^17 words, 2^11, 32, 1
+  std::array<std::vector<std::uint64_t>, kFullLevels> full_;
+  bool all_held(std::size_t level, std::uint64_t lo, std::uint64_t hi) const;
+  std::vector<std::int64_t> coords_;  // by_coords(): arity_ per position
+  StateMap<std::uint32_t> hashed_;    // by_coords(): the positions not in dense_
+  std::vector<Value> values_;         // otherwise
   absl::flat_hash_map<Value, std::uint32_t> index_;
 
   // by_offsets(): the differences n - m seen, in the order first seen, and the rows of bits
@@ -253,15 +318,31 @@ class LoopyGraph {
   // The j-th difference of the last position listed that had a j-th, and its index.
   std::vector<std::int64_t> last_d_;
   std::vector<std::uint32_t> last_;
-  std::vector<std::uint64_t> row_;  // the row being listed
-  std::vector<std::uint32_t> row_of_;   // u's pattern, for each position listed
-  std::vector<std::uint64_t> pats_;     // pattern p's words: pats_[pat_at_[p] .. pat_at_[p + 1])
+  std::vector<std::uint64_t> row_;        // the row being listed
+  std::vector<std::uint32_t> row_of_;     // u's pattern, for each position listed
+  std::vector<std::uint64_t> pats_;       // pattern p's words: pats_[pat_at_[p] .. pat_at_[p + 1])
   std::vector<std::uint64_t> pat_at_{0};  // (no zero word at the end)
   std::vector<std::uint32_t> pat_moves_;  // its bits set
   // A hash of the pattern's words to the pattern: a pattern whose hash is taken by another is
   // held again, under no hash.
   absl::flat_hash_map<std::uint64_t, std::uint32_t> pat_index_;
   std::uint64_t moves_ = 0;  // listed
+  // Rows before whose differences are last_d_[0 .. len) still (Square-But-One's rows alternate
+  // between two lengths, with and without its +1), and their patterns. A row held is put here;
+  // a place of last_d_ written takes out those that reach past it.
+  struct Before {
+    std::size_t len = 0;  // 0: none
+    std::uint32_t pat = 0;
+  };
+  std::array<Before, 4> before_{};
+  // The least and the largest of last_d_[0 .. j], for j < prefix_ (the places written since
+  // are past it).
+  std::vector<std::int64_t> prefix_least_, prefix_most_;
+  std::size_t prefix_ = 0;
+  // Of the row being listed, the options from its start found the same as the row before's
+  // (their bits not set), until one is not (diverged_: the bits are set from then on).
+  std::size_t same_ = 0;
+  bool diverged_ = false;
   bool reordered_ = false;
 };
 
