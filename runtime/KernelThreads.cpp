@@ -96,6 +96,12 @@ class SparseThreads {
     std::vector<std::uint32_t> pending, waiting;
     std::vector<Group> groups;
     std::uint64_t work = 0;
+    // How many of the rare heaps lie below `heap` (none below 1).
+    std::size_t rank(std::int64_t heap) const {
+      if (heap <= 0) return 0;
+      return static_cast<std::size_t>(
+          std::lower_bound(rh.begin(), rh.end(), static_cast<std::uint64_t>(heap)) - rh.begin());
+    }
   };
   void chain();           // thread 0: phase 2 of every block, and phase 1 of those not taken
   void help(unsigned t);  // the others: phase 1 of the blocks ahead
@@ -298,11 +304,7 @@ std::pair<std::size_t, std::size_t> SparseThreads<T>::ahead_range(const Worker& 
                                                                   std::int64_t L) {
   // The rare heaps below L are the same in every copy of the list from phase 1 on, and a
   // range that starts at L or above is empty in every copy: both phases find the same one.
-  auto rank = [&](std::int64_t heap) {
-    if (heap <= 0) return std::size_t{0};
-    return static_cast<std::size_t>(
-        std::lower_bound(w.rh.begin(), w.rh.end(), static_cast<std::uint64_t>(heap)) - w.rh.begin());
-  };
+  auto rank = [&w](std::int64_t heap) { return w.rank(heap); };
   const std::size_t from = rank(r - L + 1), to = rank(std::min(L, r));
   return {from, std::max(from, to)};
 }
@@ -417,12 +419,7 @@ void SparseThreads<T>::ahead(Worker& w, Slot& s, std::size_t start, std::int64_t
   }
   const std::uint8_t gen = s.gen;
   const std::uint32_t mask = k_.mask_;
-  auto rank = [&](std::int64_t heap) {
-    return static_cast<std::size_t>(
-        std::lower_bound(w.rh.begin(), w.rh.end(),
-                         static_cast<std::uint64_t>(std::max<std::int64_t>(heap, 0))) -
-        w.rh.begin());
-  };
+  auto rank = [&w](std::int64_t heap) { return w.rank(heap); };
   // The marks, kLanes heaps at a time: the rare heaps in every one's range of phase 1 are
   // read once for all of them (other parts consecutive across the heaps), the rest per heap.
   for (std::size_t l0 = 0; l0 < kBlock; l0 += kLanes) {
@@ -489,12 +486,7 @@ bool SparseThreads<T>::in_turn(Worker& w, Slot& s, std::size_t start, std::int64
   sync(w);  // holds every rare heap below start
   const std::uint8_t gen = s.gen;
   const std::uint32_t mask = k_.mask_;
-  auto rank = [&](std::int64_t heap) {
-    return static_cast<std::size_t>(
-        std::lower_bound(w.rh.begin(), w.rh.end(),
-                         static_cast<std::uint64_t>(std::max<std::int64_t>(heap, 0))) -
-        w.rh.begin());
-  };
+  auto rank = [&w](std::int64_t heap) { return w.rank(heap); };
   std::vector<Group>& groups = w.groups;
   groups.assign(k_.twos_.size(), Group{});
   for (std::size_t l = 0; l < kBlock; ++l) {
