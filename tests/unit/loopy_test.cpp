@@ -130,6 +130,21 @@ std::string listed(const std::vector<std::string>& xs) {
   return s + "]\n";
 }
 
+// The oracle's values and its outcomes (N, P, D) of the states xs, as a program lists them.
+struct OracleListed {
+  std::string values, outcomes;
+};
+OracleListed oracle_listed(const Digraph& g, const std::vector<int>& xs) {
+  const std::vector<std::string> want = oracle_values(g);
+  const auto retro = retrograde(g);
+  std::vector<std::string> values, outcomes;
+  for (int x : xs) {
+    values.push_back(want[static_cast<std::size_t>(x)]);
+    outcomes.emplace_back(1, retro[static_cast<std::size_t>(x)]);
+  }
+  return {listed(values), listed(outcomes)};
+}
+
 }  // namespace
 
 TEST_CASE("Smith's values of random digraphs agree with the oracle G + *k", "[fast][loopy]") {
@@ -557,15 +572,9 @@ TEST_CASE("random games of one integer: options kept by their differences agree 
     REQUIRE(lines.size() == 8);
     for (std::size_t i = 0; i < 8; i += 2) CHECK(lines[i] == lines[i + 1]);
     if (!large) {
-      const std::vector<std::string> want = oracle_values(game.g);
-      const auto retro = retrograde(game.g);
-      std::vector<std::string> values, outcomes;
-      for (int x : xs) {
-        values.push_back(want[static_cast<std::size_t>(x)]);
-        outcomes.emplace_back(1, retro[static_cast<std::size_t>(x)]);
-      }
-      CHECK(lines[0] + "\n" == listed(values));
-      CHECK(lines[2] + "\n" == listed(outcomes));
+      const OracleListed want = oracle_listed(game.g, xs);
+      CHECK(lines[0] + "\n" == want.values);
+      CHECK(lines[2] + "\n" == want.outcomes);
     }
     // G's first query tells how its graph began, its last how it ended.
     const std::size_t last = run.explain.rfind("explain: G:");
@@ -701,15 +710,9 @@ TEST_CASE("outcomes asked first come from retrograde analysis alone, and values 
     CHECK(gl[1] == gl[6]);
     retrograde_alone += contains(g.explain, "outcomes by retrograde analysis");
     if (!large) {
-      const std::vector<std::string> want = oracle_values(game.g);
-      const auto retro = retrograde(game.g);
-      std::vector<std::string> values, outcomes;
-      for (int x : xs) {
-        values.push_back(want[static_cast<std::size_t>(x)]);
-        outcomes.emplace_back(1, retro[static_cast<std::size_t>(x)]);
-      }
-      CHECK(gl[1] + "\n" == listed(outcomes));
-      CHECK(gl[5] + "\n" == listed(values));
+      const OracleListed want = oracle_listed(game.g, xs);
+      CHECK(gl[1] + "\n" == want.outcomes);
+      CHECK(gl[5] + "\n" == want.values);
     }
   }
   CHECK(retrograde_alone == 96);
