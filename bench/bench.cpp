@@ -702,6 +702,26 @@ int primes_hand(int n) {
   return count;
 }
 
+// HDU 5724's row of 20 squares, as a contest solution memoizes it: a bitmask per row, the
+// piece at i jumping to the nearest empty square on its right.
+struct RowJumpHand {
+  std::unordered_map<std::uint32_t, int> memo;
+  int grundy(std::uint32_t cs) {
+    if (auto it = memo.find(cs); it != memo.end()) return it->second;
+    bool seen[21] = {};
+    for (int i = 0; i < 20; ++i) {
+      if (!(cs >> i & 1)) continue;
+      int j = i;
+      while (j < 20 && (cs >> j & 1)) ++j;
+      if (j < 20) seen[grundy((cs & ~(1u << i)) | (1u << j))] = true;
+    }
+    int v = 0;
+    while (seen[v]) ++v;
+    memo[cs] = v;
+    return v;
+  }
+};
+
 struct Case {
   std::string name;
   std::string note;
@@ -922,6 +942,19 @@ std::vector<Case> cases() {
                      "if c > 0 or j > 0 }\nwins(Chomp([9, 9, 9, 9, 9, 9, 9]))\n");
                },
                chomp_wins_hand});
+  c.push_back({"HDU 5724 row of 20, helper next_empty(cs, i)",
+               "a list state, a tail-recursive helper run as a loop; hand: memoized grundy() over masks", 3,
+               [] {
+                 return run_grundy(
+                     "def next_empty(cs, i) = if i >= 20 then 20 else if cs[i] == 0 then i else next_empty(cs, i + 1)\n"
+                     "game Row { state cs  move update(update(cs, i, 0), next_empty(cs, i), 1) for i in 0..19 "
+                     "if cs[i] == 1 and next_empty(cs, i) < 20 }\n"
+                     "grundy(Row([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]))\n");
+               },
+               [] {
+                 RowJumpHand h;
+                 return std::to_string(h.grundy((1u << 10) - 1));
+               }});
   c.push_back({"Can I Win, M = 20, T = 200 (set state)", "LeetCode 464, wins(); hand: bitmask memo array", 3,
                [] {
                  return run_grundy(

@@ -67,9 +67,17 @@ class Compiler {
         case GameItem::Kind::Move:
         case GameItem::Kind::Split: {
           if (arity == 0) return nullptr;
-          auto c = rule(it, arity);
-          if (!c) return nullptr;
-          for (CItem& one : disjunctions(std::move(*c))) items.push_back(finish(std::move(one)));
+          // A rule that starts `for (dx, dy) in` a few constant tuples is one rule per tuple,
+          // each with its numbers in place (x + dx is x - 2): a knight's four moves cost what
+          // four rules written out cost, not a loop's set-up per state.
+          const std::size_t pins = pinned_count(it);
+          for (std::size_t t = 0; t < std::max<std::size_t>(pins, 1); ++t) {
+            pin_ = pins > 0 ? static_cast<int>(t) : -1;
+            auto c = rule(it, arity);
+            pin_ = -1;
+            if (!c) return nullptr;
+            for (CItem& one : disjunctions(std::move(*c))) items.push_back(finish(std::move(one)));
+          }
           break;
         }
       }
@@ -211,7 +219,8 @@ class Compiler {
       case ExprKind::Call: {
         const Expr& callee = *e.args[0];
         if (callee.kind == ExprKind::Name && callee.binding.to == Binding::To::Def && e.clauses.empty()) {
-          return inlined(e);
+          if (auto x = inlined(e)) return x;
+          return looped(e);
         }
         if (callee.kind != ExprKind::Name || callee.binding.to != Binding::To::Builtin ||
             !e.clauses.empty()) {
@@ -589,7 +598,8 @@ class Compiler {
       case Op::WordAt:
       case Op::TableAt:
       case Op::RowOf:
-      case Op::RowAt: return true;
+      case Op::RowAt:
+      case Op::Loop: return true;
       default: return can_fail(n.a) || can_fail(n.b) || can_fail(n.c);
     }
   }
@@ -673,6 +683,10 @@ class Compiler {
         continue;
       }
       if (cl.slots.size() != 1) {
+        if (pin_ >= 0 && &cl == &it.clauses.front()) {
+          pinned(cl);
+          continue;
+        }
         if (!destructured(cl, cc)) return std::nullopt;
         c.clauses.push_back(std::move(cc));
         continue;
@@ -917,7 +931,7 @@ class Compiler {
         return true;
       }
     }
-    if (n.op == Op::ListComp || n.op == Op::SetComp) return false;  // a register of its own
+    if (n.op == Op::ListComp || n.op == Op::SetComp || n.op == Op::Loop) return false;  // a register of its own
     return periodic(n.a, k, period) && periodic(n.b, k, period) && periodic(n.c, k, period);
   }
 
@@ -927,7 +941,7 @@ class Compiler {
                           std::vector<std::int32_t>& moduli) const {
     if (i < 0 || !code_.mentions(i, k)) return true;
     const Node& n = code_.nodes[static_cast<std::size_t>(i)];
-    if (n.op == Op::Reg || n.op == Op::ListComp || n.op == Op::SetComp) return false;
+    if (n.op == Op::Reg || n.op == Op::ListComp || n.op == Op::SetComp || n.op == Op::Loop) return false;
     if (n.op == Op::Mod) {
       const Node& m = code_.nodes[static_cast<std::size_t>(n.b)];
       if (m.op == Op::Const && m.v > 0 && m.v <= kMaxPeriod && code_.slope(n.a, k)) {
@@ -974,6 +988,32 @@ class Compiler {
       bound_[cl.slots[i]] = Typed{op(Op::TableAt, position, -1, -1, t), Ty::Int};
     }
     return true;
+  }
+
+  // The tuples a rule's first clause destructures, when they are a few constant tuples of
+  // integers (kMaxPinned at most): the rules it is written out into; 0 otherwise.
+  static constexpr std::size_t kMaxPinned = 8;
+  std::size_t pinned_count(const GameItem& it) {
+    if (it.clauses.empty()) return 0;
+    const Clause& cl = it.clauses.front();
+    if (cl.kind == Clause::Kind::If || cl.slots.size() < 2 || !invariant(*cl.expr)) return 0;
+    auto v = value_of(*cl.expr);
+    if (!v || !(v->is(Kind::List) || v->is(Kind::Set) || v->is(Kind::Tuple))) return 0;
+    if (v->items().empty() || v->items().size() > kMaxPinned) return 0;
+    for (const Value& item : v->items()) {
+      if (!item.is(Kind::Tuple) || item.items().size() != cl.slots.size()) return 0;
+      for (const Value& x : item.items()) {
+        if (!x.is(Kind::Int)) return 0;
+      }
+    }
+    return v->items().size();
+  }
+  // Binds the names of the clause to the numbers of its tuple number pin_ (pinned_count).
+  void pinned(const Clause& cl) {
+    const auto v = value_of(*cl.expr);
+    const Value& item = v->items()[static_cast<std::size_t>(pin_)];
+    for (std::size_t i = 0; i < cl.slots.size(); ++i)
+      bound_[cl.slots[i]] = Typed{constant(item.items()[i].as_int()), Ty::Int};
   }
 
   // A constant list (a parameter, a top-level let) as a table: of integers, or (rows) of
@@ -1058,6 +1098,88 @@ class Compiler {
     return body;
   }
 
+  // A call of a function that calls itself once, in tail position (a chain: trial division,
+  // the next empty square), as a loop over registers of its own (IntProgram::Op::Loop): the
+  // parameters of the first call are the arguments, and each call after it sets them anew.
+  std::optional<Typed> looped(const Expr& e) {
+    const int k = e.args[0]->binding.index;
+    auto& defs = m_.world().defs;
+    if (k < 0 || static_cast<std::size_t>(k) >= defs.size()) return std::nullopt;
+    const DefDecl* d = defs[static_cast<std::size_t>(k)].decl;
+    const std::size_t params = d ? d->params.size() : 0;
+    if (!d || !d->body || params + 1 != e.args.size() || params == 0 || params > 3) return std::nullopt;
+    if (!m_.recursive(k) || defs[static_cast<std::size_t>(k)].recursive != 2 || depth_ >= 16) return std::nullopt;
+    // Its one call of itself is not in tail position: met again while compiling the body.
+    if (std::find(looping_.begin(), looping_.end(), k) != looping_.end()) return std::nullopt;
+    std::int32_t first[3] = {-1, -1, -1};
+    std::vector<Ty> types;
+    for (std::size_t i = 1; i < e.args.size(); ++i) {
+      auto a = expr(*e.args[i]);
+      if (!a) return std::nullopt;
+      first[i - 1] = a->first;
+      types.push_back(a->second);
+    }
+    Scope inner;
+    inner.base = registers_;
+    registers_ += std::max(d->frame_size, 1);
+    ty_.resize(static_cast<std::size_t>(registers_), std::nullopt);
+    for (std::size_t i = 0; i < params; ++i) {
+      const auto slot = static_cast<std::size_t>(inner.base) + i;
+      ty_[slot] = types[i];
+      Node n;
+      n.op = Op::Reg;
+      n.v = static_cast<std::int64_t>(slot);
+      inner.args.push_back(Typed{add(n), types[i]});
+    }
+    Scope* outer = scope_;
+    scope_ = &inner;
+    ++depth_;
+    looping_.push_back(k);
+    std::optional<Ty> result;
+    const auto body = tail(*d->body, k, types, result);
+    looping_.pop_back();
+    --depth_;
+    scope_ = outer;
+    if (!body || !result) return std::nullopt;
+    IntProgram::Loop q;
+    q.base = inner.base;
+    q.params = static_cast<int>(params);
+    q.body = *body;
+    q.most = m_.world().max_depth;
+    code_.loops.push_back(q);
+    const auto at = static_cast<std::int64_t>(code_.loops.size() - 1);
+    return Typed{op(Op::Loop, first[0], first[1], first[2], at), *result};
+  }
+
+  // The body of function k as a loop's (looped): its `if`s down to the leaves, each the result
+  // (of type `result`, the same at every leaf) or the call of k again (Op::Again).
+  std::optional<std::int32_t> tail(const Expr& e, int k, const std::vector<Ty>& types, std::optional<Ty>& result) {
+    if (e.kind == ExprKind::If) {
+      auto c = expr(*e.args[0]);
+      if (!c || c->second != Ty::Bool) return std::nullopt;
+      auto a = tail(*e.args[1], k, types, result);
+      if (!a) return std::nullopt;
+      auto b = tail(*e.args[2], k, types, result);
+      if (!b) return std::nullopt;
+      return op(Op::If, c->first, *a, *b);
+    }
+    if (e.kind == ExprKind::Call && e.clauses.empty() && e.args[0]->kind == ExprKind::Name &&
+        e.args[0]->binding.to == Binding::To::Def && e.args[0]->binding.index == k) {
+      if (e.args.size() != types.size() + 1) return std::nullopt;
+      std::int32_t next[3] = {-1, -1, -1};
+      for (std::size_t i = 0; i < types.size(); ++i) {
+        auto a = expr(*e.args[i + 1]);
+        if (!a || a->second != types[i]) return std::nullopt;
+        next[i] = a->first;
+      }
+      return op(Op::Again, next[0], next[1], next[2]);
+    }
+    auto x = expr(e);
+    if (!x || (result && *result != x->second)) return std::nullopt;
+    result = x->second;
+    return x->first;
+  }
+
   // True when evaluating e always evaluates the local `slot` (a function's parameter):
   // conservatively, through operators, conditions and the branches of an `if` both taken.
   static bool strict_in(const Expr& e, int slot) {
@@ -1107,6 +1229,8 @@ class Compiler {
   int registers_ = 1;  // the game's frame, then each inlined call's
   Scope* scope_ = nullptr;
   int depth_ = 0;  // calls inlined within one another
+  std::vector<int> looping_;  // the functions whose loops are being compiled (looped)
+  int pin_ = -1;              // the tuple of the rule's first clause written out (pinned_count)
   std::vector<std::optional<Ty>> ty_;
   absl::flat_hash_map<const Expr*, std::int64_t> tables_;
   absl::flat_hash_map<std::pair<const Expr*, int>, std::int64_t> words_;  // tables of masks or words

@@ -67,7 +67,9 @@ std::int64_t IntProgram::eval(std::int32_t i, std::int64_t* r, bool& bail) const
     case Op::ListSet:
     case Op::ListSum:
     case Op::ListMin:
-    case Op::ListMax: return eval_rare(n, r, bail);
+    case Op::ListMax:
+    case Op::Loop:
+    case Op::Again: return eval_rare(n, r, bail);
     case Op::Popcount: return __builtin_popcountll(static_cast<std::uint64_t>(eval(n.a, r, bail)));
     case Op::Not: return eval(n.a, r, bail) ? 0 : 1;
     case Op::And: return eval(n.a, r, bail) ? (eval(n.b, r, bail) ? 1 : 0) : 0;
@@ -147,6 +149,8 @@ std::int64_t IntProgram::eval_rare(const Node& n, std::int64_t* r, bool& bail) c
       return w < 0 ? done(checked::Fault::Overflow) : w;
     }
     case Op::SetComp: return set_comprehension(n, r, bail);
+    case Op::Loop: return loop(n, r, bail);
+    case Op::Again: return done(checked::Fault::Overflow);  // only a Loop's body has one
     default: break;
   }
   const std::int64_t x = operand(n.a, r, bail);
@@ -212,9 +216,47 @@ std::int64_t IntProgram::set_comprehension(const Node& n, std::int64_t* r, bool&
   return static_cast<std::int64_t>(acc);
 }
 
+// The calls of a tail-recursive function one after another in its registers, as a hand-written
+// while loop, rather than a call per step.
+std::int64_t IntProgram::loop(const Node& n, std::int64_t* r, bool& bail) const {
+  const Loop& q = loops[static_cast<std::size_t>(n.v)];
+  std::int64_t args[3] = {};
+  const auto take = [&](const Node& call) {
+    // Every argument before any parameter changes: the next call's arguments read this one's.
+    const std::int32_t at[3] = {call.a, call.b, call.c};
+    for (int j = 0; j < q.params; ++j) args[j] = eval(at[j], r, bail);
+    for (int j = 0; j < q.params; ++j) r[q.base + j] = args[j];
+  };
+  take(n);
+  for (std::int64_t calls = 1; !bail; ++calls) {
+    std::int32_t at = q.body;
+    for (;;) {
+      const Node& b = nodes[static_cast<std::size_t>(at)];
+      if (b.op != Op::If) break;
+      const std::int64_t c = eval(b.a, r, bail);
+      if (bail) return 0;
+      at = c ? b.b : b.c;
+    }
+    const Node& leaf = nodes[static_cast<std::size_t>(at)];
+    if (leaf.op != Op::Again) return eval(at, r, bail);
+    if (calls >= q.most) break;
+    take(leaf);
+  }
+  bail = true;
+  return 0;
+}
+
 std::optional<std::int64_t> IntProgram::value_at(std::int32_t node, std::int64_t slot,
                                                  std::int64_t value) const {
-  std::vector<std::int64_t> r(static_cast<std::size_t>(slot) + 1, 0);
+  // A comprehension's or a loop's own registers may lie past the slot (and the compiler asks
+  // before it knows the frame).
+  std::int64_t regs = std::max<std::int64_t>(slot + 1, frame);
+  for (const Node& m : nodes) {
+    if (m.op == Op::Reg || m.op == Op::ListComp) regs = std::max(regs, m.v + 1);
+  }
+  for (const Comp& q : comps) regs = std::max(regs, q.slot + 1);
+  for (const Loop& q : loops) regs = std::max(regs, q.base + q.params);
+  std::vector<std::int64_t> r(static_cast<std::size_t>(regs), 0);
   r[static_cast<std::size_t>(slot)] = value;
   bool bail = false;
   const std::int64_t v = eval(node, r.data(), bail);
@@ -344,6 +386,8 @@ std::int32_t IntProgram::place(std::int32_t i, Prog& p) {
     case Op::InRow:
     case Op::WordAt:
     case Op::SetComp:
+    case Op::Loop:
+    case Op::Again:
       in.tree = true;
       in.a = i;
       break;

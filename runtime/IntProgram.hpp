@@ -145,6 +145,14 @@ class IntProgram {
     // (Table::items) in which a row that has none (an element past kMaxElement, a list too
     // long to pack) is -1; bails there and where a is out of range.
     WordAt,
+    // A function that calls itself in tail position only (`def next_empty(cs, i) = if cs[i] == 0
+    // then i else next_empty(cs, i + 1)`), as a loop (Loop, `v` its place in loops): a, b, c
+    // are the first call's arguments (-1 past the function's parameters), written into the
+    // loop's registers; its body is walked through its `if`s to a leaf, which is the result,
+    // or an Again, whose a, b, c are the next call's arguments. Bails after Loop::most calls
+    // (the rules as written then meet the nesting limit, or do not). Again is met only there.
+    Loop,
+    Again,
     // Control flow in flat programs (If, And and Or are branches, not tree walks): to
     // `target` when a is 0, when it is not, always; dst = a.
     Jz,
@@ -160,7 +168,13 @@ class IntProgram {
   // length, so a list has one word and equal lists equal words.
   static constexpr int kLengthShift = 56;
   static constexpr int kMaxListLength = 56;
-  static constexpr int list_bits(std::int64_t n) { return n <= 7 ? 8 : static_cast<int>(kLengthShift / n); }
+  // (A table: the division was a tenth of a loop over a list's items.)
+  static constexpr std::array<std::uint8_t, 128> kListBits = [] {
+    std::array<std::uint8_t, 128> t{};
+    for (int n = 0; n < 128; ++n) t[static_cast<std::size_t>(n)] = static_cast<std::uint8_t>(n <= 7 ? 8 : kLengthShift / n);
+    return t;
+  }();
+  static constexpr int list_bits(std::int64_t n) { return kListBits[static_cast<std::size_t>(n) & 127]; }
   static constexpr std::int64_t max_item(std::int64_t n) { return (std::int64_t{1} << list_bits(n)) - 1; }
   static constexpr std::int64_t list_len(std::int64_t w) { return w >> kLengthShift; }
   // The word of items[0..n); false when they do not fit.
@@ -199,6 +213,14 @@ class IntProgram {
   // anyway, and a longer one (`{k for k in 1..n if k * k == n}`) is left to the rules as
   // written, which count its steps.
   static constexpr std::int64_t kMaxCompRange = 1024;
+  // A tail-recursive function's loop (Op::Loop): the registers of its parameters (base, base + 1,
+  // ...), its body, and the most calls it makes before it bails.
+  struct Loop {
+    std::int64_t base = 0;
+    int params = 0;  // 1 to 3
+    std::int32_t body = -1;
+    std::int64_t most = 0;
+  };
   // A constant table: its items, and for a table of rows where each row starts (one more
   // than there are rows; empty for a table of integers).
   struct Table {
@@ -398,6 +420,7 @@ class IntProgram {
   std::vector<std::vector<std::int64_t>> sets;  // sorted
   std::vector<Table> tables;
   std::vector<Comp> comps;
+  std::vector<Loop> loops;
   std::vector<Item> items;
 
   std::int32_t add(Node n) {
@@ -445,6 +468,7 @@ class IntProgram {
   std::int64_t eval(std::int32_t i, std::int64_t* r, bool& bail) const;
   [[gnu::noinline]] std::int64_t eval_rare(const Node& n, std::int64_t* r, bool& bail) const;
   std::int64_t set_comprehension(const Node& n, std::int64_t* r, bool& bail) const;
+  std::int64_t loop(const Node& n, std::int64_t* r, bool& bail) const;
   bool exec(const Prog& p, std::int64_t* v) const;
   bool coords_of(const Item& it, std::int64_t* r, std::int64_t* out) const;
   bool affine_run(const Item& it, const Clause& c, std::int64_t first, std::int64_t count, std::int64_t step,

@@ -40,14 +40,14 @@ std::string wythoff_rules() {
          "1..min(a, b)";
 }
 
-// `rules` uses ID(...) where the reference wraps a value in id() (a function that may call
-// itself, which the compiler does not inline); compiled, ID(x) is x.
+// `rules` uses ID(...) where the reference wraps a value in id() (a function that calls itself
+// other than in tail position, which the compiler neither inlines nor loops); compiled, ID(x) is x.
 // Returns what --explain said of the compiled rules.
 std::string agree(const std::string& state, const std::string& rules, const std::string& queries) {
   const std::string plain = substitute(rules, "");
-  const auto fast = run_explained("def id(x) = if false then id(x) else x\ngame G { state " + state + " " +
+  const auto fast = run_explained("def id(x) = if false then [id(x)][0] else x\ngame G { state " + state + " " +
                                   plain + " }\n" + queries);
-  const auto slow = run_explained("def id(x) = if false then id(x) else x\ngame G { state " + state + " " +
+  const auto slow = run_explained("def id(x) = if false then [id(x)][0] else x\ngame G { state " + state + " " +
                                   substitute(rules, "id") + " }\n" + queries);
   INFO(plain << "\n" << fast.explain << slow.explain);
   CHECK(contains(fast.explain, "G: compiled rules"));
@@ -281,7 +281,7 @@ TEST_CASE("compiled rules read constant tables and inline the functions they cal
   CHECK(contains(inlined.explain, "Chomp: compiled rules"));
   same_output(
       bite + chomp,
-      "def bite(hs, c, j) = if false then bite(hs, c, j) else [if i >= c then min(hs[i], j) else hs[i] "
+      "def bite(hs, c, j) = if false then [bite(hs, c, j)][0] else [if i >= c then min(hs[i], j) else hs[i] "
       "for i in 0..len(hs)-1]\n" +
           chomp);
   // A helper's argument that fails is met although the body does not use it.
@@ -296,11 +296,59 @@ TEST_CASE("compiled rules read constant tables and inline the functions they cal
       "[grundy(G(x, y)) for x in 0..8 for y in 0..8]\n[wins(G(x, y)) for x in 0..8 for y in 0..8]\n";
   const auto compiled = run_explained(knight);
   CHECK(contains(compiled.explain, "G: compiled rules"));
-  same_output(knight, "def inside(x, y) = if false then inside(x, y) else x >= 0 and y >= 0 and x < 9 and y < 9\n" +
+  same_output(knight, "def inside(x, y) = if false then [inside(x, y)][0] else x >= 0 and y >= 0 and x < 9 and y < 9\n" +
                           knight.substr(knight.find("game G")));
   fails_with("def f(a, b) = a > 0 and b > 0\n"
              "game F { state (x, y)  move (x - 1, y) if f(x - 1, y * 4611686018427387904) }\ngrundy(F(3, 2))\n",
              "overflow");
+}
+
+// `def` as written, and the same function with its call of itself wrapped so that it is not
+// in tail position (the rules as written): the same output, compiled only as written.
+void loops_agree(const std::string& def, const std::string& wrapped, const std::string& rest) {
+  const auto looped = run_explained(def + rest);
+  const auto plain = run_explained(wrapped + rest);
+  INFO(def << rest << looped.explain << plain.explain);
+  CHECK(contains(looped.explain, "compiled rules"));
+  CHECK_FALSE(contains(plain.explain, "compiled rules"));
+  CHECK(looped.out == plain.out);
+}
+
+TEST_CASE("a function that calls itself in tail position runs as a loop, with the rules' values and errors",
+          "[fast][compile]") {
+  // HDU 5724's row: a piece jumps to the nearest empty square on its right (a list state).
+  const std::string row =
+      "game Row { state cs  move update(update(cs, i, 0), ne(cs, i), 1) for i in 0..7 if cs[i] == 1 and ne(cs, i) "
+      "< 8 }\n"
+      "[grundy(Row([a % 2, a / 2 % 2, a / 4 % 2, a / 8 % 2, a / 16 % 2, a / 32 % 2, a / 64 % 2, a / 128])) "
+      "for a in 0..255]\n";
+  loops_agree("def ne(cs, i) = if i >= 8 then 8 else if cs[i] == 0 then i else ne(cs, i + 1)\n",
+              "def ne(cs, i) = if i >= 8 then 8 else if cs[i] == 0 then i else [ne(cs, i + 1)][0]\n", row);
+  // Euclid's algorithm in a pair's rules, and trial division in a heap's (a boolean result).
+  loops_agree("def gcd(a, b) = if b == 0 then a else gcd(b, a % b)\n",
+              "def gcd(a, b) = if b == 0 then a else [gcd(b, a % b)][0]\n",
+              "game G { state (a, b)  move (a - k, b) for k in 1..a if gcd(a - k, b) == 1  move (a, b - k) for k in "
+              "1..b if gcd(a, b - k) == 1 }\n"
+              "[grundy(G(a, b)) for a in 0..12 for b in 0..12]\n[wins(G(a, b)) for a in 0..20 for b in 0..20]\n");
+  loops_agree("def np(k, d) = if d * d > k then true else if k % d == 0 then false else np(k, d + 1)\n",
+              "def np(k, d) = if d * d > k then true else if k % d == 0 then false else [np(k, d + 1)][0]\n",
+              "game P { state n  move n - p for p in 2..n if np(p, 2) }\n[grundy(P(n)) for n in 0..300]\n");
+  // Three parameters, the arguments of each call computed from the last call's (a swap).
+  loops_agree("def walk(a, b, t) = if t == 0 then a else walk(b, a + b, t - 1)\n",
+              "def walk(a, b, t) = if t == 0 then a else [walk(b, a + b, t - 1)][0]\n",
+              "game F { state n  move n - walk(0, 1, t) for t in 2..12 if walk(0, 1, t) <= n }\n"
+              "[grundy(F(n)) for n in 0..200]\n");
+  // A chain longer than --max-depth is the rules' own error, and so is a step that fails.
+  fails_with("def down(n) = if n <= 0 then 0 else down(n - 1)\ngame D { state n  move n - 1 if down(n * 1000) == 0 }\n"
+             "grundy(D(30))\n",
+             "nested deeper than");
+  fails_with("def f(n, d) = if n == 0 then 0 else f(n - 1, 10 / (n - 5))\ngame D { state n  move n - 1 if f(n, 1) == 0 "
+             "}\ngrundy(D(9))\n",
+             "division by zero");
+  // A chain shorter than the limit, from a rule, needs no nesting of its own.
+  CHECK(run_source("def down(n) = if n <= 0 then 0 else down(n - 1)\ngame D { state n  move n - 1 if n > 0 and down(n * 300) "
+                   "== 0 }\ngrundy(D(30))\n")
+            .out == "0\n");
 }
 
 TEST_CASE("compiled rules read constant lists of sets and lists, set(), set comprehensions and sums",
@@ -336,7 +384,7 @@ TEST_CASE("compiled rules read constant lists of sets and lists, set(), set comp
       "[grundy(N[C](s)) for s in subsets]\n[wins(N[C](s)) for s in subsets]\n";
   CHECK(contains(run_explained(graph + by_parameter + queries).explain, "compiled rules"));
   same_output(graph + by_parameter + queries, graph +
-                                                  "def id(x) = if false then id(x) else x\n"
+                                                  "def id(x) = if false then [id(x)][0] else x\n"
                                                   "game N(C) { state s  move s - C[id(v)] for v in s }\n" +
                                                   queries);
   // A row with an element past 62, or a list that does not pack: the rules as written take the
@@ -472,7 +520,7 @@ TEST_CASE("compiled rules meet the errors of the rules only where the query goes
       "grundy(G(2, 2))\nwins(G(1, 3))\n");
   CHECK(neg.code == 0);
   const auto ref = run_source(
-      "def id(x) = if false then id(x) else x\ngame G { state (a, b)  move (id(a) - 1, b) if a > -2  "
+      "def id(x) = if false then [id(x)][0] else x\ngame G { state (a, b)  move (id(a) - 1, b) if a > -2  "
       "move (a, b - 1) if b > 0 }\ngrundy(G(2, 2))\nwins(G(1, 3))\n");
   CHECK(neg.out == ref.out);
   // A loop is named by the search.
@@ -523,7 +571,7 @@ TEST_CASE(
       const std::string rules = "move (a - k, " + second + ") for k in 1..a }\n" + query + "\n";
       const auto fast = run_source("game O { state (a, b)  " + rules);
       const auto slow =
-          run_source("def id(x) = if false then id(x) else x\ngame O { state (a, b)  move (id(a) - k, " +
+          run_source("def id(x) = if false then [id(x)][0] else x\ngame O { state (a, b)  move (id(a) - k, " +
                      second + ") for k in 1..a }\n" + query + "\n");
       INFO(second << "  " << query << "\n" << fast.out << fast.err);
       CHECK(fast.code == slow.code);
@@ -599,6 +647,34 @@ TEST_CASE("the bottom-up sweep of a box gives the values of the search, in any o
     for (std::size_t y = 1; y <= 100; ++y) expect += (x > 1 || y > 1 ? ", " : "") + std::to_string(c[x][y]);
   }
   CHECK(r.out == expect + "]\n");
+}
+
+TEST_CASE("the sweep by anti-diagonals gives the values of the search, and gives way where the moves do not fit it",
+          "[fast][compile][sweep]") {
+  // A knight towards the corner: every move lowers x + y, and (x + 1, y - 2) leaves the
+  // lexicographic order. Written out, with a helper and constant tuples, in three dimensions.
+  const std::string knight =
+      "move (x - 2, ID(y) + 1) if x >= 2 and y + 1 < 90  move (x - 2, y - 1) if x >= 2 and y >= 1  "
+      "move (x + 1, y - 2) if x + 1 < 90 and y >= 2  move (x - 1, y - 2) if x >= 1 and y >= 2";
+  const std::string queries = "grundy(G(89, 89))\n[grundy(G(x, y)) for x in 0..89 for y in 0..89]\n"
+                              "[wins(G(x, 89 - x)) for x in 0..89]\n";
+  agree("(x, y)", knight, queries);
+  agree("(x, y)", knight, "grundy(G(45, 89))\ngrundy(G(89, 89))\n[grundy(G(89 - x, y)) for x in 0..89 for y in 0..89]\n");
+  agree("(x, y, z)",
+        "move (x + 1, ID(y) - 1, z - 1) if x < 30 and y >= 1 and z >= 1  move (x - 1, y + 1, z - 1) if x >= 1 and y < 30 "
+        "and z >= 1  move (x - 1, y, z) if x >= 1  move (x, y - 2, z + 1) if y >= 2 and z < 30",
+        "grundy(G(30, 30, 30))\n[grundy(G(x, y, z)) for x in 0..30 for y in 0..30 for z in 0..30]\n");
+  // Moves that raise the sum (y + 2) but lower x: the lexicographic sweep's order, not this one.
+  agree("(x, y)", "move (x - 1, ID(y) + 2) if x >= 1 and y + 2 < 200  move (x, y - 1) if y >= 1",
+        "grundy(G(150, 100))\n[grundy(G(x, y)) for x in 0..150 for y in 0..199]\n");
+  // Neither order: moves that raise the sum and move back in x; the search does it.
+  agree("(x, y)", "move (x - 1, ID(y) + 2) if x >= 1 and y + 2 < 120  move (x + 2, y - 1) if x + 2 < 120 and y >= 1",
+        "grundy(G(100, 100))\n[grundy(G(x, y)) for x in 0..119 for y in 0..119]\n");
+  const std::string helper =
+      "def inside(x, y) = x >= 0 and y >= 0 and x < 90 and y < 90\n"
+      "game G { state (x, y)  move (x + dx, y + dy) for (dx, dy) in [(-2, 1), (-2, -1), (1, -2), (-1, -2)] if "
+      "inside(x + dx, y + dy) }\n";
+  same_output(helper + queries, "game G { state (x, y)  " + substitute(knight, "") + " }\n" + queries);
 }
 
 TEST_CASE("a sweep that meets an option after its state, or an error, leaves the query to the search",
@@ -792,7 +868,7 @@ TEST_CASE("a range listed a batch of values at a time gives the options of the r
   // a P-position); the values need every option and meet the rules' error.
   const std::string late = "game G { state n  move n - k for k in 1..n if 60 / (k - 6) != 7 }\n";
   same_output(late + "[wins(G(n)) for n in 0..5]\n",
-              "def id(x) = if false then id(x) else x\n" +
+              "def id(x) = if false then [id(x)][0] else x\n" +
                   std::string("game G { state n  move n - k for k in 1..n "
                               "if 60 / (id(k) - 6) != 7 }\n") +
                   "[wins(G(n)) for n in 0..5]\n");
@@ -869,7 +945,7 @@ TEST_CASE("expressions of the loop's variable alone, kept by k for all states, g
   // values before k = 6, and the rules' error where they meet it.
   const std::string guarded = "game G { state n  move n - k for k in 1..n if n < 30 or 60 / (k - 6) > 2 }\n";
   same_output(guarded + "sum(grundy(G(n)) for n in 0..29)\n",
-              "def id(x) = if false then id(x) else x\n"
+              "def id(x) = if false then [id(x)][0] else x\n"
               "game G { state n  move n - k for k in 1..n if n < 30 or 60 / (id(k) - 6) > 2 }\n"
               "sum(grundy(G(n)) for n in 0..29)\n");
   fails_with(guarded + "grundy(G(40))\n", "division by zero");
@@ -1109,7 +1185,7 @@ TEST_CASE("expressions over a batch as straight programs give the rules' options
   fails_with(straight + "grundy(G(7, 0))\n", "division by zero");
   fails_with(straight + "wins(G(7, 0))\n", "division by zero");
   same_output(straight + "[wins(G(a, 0)) for a in 0..6]\n",
-              "def id(x) = if false then id(x) else x\n"
+              "def id(x) = if false then [id(x)][0] else x\n"
               "game G { state (a, b)  move (a - k, b + id(k) * k * 0 + 60 / (a - 7)) for k in 1..a if b < 99 }\n"
               "[wins(G(a, 0)) for a in 0..6]\n");
   // A sum that overflows at the third value of a batch: the options before it first, then the
@@ -1118,7 +1194,7 @@ TEST_CASE("expressions over a batch as straight programs give the rules' options
       "game G { state (a, b)  move (a - k, b - 1 + k * k * 576460752303423488) for k in 1..a if b > 0 }\n";
   fails_with(late + "grundy(G(5, 1))\n", "overflow");
   same_output(late + "[grundy(G(a, 1)) for a in 0..3]\n",
-              "def id(x) = if false then id(x) else x\n"
+              "def id(x) = if false then [id(x)][0] else x\n"
               "game G { state (a, b)  move (a - k, b - 1 + id(k) * k * 576460752303423488) for k in 1..a if b > 0 }\n"
               "[grundy(G(a, 1)) for a in 0..3]\n");
 }

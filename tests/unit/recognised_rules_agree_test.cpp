@@ -131,7 +131,7 @@ TEST_CASE("dense tables hand over to the search where the pattern breaks", "[fas
   // memoized search alone would. Written with a function that may call itself (which the
   // compiler does not inline), the rules are evaluated by their cursor into a table filled
   // bottom-up; written inline, they are compiled.
-  for (const std::string game : {"def d(n) = if false then d(n) else 10 / (n - 3)\ngame G { state n  move n "
+  for (const std::string game : {"def d(n) = if false then [d(n)][0] else 10 / (n - 3)\ngame G { state n  move n "
                                  "- 2 if n >= 2  move d(n) if n == 3 }\n",
                                  "game G { state n  move n - 2 if n >= 2  move 10 / (n - 3) if n == 3 }\n"}) {
     const auto r = run_explained(game + "grundy(G(6))\ngrundy(G(8))\n");
@@ -211,7 +211,7 @@ TEST_CASE("period: an observed period holds on every value up to the limit", "[f
   // Values computed beyond the limit count too: a period must not contradict them.
   // (H is a dense table: d, which calls itself, hides the moves from the compiler.)
   const auto more = run_lines(
-      "def d(m) = if false then d(m) else m - 1\n"
+      "def d(m) = if false then [d(m)][0] else m - 1\n"
       "game H { state n  move d(n) if n >= 1  move d(d(n)) if n >= 2  move 0 if n == 1002 }\n"
       "grundy(H(6000))\nperiod(H, 300)\n",
       2);
