@@ -634,6 +634,60 @@ Fill sweep_to(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const Coor
 // Cells a sweep may fill at once without asking whether the search would need them.
 constexpr std::uint64_t kSmallSweep = 1 << 12;
 
+// Fills the cells from 0 up to `root` in order of the sum of their coordinates (and in
+// lexicographic order within one sum): the order of a game whose every move lowers that sum
+// while one coordinate may grow, which the lexicographic sweep cannot take (a knight that
+// moves towards a corner, (x - 2, y + 1) and (x + 1, y - 2)), as a contest solution fills
+// its table by anti-diagonals. A cell with an option not known yet is left to the search;
+// past a few of those the order is not the game's, and this sweep is off for good. Done
+// once root is filled.
+Fill diagonal_to(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const Coords& root, const BoxHooks& hooks) {
+  const int ar = memo.arity();
+  // after[j]: the most the coordinates after j can add up to.
+  std::array<std::int64_t, kMaxBoxArity + 1> after{};
+  for (int j = ar; j-- > 0;) after[static_cast<std::size_t>(j)] = after[static_cast<std::size_t>(j) + 1] + root[static_cast<std::size_t>(j)];
+  Tally tally(hooks);
+  sink.search();
+  std::uint64_t ticks = 0, filled = 0, left = 0;
+  bool failed = false;
+  Coords x{};
+  const auto visit = [&] {
+    if ((++ticks & 0xFFF) == 0) {
+      tally.flush();
+      if (hooks.poll) hooks.poll();
+    }
+    const std::int64_t i = memo.index(x.data());
+    if (memo.get(i) != memo.unknown()) return;
+    sink.start();
+    if (!rules.options(x.data(), sink)) {
+      failed = true;  // a stop of the rules' own: the search meets it where it must
+      return;
+    }
+    if (sink.any_unknown()) {
+      failed = ++left > filled / 64 + 64;
+      return;
+    }
+    memo.set(i, sink.mex());
+    tally.add();
+    ++filled;
+  };
+  // The cells whose coordinates from j on add up to `rest`.
+  const auto cells = [&](const auto& self, int j, std::int64_t rest) -> void {
+    const auto u = static_cast<std::size_t>(j);
+    if (j == ar - 1) {
+      x[u] = rest;
+      visit();
+      return;
+    }
+    const std::int64_t hi = std::min(root[u], rest);
+    for (x[u] = std::max<std::int64_t>(0, rest - after[u + 1]); x[u] <= hi && !failed; ++x[u]) self(self, j + 1, rest - x[u]);
+  };
+  for (std::int64_t s = 0; s <= after[0] && !failed; ++s) cells(cells, 0, s);
+  if (memo.known(root.data())) return Fill::Done;
+  memo.sweep().diagonal_off = true;
+  return Fill::Failed;
+}
+
 }  // namespace
 
 std::optional<std::uint32_t> box_value(BoxTable& memo, const IntProgram& rules, const std::int64_t* c,
@@ -649,6 +703,7 @@ std::optional<std::uint32_t> box_value(BoxTable& memo, const IntProgram& rules, 
   if (auto v = memo.known(c)) return v;
   BoxSink sink(memo, hooks);
   std::uint64_t budget = UINT64_MAX;
+  bool searched = false;  // the search has just gone past a share of the cells below root
   if (!memo.sweep().off) {
     const auto [extent, mark] = sweep_plan(memo.sweep(), root, ar);
     std::uint64_t cells = rank_in(root, extent, ar) - rank_in(mark, extent, ar) + 1;
@@ -674,6 +729,23 @@ std::optional<std::uint32_t> box_value(BoxTable& memo, const IntProgram& rules, 
         }
       }
       if (sweep_to(memo, rules, sink, root, target, hooks) == Fill::Done) return memo.known(c);
+      searched = cells > kSmallSweep;
+    }
+  }
+  if (memo.sweep().off && !memo.sweep().diagonal_off && ar > 1) {
+    std::uint64_t cells = 1;
+    for (int j = 0; j < ar; ++j) cells *= static_cast<std::uint64_t>(root[static_cast<std::size_t>(j)]) + 1;
+    if (cells > kSmallSweep && cells <= hooks.room) {
+      // As above: first whether the search stays small, unless it has just been seen not to.
+      if (!searched) {
+        const Fill f = search(memo, rules, sink, root, hooks, std::max<std::uint64_t>(cells / 32, 1), why);
+        if (f == Fill::Done) return memo.known(c);
+        if (f == Fill::Failed || f == Fill::Sparse) {
+          if (sparse) *sparse = f == Fill::Sparse;
+          return std::nullopt;
+        }
+      }
+      if (diagonal_to(memo, rules, sink, root, hooks) == Fill::Done) return memo.known(c);
     }
   }
   // Most often (a grid of queries in order) every option is known already: no search.

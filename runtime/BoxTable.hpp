@@ -175,6 +175,8 @@ class BoxTable {
   // depend on the box's size, so growing the box keeps this true.
   struct Sweep {
     bool off = false;  // the rules once led outside what a sweep can read: top-down only
+    // The same for the sweep by the sum of the coordinates (BoxFill.cpp, diagonal_to).
+    bool diagonal_off = false;
     bool any = false;  // extent and mark are set
     Coords extent{};
     Coords mark{};
