@@ -456,7 +456,7 @@ Value Interpreter::call_def(const Expr& e, DefEntry& d, Frame& frame) {
     ++depth_;
     ++d.active;
     try {
-      result = eval(*d.decl->body, inner);
+      result = body_of(d, inner);
     } catch (...) {
       --depth_;
       --d.active;
@@ -480,6 +480,37 @@ Value Interpreter::call_def(const Expr& e, DefEntry& d, Frame& frame) {
     throw;
   }
   return result;
+}
+
+// A chain's call of itself in tail position (`none_divides(k, d + 1)` as the else of the last
+// `if`) goes on in the same frame, as a loop: the result is the same, and a step costs neither
+// a C++ frame nor a memo entry. Each step still counts against --max-depth, as the nested
+// call it stands for does.
+Value Interpreter::body_of(DefEntry& d, Frame& frame) {
+  const Expr* at = d.decl->body.get();
+  if (d.recursive != 2) return eval(*at, frame);
+  std::vector<Value> args;
+  for (int steps = 1;; ++steps) {
+    while (at->kind == ExprKind::If) {
+      at = condition(*at->args[0], frame, "the condition of `if`") ? at->args[1].get() : at->args[2].get();
+    }
+    const Expr* callee = at->kind == ExprKind::Call && at->clauses.empty() ? at->args[0].get() : nullptr;
+    if (!callee || callee->kind != ExprKind::Name || callee->binding.to != Binding::To::Def ||
+        &w_.defs[static_cast<std::size_t>(callee->binding.index)] != &d) {
+      return eval(*at, frame);
+    }
+    if ((steps & 0xFFF) == 0) check_interrupt();
+    args.clear();
+    for (std::size_t i = 1; i < at->args.size(); ++i) args.push_back(eval(*at->args[i], frame));
+    if (depth_ + steps >= w_.max_depth) {
+      throw Error(ErrorKind::Limit,
+                  "function calls nested deeper than " + std::to_string(w_.max_depth) + " (in " + d.decl->name + ")",
+                  "raise the limit with --max-depth N, or write the function without deep recursion", at->where);
+    }
+    std::fill(frame.begin(), frame.end(), Value());
+    std::move(args.begin(), args.end(), frame.begin());
+    at = d.decl->body.get();
+  }
 }
 
 Value Interpreter::call_builtin(const Expr& e, int which, Frame& frame) {

@@ -599,3 +599,22 @@ len([w for w in mis if w]) * 100 + len([w for w in normal if w])
   CHECK(counts % 100 > 0);
   CHECK(counts % 100 < 64);
 }
+
+TEST_CASE("a function's call of itself in tail position runs as a loop, still counted against --max-depth",
+          "[lang][def]") {
+  // The sum 1 + ... + n by an accumulator: n (n + 1) / 2, at any depth the limit allows,
+  // with no C++ frame per call (half a million nested calls would need far more stack).
+  grundy::SessionOptions deep;
+  deep.max_depth = 1000000;
+  CHECK(run_ok("def s(n, a) = if n == 0 then a else s(n - 1, a + n)\ns(500000, 0)\n", deep) == "125000250000\n");
+  // Trial division and Euclid's algorithm, the call in the else of a chain of ifs.
+  CHECK(run_ok("def np(k, d) = if d * d > k then true else if k % d == 0 then false else np(k, d + 1)\n"
+               "len([p for p in 2..10000 if np(p, 2)])\n"
+               "def gcd(a, b) = if b == 0 then a else gcd(b, a % b)\ngcd(1071, 462)\n") == "1229\n21\n");
+  // Past the limit, the error of the nested calls it stands for, at the call.
+  const auto r = run_source("def f(n) = if n == 0 then 0 else f(n - 1)\nf(9990)\nf(20000)\n");
+  CHECK(r.code == grundy::kExitRuntime);
+  CHECK(r.out == "0\n");
+  CHECK(contains(r.err, "function calls nested deeper than 10000 (in f)"));
+  CHECK(contains(r.err, ":1:34:"));
+}

@@ -121,6 +121,9 @@ TEST_CASE("the memory limit counts the elements of list states in the memo", "[l
 
 TEST_CASE("the memory limit counts the arguments of calls in progress", "[limits][memory]") {
   // Every s of the recursion is alive until the innermost call returns.
+  expect_memory_limit("def d(s, k) = if k == 0 then s else d(s + s, k - 1) + []\nlen(d([1], 40))\n");
+  expect_memory_limit("def d(s, k) = if k == 0 then s else d(s + s, k - 1) + \"\"\nlen(d(\"x\", 40))\n");
+  // In tail position a call lets go of its caller's s; the value built still passes the limit.
   expect_memory_limit("def d(s, k) = if k == 0 then s else d(s + s, k - 1)\nlen(d([1], 40))\n");
   expect_memory_limit("def d(s, k) = if k == 0 then s else d(s + s, k - 1)\nlen(d(\"x\", 40))\n");
   // A recursion over one list passes the same list down: counted once, it fits (32 MB if
