@@ -8,12 +8,16 @@
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
+#include <absl/container/inlined_vector.h>
 
 #include "runtime/Evaluator.hpp"
 
 namespace grundy {
 
-using SumKey = std::vector<std::uint32_t>;  // interned component ids, sorted, none terminal
+// Interned component ids, sorted, none terminal; a sum of a few components keeps them in
+// place (a memo of millions of sums, each a heap block, spent its time allocating and
+// comparing through pointers).
+using SumKey = absl::InlinedVector<std::uint32_t, 5>;
 
 class SumSpace {
  public:
