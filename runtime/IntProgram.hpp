@@ -163,15 +163,15 @@ class IntProgram {
   // The largest element of a set held as a bitmask: bit 63 stays clear, so that a mask is a
   // non-negative coordinate like any other.
   static constexpr std::int64_t kMaxElement = 62;
-  // A packed list of n items shares 56 bits among them: 8 bits each up to 7 items (0..255),
-  // then 56 / n (10 items of 0..31, 14 of 0..15, 56 of 0..1). The width follows from the
-  // length, so a list has one word and equal lists equal words.
+  // A packed list of n items shares 56 bits among them, 56 / n each (3 items of 0..262143,
+  // 7 of 0..255, 10 of 0..31, 14 of 0..15, 56 of 0..1): Chomp's three rows of 300 fit. The
+  // width follows from the length, so a list has one word and equal lists equal words.
   static constexpr int kLengthShift = 56;
   static constexpr int kMaxListLength = 56;
   // (A table: the division was a tenth of a loop over a list's items.)
   static constexpr std::array<std::uint8_t, 128> kListBits = [] {
     std::array<std::uint8_t, 128> t{};
-    for (int n = 0; n < 128; ++n) t[static_cast<std::size_t>(n)] = static_cast<std::uint8_t>(n <= 7 ? 8 : kLengthShift / n);
+    for (int n = 0; n < 128; ++n) t[static_cast<std::size_t>(n)] = static_cast<std::uint8_t>(n == 0 ? kLengthShift : kLengthShift / n);
     return t;
   }();
   static constexpr int list_bits(std::int64_t n) { return kListBits[static_cast<std::size_t>(n) & 127]; }

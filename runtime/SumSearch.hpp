@@ -81,7 +81,7 @@ std::uint32_t search_sum(const SumKey& root, absl::flat_hash_map<SumKey, std::ui
       }
       if (!done) {
         enter(std::move(option));  // invalidates f
-        option = SumKey();
+        option.clear();
         continue;
       }
       const std::uint32_t v = rule.finish(f.acc);

@@ -542,8 +542,9 @@ TEST_CASE("a state map keeps what it is told as its keys widen, and past one wor
 
 TEST_CASE("a packed list shares 56 bits among its items, the width set by its length", "[runtime][box]") {
   using grundy::IntProgram;
-  // n items: 8 bits each up to 7, then 56 / n; the largest item that fits, and one past it.
-  const std::vector<std::pair<int, int>> widths = {{0, 8},  {1, 8},  {7, 8},  {8, 7},  {9, 6},
+  // n items: 56 / n bits each; the largest item that fits, and one past it.
+  const std::vector<std::pair<int, int>> widths = {{0, 56}, {1, 56}, {2, 28}, {3, 18}, {4, 14}, {5, 11},
+                                                   {6, 9},  {7, 8},  {8, 7},  {9, 6},
                                                    {10, 5}, {11, 5}, {12, 4}, {14, 4}, {15, 3},
                                                    {18, 3}, {19, 2}, {28, 2}, {29, 1}, {56, 1}};
   for (const auto& [n, bits] : widths) {
