@@ -99,6 +99,9 @@ let link = "";
 await check("share a link, open it, read its result", async () => {
   await typeProgram(page, `${kayles.split("\n")[0]}\ngrundy(Kayles(3) + Kayles(4) + Kayles(7))`);
   await page.click("#share");
+  // The program is compressed asynchronously: the link appears once that is done (late on a
+  // loaded machine).
+  await page.waitForFunction(() => /#p=/.test(document.getElementById("share-link").value), null, { timeout: 20000 });
   link = await page.locator("#share-link").inputValue();
   expect(/#p=[A-Za-z0-9_-]+$/.test(link), `link ${link}`);
   const other = await browser.newPage();
