@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <climits>
 #include <cmath>
 
 #include "runtime/Checked.hpp"
@@ -343,26 +344,82 @@ std::int32_t IntProgram::emit(Prog& p, Op op, std::int32_t dst, std::int32_t a, 
 std::int32_t IntProgram::place_branches(std::int32_t i, Prog& p) {
   const Node& n = nodes[static_cast<std::size_t>(i)];
   const std::int32_t zero = const_place(0);
-  const std::int32_t dst = -1 - temps_++;
   auto here = [&] { return static_cast<std::int32_t>(p.code.size()); };
+  // Whether the node just placed got a temporary of its own that nothing else names (so no
+  // later instruction reads it): its register may then be taken over.
+  auto fresh = [&](std::size_t before, std::int32_t temps, std::int32_t node, std::int32_t at) {
+    if (at >= 0 || -1 - at < temps || placed_.size() <= before || placed_.back().node != node) return false;
+    return std::none_of(placed_.begin() + static_cast<std::ptrdiff_t>(before), placed_.end() - 1,
+                        [&](const Placed& q) { return q.at == at; });
+  };
   switch (n.op) {
     case Op::If: {
+      // `if c then e else e` (an argument that must be evaluated first, lang/Compile.cpp):
+      // the test for its failure, then e once.
+      if (n.b == n.c) {
+        const Node& t = nodes[static_cast<std::size_t>(n.a)];
+        place(t.op == Op::Eq && t.a == t.b ? t.a : n.a, p);
+        return place(n.b, p);
+      }
+      const std::int32_t dst = -1 - temps_++;
       const std::int32_t c = place(n.a, p);
       const std::int32_t jz = emit(p, Op::Jz, zero, c, zero, i);
+      const std::size_t mark = placed_.size();
       emit(p, Op::Move, dst, place(n.b, p), zero, i);
+      placed_.resize(mark);
       const std::int32_t jmp = emit(p, Op::Jmp, zero, zero, zero, i);
       p.code[static_cast<std::size_t>(jz)].target = here();
       emit(p, Op::Move, dst, place(n.c, p), zero, i);
+      placed_.resize(mark);
       p.code[static_cast<std::size_t>(jmp)].target = here();
       return dst;
     }
     default: {  // And, Or: b only when a does not decide
-      emit(p, Op::Ne, dst, place(n.a, p), zero, i);
+      // A truth value (a comparison, another and) is its own 0 or 1: no `!= 0` after it, and
+      // a first operand's register becomes the result's.
+      std::size_t before = placed_.size();
+      std::int32_t temps = temps_;
+      const std::int32_t a = place(n.a, p);
+      std::int32_t dst = 0;
+      if (truth(n.a) && fresh(before, temps, n.a, a)) {
+        placed_.pop_back();
+        dst = a;
+      } else {
+        dst = -1 - temps_++;
+        emit(p, Op::Ne, dst, a, zero, i);
+      }
       const std::int32_t skip = emit(p, n.op == Op::And ? Op::Jz : Op::Jnz, zero, dst, zero, i);
-      emit(p, Op::Ne, dst, place(n.b, p), zero, i);
+      before = placed_.size();
+      temps = temps_;
+      const std::int32_t b = place(n.b, p);
+      Instr& last = p.code.back();
+      const Op bop = nodes[static_cast<std::size_t>(n.b)].op;
+      if (truth(n.b) && bop != Op::And && bop != Op::Or && fresh(before, temps, n.b, b) && !last.tree &&
+          last.dst == b) {
+        last.dst = dst;
+      } else {
+        emit(p, truth(n.b) ? Op::Move : Op::Ne, dst, b, zero, i);
+      }
+      placed_.resize(before);
       p.code[static_cast<std::size_t>(skip)].target = here();
       return dst;
     }
+  }
+}
+
+// Whether node i's value is 0 or 1.
+bool IntProgram::truth(std::int32_t i) const {
+  switch (nodes[static_cast<std::size_t>(i)].op) {
+    case Op::Lt:
+    case Op::Le:
+    case Op::Gt:
+    case Op::Ge:
+    case Op::Eq:
+    case Op::Ne:
+    case Op::Not:
+    case Op::And:
+    case Op::Or: return true;
+    default: return false;
   }
 }
 
@@ -370,7 +427,19 @@ std::int32_t IntProgram::place(std::int32_t i, Prog& p) {
   const Node& n = nodes[static_cast<std::size_t>(i)];
   if (n.op == Op::Reg) return static_cast<std::int32_t>(n.v);
   if (n.op == Op::Const) return const_place(n.v);
-  if (n.op == Op::If || n.op == Op::And || n.op == Op::Or) return place_branches(i, p);
+  if (&p != placing_) {
+    placing_ = &p;
+    placed_.clear();
+  }
+  for (auto q = placed_.rbegin(); q != placed_.rend(); ++q) {
+    if (q->node == i) return q->at;
+  }
+  std::int32_t at = 0;
+  if (n.op == Op::If || n.op == Op::And || n.op == Op::Or) {
+    at = place_branches(i, p);
+    placed_.push_back(Placed{i, n.op, INT32_MIN, INT32_MIN, at});
+    return at;
+  }
   Instr in;
   in.op = n.op;
   in.node = i;
@@ -394,10 +463,18 @@ std::int32_t IntProgram::place(std::int32_t i, Prog& p) {
     default:
       in.a = place(n.a, p);
       if (reads_b(n.op)) in.b = place(n.b, p);
+      // The same operation on the same values, computed before where this one runs.
+      for (auto q = placed_.rbegin(); q != placed_.rend(); ++q) {
+        if (q->op == in.op && q->a == in.a && q->b == in.b) {
+          placed_.push_back(Placed{i, n.op, INT32_MIN, INT32_MIN, q->at});
+          return q->at;
+        }
+      }
       break;
   }
   in.dst = -1 - temps_++;  // a temporary, placed by seal
   p.code.push_back(in);
+  placed_.push_back(Placed{i, n.op, in.tree ? INT32_MIN : in.a, in.tree ? INT32_MIN : in.b, in.dst});
   return in.dst;
 }
 
@@ -417,6 +494,7 @@ void IntProgram::seal(Prog& p) const {
 }
 
 void IntProgram::link() {
+  placing_ = nullptr;
   for (Item& it : items) {
     if (it.let) it.expr_at = place(it.expr, it.prog);
     for (Clause& c : it.clauses) {
@@ -456,6 +534,8 @@ void IntProgram::link() {
     if (it.affine) moving_values(it);
     plan_lanes(it);
   }
+  placing_ = nullptr;
+  placed_.clear();
 }
 
 // Item::moving, from the instructions of the item's program.

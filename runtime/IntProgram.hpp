@@ -455,11 +455,23 @@ class IntProgram {
  private:
   std::vector<std::int64_t> consts_;  // at frame + i
   std::int32_t temps_ = 0;            // after the constants
+  // What the program being written (placing_) has computed where every later instruction
+  // sees it: by node, and by instruction (op, a, b), so that a value used twice (an inlined
+  // function's parameter, `x + dx` in two tests) is computed once. Entries made inside a
+  // branch are dropped as it ends.
+  struct Placed {
+    std::int32_t node;
+    Op op;
+    std::int32_t a, b, at;
+  };
+  const Prog* placing_ = nullptr;
+  std::vector<Placed> placed_;
 
   std::int32_t values() const { return frame + static_cast<std::int32_t>(consts_.size()) + temps_; }
   std::int32_t place(std::int32_t i, Prog& p);
   std::int32_t const_place(std::int64_t v);
   std::int32_t place_branches(std::int32_t i, Prog& p);
+  bool truth(std::int32_t i) const;
   std::int32_t emit(Prog& p, Op op, std::int32_t dst, std::int32_t a, std::int32_t b, std::int32_t node);
   std::int32_t sealed(std::int32_t at) const;
   void seal(Prog& p) const;

@@ -513,6 +513,29 @@ TEST_CASE("conditions on a range's variable cut the range, and the same options 
                    "[wins(G({}, t)) for t in 0..30]\n[grundy(G({k}, k)) for k in 1..9]\n");
 }
 
+TEST_CASE("a value the rules use twice is computed once, and never read where its branch did not run",
+          "[fast][compile]") {
+  const std::string grid =
+      "[grundy(G(a, b)) for a in 0..12 for b in 0..12]\n[wins(G(a, b)) for a in 0..12 for b in 0..12]\n";
+  // (a + b) first met inside `b > 2 and ...`, then after the `or`, where that branch may not
+  // have run: the second use computes it again.
+  agree_throughout("(a, b)",
+                   "move (a - 1, ID(b)) if (b > 2 and (a + b) % 2 == 0) or (a + b) % 3 == 0 if a > 0  "
+                   "move (a, b - 1) if b > 0 and ((a * b) % 4 == 1 or (a * b) % 5 == 2 or a * b == 0)",
+                   grid);
+  // Truth values inside truth values, an `if` whose branches are alike, a value used in both
+  // the condition and the option.
+  agree_throughout("(a, b)",
+                   "move (if a > b then a - 1 else a - 1, ID(b)) if a > 0 if ((a > 1 and b > 0) == (b > 1)) or a == 1  "
+                   "move (a, b - (a + b) % 3 - 1) if b > (a + b) % 3 and not (a > 5 and b > 5 and a + b > 13)  "
+                   "move (b / 2, a / 2) if (a > 3 or b > 3) and (a + b) % 2 == 1",
+                   grid);
+  // A helper whose arguments must be evaluated first (they may fail) and are used on a path only.
+  agree_throughout("(x, y)",
+                   "move (x - 2, y + 1) if inside(x - 2, ID(y) + 1)  move (x + 1, y - 2) if inside(x + 1, y - 2)",
+                   "def inside(x, y) = x >= 0 and y >= 0 and x < 13 and y < 13\n" + grid);
+}
+
 TEST_CASE("compiled rules meet the errors of the rules only where the query goes", "[fast][compile]") {
   // A move to a negative state is a state like any other for rules; the box hands over.
   const auto neg = run_source(
