@@ -4,15 +4,32 @@
 
 namespace grundy {
 
-OutcomeMemo::OutcomeMemo(int arity, bool hashed)
-    : arity_(arity), hashed_(hashed), cells_(arity), bits_(tile_bits(arity)) {}
+OutcomeMemo::OutcomeMemo(int arity, bool hashed, bool one_list)
+    : arity_(arity),
+      hashed_(hashed),
+      one_list_(one_list && arity == 1),
+      ar_(one_list_ ? 0 : arity),
+      cells_(arity),
+      bits_(tile_bits(arity)) {}
 
-bool OutcomeMemo::grow(const std::int64_t* c, std::uint64_t max_directory) {
+bool OutcomeMemo::grow(const std::int64_t* state, std::uint64_t max_directory) {
   if (hashed_) return true;
+  Coords x{};
+  const std::int64_t* c = state;
+  if (one_list_) {
+    if (ar_ == 0) {  // the first list gives the box its arity
+      const std::int64_t n = IntProgram::list_len(state[0]);
+      if (n < 1 || n > kMaxBoxArity) return false;
+      ar_ = static_cast<int>(n);
+      bits_ = tile_bits(ar_);
+    }
+    if (!items_of(state, x)) return false;
+    c = x.data();
+  }
   Coords dims = dims_;
   std::uint64_t tiles = 1;
   const std::uint64_t max_tiles = std::max<std::uint64_t>(1, max_directory);
-  for (int i = 0; i < arity_; ++i) {
+  for (int i = 0; i < ar_; ++i) {
     auto& d = dims[static_cast<std::size_t>(i)];
     if (c[i] < 0 || static_cast<std::uint64_t>(c[i] >> bits_) >= max_tiles) return false;
     const std::int64_t need = (c[i] >> bits_) + 1;
@@ -23,7 +40,7 @@ bool OutcomeMemo::grow(const std::int64_t* c, std::uint64_t max_directory) {
   }
   Coords strides{};
   std::int64_t s = 1;
-  for (int i = arity_; i-- > 0;) {
+  for (int i = ar_; i-- > 0;) {
     strides[static_cast<std::size_t>(i)] = s;
     s *= dims[static_cast<std::size_t>(i)];
   }
@@ -32,10 +49,10 @@ bool OutcomeMemo::grow(const std::int64_t* c, std::uint64_t max_directory) {
   Coords at{};
   for (std::size_t k = 0; k < tiles_.size(); ++k) {
     std::int64_t to = 0;
-    for (int i = 0; i < arity_; ++i)
+    for (int i = 0; i < ar_; ++i)
       to += at[static_cast<std::size_t>(i)] * strides[static_cast<std::size_t>(i)];
     fresh[static_cast<std::size_t>(to)] = std::move(tiles_[k]);
-    for (int i = arity_; i-- > 0;) {
+    for (int i = ar_; i-- > 0;) {
       auto& a = at[static_cast<std::size_t>(i)];
       if (++a < dims_[static_cast<std::size_t>(i)]) break;
       a = 0;
@@ -44,7 +61,7 @@ bool OutcomeMemo::grow(const std::int64_t* c, std::uint64_t max_directory) {
   tiles_.swap(fresh);
   dims_ = dims;
   strides_ = strides;
-  for (int i = 0; i < arity_; ++i) {
+  for (int i = 0; i < ar_; ++i) {
     span_[static_cast<std::size_t>(i)] = static_cast<std::uint64_t>(dims[static_cast<std::size_t>(i)])
                                          << bits_;
   }
@@ -60,7 +77,7 @@ void OutcomeMemo::to_hashed() {
     if (t == nullptr) continue;
     Coords corner{};  // the tile's first cell
     auto rest = static_cast<std::int64_t>(k);
-    for (int i = 0; i < arity_; ++i) {
+    for (int i = 0; i < ar_; ++i) {
       corner[static_cast<std::size_t>(i)] = rest / strides_[static_cast<std::size_t>(i)] * side;
       rest %= strides_[static_cast<std::size_t>(i)];
     }
@@ -68,8 +85,13 @@ void OutcomeMemo::to_hashed() {
       const unsigned v = cell(*t, at);
       if (v == 0) continue;
       Coords c = corner;
-      for (int i = arity_, a = static_cast<int>(at); i-- > 0; a >>= bits_)
+      for (int i = ar_, a = static_cast<int>(at); i-- > 0; a >>= bits_)
         c[static_cast<std::size_t>(i)] += a & (side - 1);
+      if (one_list_) {  // the map holds states: the items packed into their word again
+        std::int64_t w = 0;
+        if (!IntProgram::pack_list(c.data(), ar_, w)) continue;  // cannot be: the box held a list
+        c[0] = w;
+      }
       cells_.set(c.data(), static_cast<std::uint8_t>(v));
     }
   }
@@ -179,6 +201,11 @@ void OutcomeMemo::put(const std::int64_t* c, unsigned v) {
     if (v == 0) cells_.erase(c);
     else cells_.set(c, static_cast<std::uint8_t>(v));
     return;
+  }
+  Coords x{};
+  if (one_list_) {
+    if (!items_of(c, x)) return;  // cannot be: the state is inside
+    c = x.data();
   }
   const Place p = place(c);
   auto& t = tiles_[p.tile];

@@ -5,7 +5,10 @@
 // memory is touched only near the states looked at.
 //
 // States with a set among their coordinates (a bitmask: the sets {1, 5} and {1, 6} lie 32
-// apart, and a search touches one state per tile) are kept in a hash map instead.
+// apart, and a search touches one state per tile) are kept in a hash map instead. A state
+// that is one list of up to four small integers (Chomp by its columns) is kept in a box over
+// its items, as a contest solution keeps it in an array of that many dimensions; a list of
+// another length than the first sends the memo to a hash map.
 #pragma once
 
 #include <algorithm>
@@ -16,26 +19,26 @@
 #include <vector>
 
 #include "runtime/BoxTable.hpp"
+#include "runtime/IntProgram.hpp"
 #include "runtime/StateMap.hpp"
 
 namespace grundy {
 
 class OutcomeMemo {
  public:
-  // hashed: a hash map rather than tiles (the box then holds every state).
-  explicit OutcomeMemo(int arity, bool hashed = false);
+  // hashed: a hash map rather than tiles (the box then holds every state). one_list: a state
+  // is one list packed into a word (IntProgram::pack_list), boxed by its items.
+  explicit OutcomeMemo(int arity, bool hashed = false, bool one_list = false);
   int arity() const { return arity_; }
   bool hashed() const { return hashed_; }
   // Whether c lies in the box (every coordinate from 0 to below the box's size).
   bool inside(const std::int64_t* c) const {
     if (hashed_) return true;
-    // A negative coordinate is a large unsigned one; an empty box spans 0 cells.
-    if (arity_ == 2)
-      return static_cast<std::uint64_t>(c[0]) < span_[0] && static_cast<std::uint64_t>(c[1]) < span_[1];
-    for (int i = 0; i < arity_; ++i) {
-      if (static_cast<std::uint64_t>(c[i]) >= span_[static_cast<std::size_t>(i)]) return false;
+    if (one_list_) [[unlikely]] {
+      Coords x{};
+      return items_of(c, x) && inside_box(x.data());
     }
-    return true;
+    return inside_box(c);
   }
   // Makes the box hold c; false when its directory would pass max_directory tiles. Only the
   // tiles written take memory (tile_bytes() each): the box itself may span far more cells
@@ -46,11 +49,18 @@ class OutcomeMemo {
   // (moves that multiply, p -> 2p .. 9p up to 2^32, touch a few dozen tiles of millions),
   // and each doubling would zero and copy pointers the search never reads. A hash map
   // (to_hashed) holds them better.
-  bool too_sparse_for(const std::int64_t* c) const {
+  bool too_sparse_for(const std::int64_t* state) const {
     if (hashed_) return false;
+    Coords x{};
+    const std::int64_t* c = state;
+    if (one_list_) {
+      if (ar_ == 0) return false;  // the box takes its shape from the first list
+      if (!items_of(state, x)) return true;
+      c = x.data();
+    }
     constexpr std::uint64_t kSparseFloor = std::uint64_t{1} << 20, kSparseShare = 64;
     std::uint64_t tiles = 1;
-    for (int i = 0; i < arity_; ++i) {
+    for (int i = 0; i < ar_; ++i) {
       if (c[i] < 0) return false;  // grow() refuses it anyway
       const std::uint64_t need = std::max(static_cast<std::uint64_t>(c[i]) >> bits_, span_[static_cast<std::size_t>(i)] >> bits_);
       if (__builtin_mul_overflow(tiles, need + 1, &tiles)) return true;
@@ -63,10 +73,11 @@ class OutcomeMemo {
   Probe probe(const std::int64_t* c) const {
     if (hashed_) [[unlikely]]
       return probe_hashed(c);  // out of line: this stays small enough to inline
-    if (!inside(c)) return kOutside;
-    const Place at = place(c);
-    const Tile* t = tiles_[at.tile].get();
-    return t == nullptr ? kUnknown : static_cast<Probe>(cell(*t, at.cell));
+    if (one_list_) [[unlikely]] {
+      Coords x{};
+      return items_of(c, x) ? probe_box(x.data()) : kOutside;
+    }
+    return probe_box(c);
   }
   // How many of the states c, c + slope, ... (at most `count` of them) are known to be won
   // before the first that is not, read straight from the tiles as a hand-written loop reads
@@ -75,7 +86,7 @@ class OutcomeMemo {
   std::int64_t won_run(const std::int64_t* c, const std::int64_t* slope, std::int64_t count) const;
   // Whether won_run can read a run of this slope (decided once per run, not per option).
   bool readable(const std::int64_t* slope) const {
-    if (hashed_) return false;
+    if (hashed_ || one_list_) return false;  // a list's run moves its word, not its items
     bool moves = false;
     for (int i = 0; i < arity_; ++i) {
       if (slope[i] < -1 || slope[i] > 1) return false;
@@ -127,6 +138,30 @@ class OutcomeMemo {
  private:
   // Tiles of 4096 cells: 4096, 64 x 64, 16 x 16 x 16 or 8 x 8 x 8 x 8.
   static constexpr int tile_bits(int arity) { return arity == 1 ? 12 : arity == 2 ? 6 : arity == 3 ? 4 : 3; }
+  // A negative coordinate is a large unsigned one; an empty box spans 0 cells.
+  bool inside_box(const std::int64_t* c) const {
+    if (ar_ == 2)
+      return static_cast<std::uint64_t>(c[0]) < span_[0] && static_cast<std::uint64_t>(c[1]) < span_[1];
+    for (int i = 0; i < ar_; ++i) {
+      if (static_cast<std::uint64_t>(c[i]) >= span_[static_cast<std::size_t>(i)]) return false;
+    }
+    return ar_ > 0;
+  }
+  Probe probe_box(const std::int64_t* c) const {
+    if (!inside_box(c)) return kOutside;
+    const Place at = place(c);
+    const Tile* t = tiles_[at.tile].get();
+    return t == nullptr ? kUnknown : static_cast<Probe>(cell(*t, at.cell));
+  }
+  // one_list_: the items of the list c[0] into x; false when its length is not the box's.
+  bool items_of(const std::int64_t* c, Coords& x) const {
+    const std::int64_t n = IntProgram::list_len(c[0]);
+    if (n != ar_ || n == 0) return false;
+    const int b = IntProgram::list_bits(n);
+    const std::int64_t m = IntProgram::max_item(n);
+    for (int i = 0; i < ar_; ++i) x[static_cast<std::size_t>(i)] = (c[0] >> (b * i)) & m;
+    return true;
+  }
   using Tile = std::array<std::uint8_t, 1024>;  // 4096 cells of two bits (Probe's first four)
   static unsigned cell(const Tile& t, std::size_t at) { return (t[at >> 2] >> ((at & 3) * 2)) & 3u; }
   void put(const std::int64_t* c, unsigned v);
@@ -135,7 +170,7 @@ class OutcomeMemo {
     std::size_t tile, cell;
   };
   Place place(const std::int64_t* c) const {
-    if (arity_ == 2) {  // the usual case, without the loop
+    if (ar_ == 2) {  // the usual case, without the loop
       const auto x = static_cast<std::uint64_t>(c[0]), y = static_cast<std::uint64_t>(c[1]);
       constexpr int b = tile_bits(2);
       constexpr std::uint64_t m = (std::uint64_t{1} << b) - 1;
@@ -144,7 +179,7 @@ class OutcomeMemo {
     }
     const auto mask = static_cast<std::uint64_t>((std::int64_t{1} << bits_) - 1);
     Place at{0, 0};
-    for (int i = 0; i < arity_; ++i) {
+    for (int i = 0; i < ar_; ++i) {
       const auto x = static_cast<std::uint64_t>(c[i]);
       at.tile += (x >> bits_) * static_cast<std::uint64_t>(strides_[static_cast<std::size_t>(i)]);
       at.cell = (at.cell << bits_) | (x & mask);
@@ -158,6 +193,8 @@ class OutcomeMemo {
 
   int arity_;
   bool hashed_;
+  bool one_list_;
+  int ar_;  // the box's: arity_, or a list's length (0 until the first list is seen)
   StateMap<std::uint8_t> cells_;                    // hashed_: the cells not 0
   int bits_;                                        // per coordinate: arity_ * bits_ == 12
   Coords dims_{};                                   // in tiles

@@ -577,7 +577,13 @@ std::optional<bool> Evaluator::table_wins_of(const GameInstance& g, const std::i
     return std::nullopt;
   }
   if (auto v = b->hashed ? b->hashed->known(c) : b->box->known(c)) return *v != 0;
-  if (!b->outcomes) b->outcomes = std::make_unique<OutcomeMemo>(b->box->arity(), b->program->packing.any());
+  if (!b->outcomes) {
+    // A state that is one list (Chomp by its columns) is boxed by its items; other sets and
+    // lists lie too far apart in their words for tiles.
+    const IntProgram::Packing& k = b->program->packing;
+    const bool one_list = b->box->arity() == 1 && k.lists == 1 && k.sets == 0;
+    b->outcomes = std::make_unique<OutcomeMemo>(b->box->arity(), k.any() && !one_list, one_list);
+  }
   return outcome_over_rules(g, s, *b->outcomes, *b->box, *b->program, c, false, b->outcomes_stopped);
 }
 

@@ -495,6 +495,49 @@ TEST_CASE("an outcome memo that turns into a hash map keeps its cells and marks"
   }
 }
 
+TEST_CASE("a memo of one-list states boxes them by their items, and a list of another length hashes them",
+          "[runtime][box]") {
+  using grundy::IntProgram;
+  for (int length = 1; length <= 4; ++length) {
+    CAPTURE(length);
+    grundy::OutcomeMemo memo(1, false, true);
+    std::map<std::int64_t, bool> told;
+    std::uint64_t seed = 4242;
+    const std::int64_t most = std::min<std::int64_t>(IntProgram::max_item(length), 700);
+    for (int k = 0; k < 3000; ++k) {
+      std::int64_t items[4];
+      for (int i = 0; i < length; ++i) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        items[i] = static_cast<std::int64_t>((seed >> 33) % static_cast<std::uint64_t>(most + 1));
+      }
+      std::int64_t w = 0;
+      REQUIRE(IntProgram::pack_list(items, length, w));
+      if (!memo.inside(&w)) REQUIRE(memo.grow(&w, std::uint64_t{1} << 30));
+      REQUIRE_FALSE(memo.hashed());
+      const bool wins = (seed >> 20) % 2 == 0;
+      if (auto it = told.find(w); it != told.end()) {
+        REQUIRE(memo.get(&w) == std::optional<bool>(it->second));
+      } else {
+        REQUIRE_FALSE(memo.get(&w).has_value());
+        memo.set(&w, wins);
+        told.emplace(w, wins);
+      }
+    }
+    // The box spans the items, not the words (lists of one or two items of up to 700 fit in
+    // one tile, or 11 x 11 of them, however far apart their words lie).
+    CHECK(memo.tiles_used() <= (length == 1 ? 1u : length == 2 ? 121u : told.size()));
+    // A list one longer lies outside the box, and cannot join it: the cells go to a hash map,
+    // under the words of their lists.
+    std::int64_t longer_items[5] = {1, 2, 3, 4, 5}, longer = 0;
+    REQUIRE(IntProgram::pack_list(longer_items, length + 1, longer));
+    REQUIRE_FALSE(memo.inside(&longer));
+    REQUIRE_FALSE(memo.grow(&longer, std::uint64_t{1} << 30));
+    memo.to_hashed();
+    for (const auto& [w, wins] : told) REQUIRE(memo.get(&w) == std::optional<bool>(wins));
+    REQUIRE_FALSE(memo.get(&longer).has_value());
+  }
+}
+
 TEST_CASE("a state map keeps what it is told as its keys widen, and past one word", "[runtime][box]") {
   for (int arity = 1; arity <= 4; ++arity) {
     CAPTURE(arity);
