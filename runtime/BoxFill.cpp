@@ -609,6 +609,42 @@ Fill sweep_to(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const Coor
   // The cells filled are reported in batches, not one by one as settle() does: the caller
   // made sure that all of them fit --max-states, so there is nothing to reserve either.
   Tally tally(hooks);
+  // The cells not known yet, a batch at a time where the rules list a batch's options at once
+  // (IntProgram::cell_options), settled in order as one by one.
+  const bool batched = rules.by_cells();
+  std::array<std::int64_t, IntProgram::kCellLanes * kMaxBoxArity> pending{};
+  std::array<std::uint64_t, IntProgram::kCellLanes> ranks{};
+  std::array<std::int64_t, IntProgram::kCellLanes> where{};
+  int waiting = 0;
+  IntProgram::Cells batch;
+  std::optional<Fill> stopped;
+  // Settles the cells waiting; false (and `stopped`) at one with options neither before it
+  // nor known, where the sweep stops.
+  const auto flush = [&] {
+    if (batched) rules.cell_options(pending.data(), waiting, batch);
+    for (int l = 0; l < waiting; ++l) {
+      const std::int64_t* at = pending.data() + l * ar;
+      sink.start();
+      sink.sweep_at(ranks[static_cast<std::size_t>(l)]);
+      if (!(batched && l < batch.done ? rules.send(batch, l, sink) : rules.options(at, sink)) || sink.any_unknown()) {
+        std::copy(at, at + ar, sw.mark.begin());
+        waiting = 0;
+        // Only cells the query did not ask for are left, or the sweep is off for good.
+        if (ranks[static_cast<std::size_t>(l)] > needed) {
+          stopped = Fill::Done;
+        } else {
+          sw.off = true;
+          stopped = Fill::Failed;
+        }
+        return false;
+      }
+      memo.set(where[static_cast<std::size_t>(l)], sink.mex());
+      tally.add();
+    }
+    waiting = 0;
+    return true;
+  };
+  const int lanes = batched ? IntProgram::kCellLanes : 1;
   for (std::uint64_t ticks = 0; rank <= last; ++rank, advance(x, extent, ar)) {
     if ((++ticks & 0xFFF) == 0) {
       tally.flush();
@@ -616,17 +652,12 @@ Fill sweep_to(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const Coor
     }
     const std::int64_t i = memo.index(x.data());
     if (memo.get(i) != memo.unknown()) continue;
-    sink.start();
-    sink.sweep_at(rank);
-    if (!rules.options(x.data(), sink) || sink.any_unknown()) {
-      sw.mark = x;
-      if (rank > needed) return Fill::Done;  // only cells the query did not ask for are left
-      sw.off = true;
-      return Fill::Failed;
-    }
-    memo.set(i, sink.mex());
-    tally.add();
+    std::copy(x.begin(), x.begin() + ar, pending.begin() + waiting * ar);
+    ranks[static_cast<std::size_t>(waiting)] = rank;
+    where[static_cast<std::size_t>(waiting)] = i;
+    if (++waiting == lanes && !flush()) return *stopped;
   }
+  if (waiting > 0 && !flush()) return *stopped;
   sw.mark = x;
   return Fill::Done;
 }
@@ -651,15 +682,17 @@ Fill diagonal_to(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const C
   std::uint64_t ticks = 0, filled = 0, left = 0;
   bool failed = false;
   Coords x{};
-  const auto visit = [&] {
-    if ((++ticks & 0xFFF) == 0) {
-      tally.flush();
-      if (hooks.poll) hooks.poll();
-    }
-    const std::int64_t i = memo.index(x.data());
-    if (memo.get(i) != memo.unknown()) return;
+  // The cells not known yet, a batch at a time where the rules list the options of a batch
+  // at once (IntProgram::cell_options); each is settled in order all the same, so that a
+  // cell reads the values of the cells before it in the batch.
+  const bool batched = rules.by_cells();
+  std::array<std::int64_t, IntProgram::kCellLanes * kMaxBoxArity> pending{};
+  std::array<std::int64_t, IntProgram::kCellLanes> where{};
+  int waiting = 0;
+  IntProgram::Cells batch;
+  const auto settle_cell = [&](const std::int64_t* at, std::int64_t i, int lane) {
     sink.start();
-    if (!rules.options(x.data(), sink)) {
+    if (!(lane >= 0 && lane < batch.done ? rules.send(batch, lane, sink) : rules.options(at, sink))) {
       failed = true;  // a stop of the rules' own: the search meets it where it must
       return;
     }
@@ -670,6 +703,24 @@ Fill diagonal_to(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const C
     memo.set(i, sink.mex());
     tally.add();
     ++filled;
+  };
+  const auto flush = [&] {
+    if (waiting == 0) return;
+    rules.cell_options(pending.data(), waiting, batch);
+    for (int l = 0; l < waiting && !failed; ++l) settle_cell(pending.data() + l * ar, where[static_cast<std::size_t>(l)], l);
+    waiting = 0;
+  };
+  const auto visit = [&] {
+    if ((++ticks & 0xFFF) == 0) {
+      tally.flush();
+      if (hooks.poll) hooks.poll();
+    }
+    const std::int64_t i = memo.index(x.data());
+    if (memo.get(i) != memo.unknown()) return;
+    if (!batched) return settle_cell(x.data(), i, -1);
+    std::copy(x.begin(), x.begin() + ar, pending.begin() + waiting * ar);
+    where[static_cast<std::size_t>(waiting)] = i;
+    if (++waiting == IntProgram::kCellLanes) flush();
   };
   // The cells whose coordinates from j on add up to `rest`.
   const auto cells = [&](const auto& self, int j, std::int64_t rest) -> void {
@@ -683,6 +734,7 @@ Fill diagonal_to(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const C
     for (x[u] = std::max<std::int64_t>(0, rest - after[u + 1]); x[u] <= hi && !failed; ++x[u]) self(self, j + 1, rest - x[u]);
   };
   for (std::int64_t s = 0; s <= after[0] && !failed; ++s) cells(cells, 0, s);
+  if (!failed) flush();
   if (memo.known(root.data())) return Fill::Done;
   memo.sweep().diagonal_off = true;
   return Fill::Failed;

@@ -45,7 +45,17 @@ struct Val {
 class LaneEval {
  public:
   LaneEval(const IntProgram& p, const IntProgram::Item& it, std::int64_t slot, std::int64_t* r, Row* rows)
-      : p_(p), plan_(it.lanes), moves_(it.lanes.moves), slot_(slot), r_(r), rows_(rows) {}
+      : p_(p), plan_(it.lanes), moves_(it.lanes.moves), slot_(slot), r_(r), rows_(rows) {
+    slots_[0] = slot;
+  }
+  // Over a batch of states (IntProgram::cell_options): the state's registers `slots` move,
+  // rows 0 .. count - 1 their values; no values by k, no straight programs.
+  LaneEval(const IntProgram& p, const IntProgram::Item::Lanes& plan, const std::int64_t* slots, int count,
+           std::int64_t* r, Row* rows)
+      : p_(p), plan_(plan), moves_(plan.moves), slot_(slots[0]), r_(r), rows_(rows), moving_(count) {
+    std::copy(slots, slots + count, slots_.begin());
+    top_ = static_cast<std::int16_t>(count);
+  }
 
   int cut = IntProgram::kLaneWidth;
   // Whether lane l holds the value rows_[0][0] + l (a range's batch that no condition thinned).
@@ -56,7 +66,7 @@ class LaneEval {
     free_rows();
     cut = IntProgram::kLaneWidth;
   }
-  void free_rows() { top_ = 1; }
+  void free_rows() { top_ = static_cast<std::int16_t>(moving_); }
   static std::int64_t at(const Val& v, int lane) { return v.p ? v.p[lane] : v.x; }
 
   // Node i over lanes 0..n-1: by its straight program where it has one (Lanes::flats).
@@ -71,7 +81,12 @@ class LaneEval {
     }
     if (s.m == 0) return {};  // a branch no lane takes is not evaluated
     const IntProgram::Node& n = p_.nodes[static_cast<std::size_t>(i)];
-    if (n.op == Op::Reg) return n.v == slot_ ? Val{rows_[0].data(), 0} : Val{nullptr, r_[n.v]};
+    if (n.op == Op::Reg) {
+      for (int q = 0; q < moving_; ++q) {
+        if (n.v == slots_[static_cast<std::size_t>(q)]) return Val{rows_[q].data(), 0};
+      }
+      return Val{nullptr, r_[n.v]};
+    }
     if (n.op == Op::Const) return Val{nullptr, n.v};
     if (!moves_[static_cast<std::size_t>(i)]) {  // the same for every lane: once
       bool bail = false;
@@ -95,6 +110,10 @@ class LaneEval {
           top_ = res;
           return eval(c.x != 0 ? n.b : n.c, s);
         }
+        if (n.b == n.c) {  // `if c then e else e` (an argument evaluated first, for its failure)
+          top_ = res;
+          return eval(n.b, s);
+        }
         std::uint8_t yes[IntProgram::kLaneWidth], no[IntProgram::kLaneWidth];
         int ny = 0, nn = 0;
         s.each([&](int l) {
@@ -102,8 +121,10 @@ class LaneEval {
           if (at(c, l) != 0) yes[ny++] = static_cast<std::uint8_t>(l);
           else no[nn++] = static_cast<std::uint8_t>(l);
         });
-        into(z, n.b, Sel{yes, ny});
-        into(z, n.c, Sel{no, nn});
+        // One branch for every lane of 0..m-1: its loops without an index.
+        const bool whole = !s.idx && ny + nn == s.m;
+        into(z, n.b, whole && nn == 0 ? Sel{nullptr, ny} : Sel{yes, ny});
+        into(z, n.c, whole && ny == 0 ? Sel{nullptr, nn} : Sel{no, nn});
         break;
       }
       case Op::And:
@@ -122,8 +143,10 @@ class LaneEval {
           else z[l] = is_and ? 0 : 1;
         });
         const int mark = top_;
-        const Val b = eval(n.b, Sel{rest, m});
-        Sel{rest, m}.each([&](int l) { z[l] = at(b, l) != 0; });
+        // Every lane of 0..m-1 goes on: the loops over them without an index (vectorized).
+        const Sel more = !s.idx && m == s.m ? Sel{nullptr, m} : Sel{rest, m};
+        const Val b = eval(n.b, more);
+        more.each([&](int l) { z[l] = at(b, l) != 0; });
         top_ = mark;
         break;
       }
@@ -433,11 +456,10 @@ class LaneEval {
 
   // Node i lane by lane, by the tree walk.
   void by_lane(std::int32_t i, std::int64_t* z, Sel s) {
-    const std::int64_t* ks = rows_[0].data();
     for (int j = 0; j < s.m; ++j) {
       const int l = s.lane(j);
       if (l >= cut) return;
-      r_[slot_] = ks[l];
+      for (int q = 0; q < moving_; ++q) r_[slots_[static_cast<std::size_t>(q)]] = rows_[q][static_cast<std::size_t>(l)];
       bool bail = false;
       z[l] = p_.eval(i, r_, bail);
       if (bail) {
@@ -453,6 +475,8 @@ class LaneEval {
   std::int64_t slot_;
   std::int64_t* r_;
   Row* rows_;
+  int moving_ = 1;  // rows 0 .. moving_ - 1: the registers slots_ over the lanes
+  std::array<std::int64_t, IntProgram::kMaxArity> slots_{};
   std::int16_t top_ = 1;
 };
 
@@ -841,6 +865,117 @@ bool IntProgram::lanes(const Item& it, std::size_t ci, const Clause& c, std::int
     if (last) return true;
     size = std::min(2 * size, widest);
   }
+}
+
+// cell_plans_: for rules whose items are all conditions and an option, which nodes move
+// with the state (every node that reads one of its registers).
+void IntProgram::plan_cells() {
+  cell_plans_.clear();
+  cell_at_.clear();
+  const auto ar = static_cast<int>(state_slots.size());
+  if (ar < 1 || ar > kMaxArity || items.empty()) return;
+  std::vector<std::uint8_t> moves(nodes.size(), 2);  // 2: not known yet
+  const auto reads_state = [&](const auto& self, std::int32_t i) -> bool {
+    if (i < 0) return false;
+    std::uint8_t& m = moves[static_cast<std::size_t>(i)];
+    if (m == 2) {
+      const Node& n = nodes[static_cast<std::size_t>(i)];
+      m = (n.op == Op::Reg ? std::find(state_slots.begin(), state_slots.end(), n.v) != state_slots.end()
+                           : self(self, n.a) || self(self, n.b) || self(self, n.c))
+              ? 1
+              : 0;
+    }
+    return m != 0;
+  };
+  for (std::size_t i = 0; i < nodes.size(); ++i) reads_state(reads_state, static_cast<std::int32_t>(i));
+  std::vector<Item::Lanes> plans;
+  std::vector<std::size_t> at;
+  std::size_t next = 0;
+  for (const Item& it : items) {
+    if (it.let) return;
+    Item::Lanes plan;
+    for (const Clause& c : it.clauses) {
+      if (c.kind != Clause::Kind::If) return;  // a loop: its own lanes (plan_lanes)
+      plan.conditions.push_back(c.lo);
+    }
+    int most = 0;
+    for (std::int32_t q : plan.conditions) most = std::max(most, rows_needed(*this, moves, q));
+    for (std::int32_t q : it.coords) most = std::max(most, rows_needed(*this, moves, q));
+    if (most + ar + 1 > kLaneRows) return;
+    plan.moves = moves;
+    plans.push_back(std::move(plan));
+    at.push_back(next);
+    next += it.coords.size() * static_cast<std::size_t>(kCellLanes);
+  }
+  at.push_back(next);
+  cell_plans_ = std::move(plans);
+  cell_at_ = std::move(at);
+}
+
+void IntProgram::cell_options(const std::int64_t* states, int n, Cells& out) const {
+  const auto ar = static_cast<int>(state_slots.size());
+  n = std::min(n, kCellLanes);
+  std::int64_t small[256];
+  std::vector<std::int64_t> big;
+  std::int64_t* r = small;
+  if (values() > 256) {
+    big.assign(static_cast<std::size_t>(values()), 0);
+    r = big.data();
+  }
+  std::copy(consts_.begin(), consts_.end(), r + frame);
+  Row rows[kLaneRows];
+  for (int l = 0; l < n; ++l) {
+    for (int q = 0; q < ar; ++q) rows[q][static_cast<std::size_t>(l)] = states[l * ar + q];
+  }
+  out.count = n;
+  out.done = n;
+  out.takes.assign(items.size() * static_cast<std::size_t>(kCellLanes), 0);
+  out.coords.resize(cell_at_.back());
+  for (std::size_t i = 0; i < items.size() && out.done > 0; ++i) {
+    const Item& it = items[i];
+    LaneEval e(*this, cell_plans_[i], state_slots.data(), ar, r, rows);
+    std::uint8_t idx[kCellLanes];
+    int m = out.done;
+    for (int l = 0; l < m; ++l) idx[l] = static_cast<std::uint8_t>(l);
+    // Lanes 0..m-1 without an index while every state is still in (vectorized loops).
+    bool all = true;
+    const auto sel = [&] { return all ? Sel{nullptr, m} : Sel{idx, m}; };
+    // The conditions in turn, each over the states the ones before let through.
+    for (std::int32_t q : cell_plans_[i].conditions) {
+      e.reset();
+      const Val v = e.eval(q, sel());
+      out.done = std::min(out.done, e.cut);
+      int kept = 0;
+      for (int j = 0; j < m; ++j) {
+        const int l = idx[j];
+        if (l < out.done && LaneEval::at(v, l) != 0) idx[kept++] = static_cast<std::uint8_t>(l);
+      }
+      all = all && kept == m;
+      m = kept;
+    }
+    const std::size_t width = it.coords.size();
+    std::int64_t* coords = out.coords.data() + cell_at_[i];
+    for (std::size_t q = 0; q < width && m > 0; ++q) {
+      e.reset();
+      const Val x = e.eval(it.coords[q], sel());
+      out.done = std::min(out.done, e.cut);
+      for (int j = 0; j < m; ++j) coords[static_cast<std::size_t>(idx[j]) * width + q] = LaneEval::at(x, idx[j]);
+    }
+    std::uint8_t* takes = out.takes.data() + i * static_cast<std::size_t>(kCellLanes);
+    for (int j = 0; j < m; ++j) {
+      if (idx[j] < out.done) takes[idx[j]] = 1;
+    }
+  }
+}
+
+bool IntProgram::send(const Cells& cells, int l, OptionSink& sink) const {
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (!cells.takes[i * static_cast<std::size_t>(kCellLanes) + static_cast<std::size_t>(l)]) continue;
+    const std::size_t width = items[i].coords.size();
+    if (!sink.option(cells.coords.data() + cell_at_[i] + static_cast<std::size_t>(l) * width, items[i].parts))
+      return false;
+  }
+  return true;
 }
 
 }  // namespace grundy

@@ -534,6 +534,7 @@ void IntProgram::link() {
     if (it.affine) moving_values(it);
     plan_lanes(it);
   }
+  plan_cells();
   placing_ = nullptr;
   placed_.clear();
 }

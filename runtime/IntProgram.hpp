@@ -452,8 +452,30 @@ class IntProgram {
   // null) where the listing stopped.
   bool options(const std::int64_t* state, OptionSink& sink, const Resume* from, Resume* stop) const;
 
+  // The options of up to kCellLanes states at once, for a sweep (runtime/BoxFill.cpp) over
+  // rules whose every item is conditions and an option (a knight's four moves, a constant list
+  // written out): each expression evaluated once over the batch (runtime/IntLanes.cpp), not
+  // once per state, as a contest solution's loop body runs without an interpreter's dispatch.
+  static constexpr int kCellLanes = 64;
+  struct Cells {
+    int count = 0;
+    // The first state whose options the batch could not compute (an overflow, ...): from it
+    // on, options() lists them, and meets what the rules as written meet.
+    int done = 0;
+    std::vector<std::uint8_t> takes;   // [item][state]: whether the item gives the state an option
+    std::vector<std::int64_t> coords;  // per item from cell_at_[item]: [state][coordinate]
+  };
+  bool by_cells() const { return !cell_plans_.empty(); }
+  // states: n <= kCellLanes states, one after another.
+  void cell_options(const std::int64_t* states, int n, Cells& out) const;
+  // The options of state l of a batch (l < out.done), in rule order; false where the sink says stop.
+  bool send(const Cells& cells, int l, OptionSink& sink) const;
+
  private:
   std::vector<std::int64_t> consts_;  // at frame + i
+  std::vector<Item::Lanes> cell_plans_;  // per item, where by_cells(): what moves with the state
+  std::vector<std::size_t> cell_at_;     // per item: its first coordinate in Cells::coords
+  void plan_cells();
   std::int32_t temps_ = 0;            // after the constants
   // What the program being written (placing_) has computed where every later instruction
   // sees it: by node, and by instruction (op, a, b), so that a value used twice (an inlined

@@ -536,6 +536,27 @@ TEST_CASE("a value the rules use twice is computed once, and never read where it
                    "def inside(x, y) = x >= 0 and y >= 0 and x < 13 and y < 13\n" + grid);
 }
 
+TEST_CASE("rules of conditions and options are listed a batch of states at a time, with the values of one by one",
+          "[fast][compile]") {
+  // Swept by anti-diagonals (a knight towards the corner) and in lexicographic order (an
+  // option in the same row, read from the cell settled just before it in the batch).
+  const std::string knight =
+      "move (x + dx, y + dy) for (dx, dy) in [(-2, 1), (-2, -1), (1, -2), (-1, -2)] if inside(x + dx, ID(y) + dy)";
+  agree_throughout("(x, y)", knight,
+                   "def inside(x, y) = x >= 0 and y >= 0 and x < 100 and y < 100\n"
+                   "[grundy(G(99, 99)), grundy(G(98, 97))]\n[grundy(G(x, y)) for x in 90..99 for y in 0..99]\n");
+  agree_throughout("(a, b)",
+                   "move (a, b - 1) if b > 0 and b % 3 != 1  move (a - 1, ID(b) + 2) if a > 0 and b < 90  "
+                   "move (a - 1, b / 2) if a > 1 and (b == 3 or 100 / (b - 3) > 5)",
+                   "[grundy(G(a, b)) for a in 0..40 for b in 0..90]\n[wins(G(a, b)) for a in 0..9 for b in 0..9]\n");
+  // A state whose options overflow, in the batch of a sweep but not on the query's way: the
+  // sweep hands it to the search, which never meets it; a query that needs it meets the error.
+  const std::string far =
+      "move (a - 1, ID(b)) if a > 0 and not (a == 5 and b == 5)  move (a, b * 4611686018427387904) if a == 5 and b == 5";
+  agree("(a, b)", far, "[grundy(G(a, 3)) for a in 0..9]\ngrundy(G(5, 9))\n[grundy(G(a, 9)) for a in 0..4]\n");
+  fails_with("game G { state (a, b)  " + substitute(far, "") + " }\ngrundy(G(6, 5))\n", "overflow");
+}
+
 TEST_CASE("compiled rules meet the errors of the rules only where the query goes", "[fast][compile]") {
   // A move to a negative state is a state like any other for rules; the box hands over.
   const auto neg = run_source(
