@@ -30,18 +30,20 @@ class Compiler {
  public:
   // `packing`: the coordinates of the state taken to be sets and lists.
   Compiler(const GameDecl& d, const GameInstance& g, Interpreter& m, IntProgram::Packing packing)
-      : d_(d), g_(g), m_(m), packing_(packing) {}
+      : d_(&d), g_(&g), m_(m), packing_(packing), frame_size_(d.frame_size) {}
+  // A function on its own (build_function), its parameters integers.
+  Compiler(const DefDecl& f, Interpreter& m) : m_(m), frame_size_(f.frame_size), function_(&f) {}
 
   std::shared_ptr<const IntProgram> build() {
-    const auto& params = g_.params().items();
-    params_ = static_cast<int>(d_.params.size());
+    const auto& params = g_->params().items();
+    params_ = static_cast<int>(d_->params.size());
     if (static_cast<int>(params.size()) != params_) return nullptr;
-    registers_ = std::max(d_.frame_size, 1);
+    registers_ = std::max(d_->frame_size, 1);
     ty_.assign(static_cast<std::size_t>(registers_), std::nullopt);
     int arity = 0;
     std::vector<std::int64_t> state_slots;
     std::vector<CItem> items;
-    for (const GameItem& it : d_.items) {
+    for (const GameItem& it : d_->items) {
       switch (it.kind) {
         case GameItem::Kind::State:
           arity = static_cast<int>(it.slots.size());
@@ -92,6 +94,23 @@ class Compiler {
     return std::make_shared<const IntProgram>(std::move(code_));
   }
 
+  // The function's body as one node over its parameters (registers 0, 1, ...), where its value
+  // is an integer or a truth value.
+  std::optional<CompiledFunction> build_function() {
+    registers_ = std::max(frame_size_, 1);
+    ty_.assign(static_cast<std::size_t>(registers_), std::nullopt);
+    for (std::size_t i = 0; i < function_->params.size(); ++i) ty_[i] = Ty::Int;
+    const auto e = expr(*function_->body);
+    if (!e || (e->second != Ty::Int && e->second != Ty::Bool) || registers_ > 4096) return std::nullopt;
+    code_.frame = registers_;
+    code_.link();
+    CompiledFunction f;
+    f.root = e->first;
+    f.truth = e->second == Ty::Bool;
+    f.code = std::make_shared<const IntProgram>(std::move(code_));
+    return f;
+  }
+
  private:
   using Typed = std::pair<std::int32_t, Ty>;
 
@@ -125,9 +144,11 @@ class Compiler {
   int reg(int slot) const { return scope_ ? scope_->base + slot : slot; }
 
   std::optional<Value> value_of(const Expr& e) {
-    Frame frame(static_cast<std::size_t>(std::max(d_.frame_size, 1)));
-    const auto& params = g_.params().items();
-    std::copy(params.begin(), params.end(), frame.begin());
+    Frame frame(static_cast<std::size_t>(std::max(frame_size_, 1)));
+    if (g_) {
+      const auto& params = g_->params().items();
+      std::copy(params.begin(), params.end(), frame.begin());
+    }
     try {
       return m_.eval(e, frame);
     } catch (const Error& err) {
@@ -149,7 +170,7 @@ class Compiler {
           if (auto b = bound_.find(slot); b != bound_.end()) return b->second;
         }
         if (!scope_ && slot < params_) {
-          const Value& v = g_.params().items()[static_cast<std::size_t>(slot)];
+          const Value& v = g_->params().items()[static_cast<std::size_t>(slot)];
           if (v.is(Kind::Int)) return Typed{constant(v.as_int()), Ty::Int};
           if (v.is(Kind::Bool)) return Typed{constant(v.as_bool() ? 1 : 0), Ty::Bool};
           if (std::int64_t mask = 0; mask_of(v, mask)) return Typed{constant(mask), Ty::Set};
@@ -1145,7 +1166,9 @@ class Compiler {
     q.base = inner.base;
     q.params = static_cast<int>(params);
     q.body = *body;
-    q.most = m_.world().max_depth;
+    // A function compiled on its own is called from some depth of the program's calls: its
+    // loop leaves the last few steps below the limit to the function as written.
+    q.most = m_.world().max_depth - (function_ ? kFunctionSlack : 0);
     code_.loops.push_back(q);
     const auto at = static_cast<std::int64_t>(code_.loops.size() - 1);
     return Typed{op(Op::Loop, first[0], first[1], first[2], at), *result};
@@ -1221,10 +1244,13 @@ class Compiler {
     std::vector<Typed> args;  // its parameters' values
   };
 
-  const GameDecl& d_;
-  const GameInstance& g_;
+  const GameDecl* d_ = nullptr;      // the game whose rules these are; null for a function
+  const GameInstance* g_ = nullptr;
   Interpreter& m_;
-  IntProgram::Packing packing_;
+  IntProgram::Packing packing_{};
+  int frame_size_ = 0;
+  const DefDecl* function_ = nullptr;  // build_function's
+  static constexpr int kFunctionSlack = 16;
   int params_ = 0;
   int registers_ = 1;  // the game's frame, then each inlined call's
   Scope* scope_ = nullptr;
@@ -1239,6 +1265,11 @@ class Compiler {
 };
 
 }  // namespace
+
+std::optional<CompiledFunction> compile_function(const DefDecl& decl, Interpreter& m) {
+  if (!decl.body || decl.params.empty() || decl.params.size() > IntProgram::kMaxFunctionArgs) return std::nullopt;
+  return Compiler(decl, m).build_function();
+}
 
 std::shared_ptr<const IntProgram> compile_rules(const GameDecl& decl, const GameInstance& game,
                                                 Interpreter& m) {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "lang/Ast.hpp"
 #include "runtime/Game.hpp"
@@ -23,5 +24,16 @@ class Interpreter;
 // Null when the rules use something the compiler does not handle.
 std::shared_ptr<const IntProgram> compile_rules(const GameDecl& decl, const GameInstance& game,
                                                 Interpreter& m);
+
+// A function of integers compiled on its own (`def none_divides(k, d) = ...`, a loop where it
+// calls itself in tail position): its value, an integer or a truth value (`truth`), is node
+// `root` of `code` with the parameters in registers 0, 1, ... (IntProgram::value_with).
+struct CompiledFunction {
+  std::shared_ptr<const IntProgram> code;
+  std::int32_t root = -1;
+  bool truth = false;
+};
+// Nothing when its body uses what the compiler does not handle, or it takes no parameter.
+std::optional<CompiledFunction> compile_function(const DefDecl& decl, Interpreter& m);
 
 }  // namespace grundy::lang

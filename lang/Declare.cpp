@@ -40,7 +40,9 @@ void declare(World& w, Program& program) {
       w.games.push_back(std::move(e));
       w.names[g.name] = Binding{Binding::To::Game, static_cast<int>(w.games.size() - 1)};
     } else if (s.kind == Stmt::Kind::Def) {
-      w.defs.push_back(DefEntry{s.def.get(), {}});
+      DefEntry entry;
+      entry.decl = s.def.get();
+      w.defs.push_back(std::move(entry));
       w.names[s.def->name] = Binding{Binding::To::Def, static_cast<int>(w.defs.size() - 1)};
     } else if (s.kind == Stmt::Kind::Let) {
       auto it = w.names.find(s.name);

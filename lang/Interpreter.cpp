@@ -424,6 +424,7 @@ bool Interpreter::recursive(int def) {
 Value Interpreter::call_def(const Expr& e, DefEntry& d, Frame& frame) {
   std::vector<Value> args;
   for (std::size_t i = 1; i < e.args.size(); ++i) args.push_back(eval(*e.args[i], frame));
+  if (auto v = compiled_call(d, args)) return *v;
   const bool keep = recursive(e.args[0]->binding.index) || std::all_of(args.begin(), args.end(), plain);
   // A function that calls itself once on any path (trial division, a digit sum, gcd) is a
   // chain: no call of the chain is met again within it, so only the call that starts it is
@@ -480,6 +481,27 @@ Value Interpreter::call_def(const Expr& e, DefEntry& d, Frame& frame) {
     throw;
   }
   return result;
+}
+
+// The call by the function's compiled body, where it has one and every argument is an integer.
+// Nothing where it has not, or the compiled body stops (an overflow, a division by zero, past
+// the depth its loop may go): the body as written then meets what the compiled one met. Only
+// from the top of the calls (depth 0): deeper, --max-depth leaves the loop fewer steps.
+std::optional<Value> Interpreter::compiled_call(DefEntry& d, const std::vector<Value>& args) {
+  if (depth_ != 0 || args.empty() || args.size() > IntProgram::kMaxFunctionArgs) return std::nullopt;
+  std::int64_t ints[IntProgram::kMaxFunctionArgs];
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].is(Kind::Int)) return std::nullopt;
+    ints[i] = args[i].as_int();
+  }
+  if (!d.compile_tried) {
+    d.compile_tried = true;
+    d.compiled = compile_function(*d.decl, *this);
+  }
+  if (!d.compiled) return std::nullopt;
+  const auto v = d.compiled->code->value_with(d.compiled->root, ints, static_cast<int>(args.size()));
+  if (!v) return std::nullopt;
+  return d.compiled->truth ? Value::boolean(*v != 0) : Value::integer(*v);
 }
 
 // A chain's call of itself in tail position (`none_divides(k, d + 1)` as the else of the last

@@ -170,6 +170,7 @@ class Interpreter {
   [[noreturn]] void size_exceeded(std::uint64_t n, std::uint64_t bytes, Where where, bool chars = false) const;
   Value call(const Expr& e, Frame& frame);
   Value call_def(const Expr& e, DefEntry& d, Frame& frame);
+  std::optional<Value> compiled_call(DefEntry& d, const std::vector<Value>& args);
   Value body_of(DefEntry& d, Frame& frame);
   Value call_builtin(const Expr& e, int which, Frame& frame);
   // every X: the components are the summands as written.

@@ -64,6 +64,9 @@ std::uint64_t Workspace::clear_memos() {
   for (DefEntry& d : w_.defs) {
     d.memo.clear();
     d.recursive = -1;  // a redefinition may have made a function call back into another
+    // Compiled with the bodies of the functions it calls, and the values of top-level lets.
+    d.compile_tried = false;
+    d.compiled.reset();
   }
   in_.misere().clear();
   in_.every().clear();

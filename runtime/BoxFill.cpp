@@ -3,6 +3,7 @@
 // top-down search, and the sweep in lexicographic order. One job, kept in one file so that the
 // sink's loops inline into the fill.
 #include <algorithm>
+#include <bit>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -591,6 +592,22 @@ std::pair<Coords, Coords> sweep_plan(const BoxTable::Sweep& sw, const Coords& c,
   return {extent, mark};
 }
 
+// The mex of state l of a batch where each of its options is one state whose value the table
+// holds, below 64 (a knight's, a king's): a word of bits marked, no sink. Nothing otherwise.
+std::optional<std::uint32_t> quick_mex(const BoxTable& memo, const IntProgram& rules, const IntProgram::Cells& batch,
+                                       int l) {
+  std::uint64_t seen = 0;
+  const bool known = rules.each_option(batch, l, [&](const std::int64_t* p, int parts) {
+    if (parts != 1 || !memo.inside(p)) return false;
+    const std::uint32_t v = memo.get(memo.index(p));  // unknown: 255 or more
+    if (v >= 64) return false;
+    seen |= std::uint64_t{1} << v;
+    return true;
+  });
+  if (!known) return std::nullopt;
+  return static_cast<std::uint32_t>(std::countr_one(seen));
+}
+
 // Fills every cell of the extent from the mark up to `target` in lexicographic order; the
 // query needs the cells up to `need`. Done once `need` is filled, or Failed when a cell up to
 // it has options that are neither before it nor known (the sweep is then off for good) or
@@ -624,6 +641,13 @@ Fill sweep_to(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const Coor
     if (batched) rules.cell_options(pending.data(), waiting, batch);
     for (int l = 0; l < waiting; ++l) {
       const std::int64_t* at = pending.data() + l * ar;
+      if (batched && l < batch.done) {
+        if (const auto v = quick_mex(memo, rules, batch, l)) {
+          memo.set(where[static_cast<std::size_t>(l)], *v);
+          tally.add();
+          continue;
+        }
+      }
       sink.start();
       sink.sweep_at(ranks[static_cast<std::size_t>(l)]);
       if (!(batched && l < batch.done ? rules.send(batch, l, sink) : rules.options(at, sink)) || sink.any_unknown()) {
@@ -691,6 +715,14 @@ Fill diagonal_to(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const C
   int waiting = 0;
   IntProgram::Cells batch;
   const auto settle_cell = [&](const std::int64_t* at, std::int64_t i, int lane) {
+    if (lane >= 0 && lane < batch.done) {
+      if (const auto v = quick_mex(memo, rules, batch, lane)) {
+        memo.set(i, *v);
+        tally.add();
+        ++filled;
+        return;
+      }
+    }
     sink.start();
     if (!(lane >= 0 && lane < batch.done ? rules.send(batch, lane, sink) : rules.options(at, sink))) {
       failed = true;  // a stop of the rules' own: the search meets it where it must

@@ -969,13 +969,7 @@ void IntProgram::cell_options(const std::int64_t* states, int n, Cells& out) con
 }
 
 bool IntProgram::send(const Cells& cells, int l, OptionSink& sink) const {
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (!cells.takes[i * static_cast<std::size_t>(kCellLanes) + static_cast<std::size_t>(l)]) continue;
-    const std::size_t width = items[i].coords.size();
-    if (!sink.option(cells.coords.data() + cell_at_[i] + static_cast<std::size_t>(l) * width, items[i].parts))
-      return false;
-  }
-  return true;
+  return each_option(cells, l, [&](const std::int64_t* coords, int parts) { return sink.option(coords, parts); });
 }
 
 }  // namespace grundy

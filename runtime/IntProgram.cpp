@@ -249,18 +249,26 @@ std::int64_t IntProgram::loop(const Node& n, std::int64_t* r, bool& bail) const 
 
 std::optional<std::int64_t> IntProgram::value_at(std::int32_t node, std::int64_t slot,
                                                  std::int64_t value) const {
-  // A comprehension's or a loop's own registers may lie past the slot (and the compiler asks
-  // before it knows the frame).
-  std::int64_t regs = std::max<std::int64_t>(slot + 1, frame);
-  for (const Node& m : nodes) {
-    if (m.op == Op::Reg || m.op == Op::ListComp) regs = std::max(regs, m.v + 1);
-  }
-  for (const Comp& q : comps) regs = std::max(regs, q.slot + 1);
-  for (const Loop& q : loops) regs = std::max(regs, q.base + q.params);
-  std::vector<std::int64_t> r(static_cast<std::size_t>(regs), 0);
+  // (The compiler asks before it knows the frame.)
+  std::vector<std::int64_t> r(static_cast<std::size_t>(registers_from(slot + 1)), 0);
   r[static_cast<std::size_t>(slot)] = value;
   bool bail = false;
   const std::int64_t v = eval(node, r.data(), bail);
+  if (bail) return std::nullopt;
+  return v;
+}
+
+std::optional<std::int64_t> IntProgram::value_with(std::int32_t node, const std::int64_t* args, int count) const {
+  std::int64_t small[64] = {};
+  std::vector<std::int64_t> big;
+  std::int64_t* r = small;
+  if (registers_ > 64) {
+    big.assign(static_cast<std::size_t>(registers_), 0);
+    r = big.data();
+  }
+  std::copy(args, args + count, r);
+  bool bail = false;
+  const std::int64_t v = eval(node, r, bail);
   if (bail) return std::nullopt;
   return v;
 }
@@ -493,8 +501,21 @@ void IntProgram::seal(Prog& p) const {
   }
 }
 
+// The registers the tree walk may write: at least `least` and the frame, and a comprehension's
+// or a loop's own past them.
+std::int64_t IntProgram::registers_from(std::int64_t least) const {
+  std::int64_t regs = std::max<std::int64_t>(least, frame);
+  for (const Node& m : nodes) {
+    if (m.op == Op::Reg || m.op == Op::ListComp) regs = std::max(regs, m.v + 1);
+  }
+  for (const Comp& q : comps) regs = std::max(regs, q.slot + 1);
+  for (const Loop& q : loops) regs = std::max(regs, q.base + q.params);
+  return regs;
+}
+
 void IntProgram::link() {
   placing_ = nullptr;
+  registers_ = registers_from(0);
   for (Item& it : items) {
     if (it.let) it.expr_at = place(it.expr, it.prog);
     for (Clause& c : it.clauses) {

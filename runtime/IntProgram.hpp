@@ -434,6 +434,10 @@ class IntProgram {
   // The node's value with `slot` holding `value`, for a node that reads no other register;
   // nothing where it fails (the compiler asks this of conditions on residues).
   std::optional<std::int64_t> value_at(std::int32_t node, std::int64_t slot, std::int64_t value) const;
+  // The node's value with registers 0 .. count - 1 holding args (a function compiled on its
+  // own, once linked); nothing where it fails.
+  static constexpr int kMaxFunctionArgs = 8;
+  std::optional<std::int64_t> value_with(std::int32_t node, const std::int64_t* args, int count) const;
   // Once every item is written: flattens their expressions into instructions over the value
   // array, and finds what moves along each affine run.
   void link();
@@ -470,9 +474,21 @@ class IntProgram {
   void cell_options(const std::int64_t* states, int n, Cells& out) const;
   // The options of state l of a batch (l < out.done), in rule order; false where the sink says stop.
   bool send(const Cells& cells, int l, OptionSink& sink) const;
+  // f(coords, parts) for each option of state l, in rule order, while it returns true.
+  template <class F>
+  bool each_option(const Cells& cells, int l, F&& f) const {
+    const auto lane = static_cast<std::size_t>(l);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (!cells.takes[i * static_cast<std::size_t>(kCellLanes) + lane]) continue;
+      if (!f(cells.coords.data() + cell_at_[i] + lane * items[i].coords.size(), items[i].parts)) return false;
+    }
+    return true;
+  }
 
  private:
   std::vector<std::int64_t> consts_;  // at frame + i
+  std::int64_t registers_ = 0;  // what the tree walk may write, past the frame (value_with)
+  std::int64_t registers_from(std::int64_t least) const;
   std::vector<Item::Lanes> cell_plans_;  // per item, where by_cells(): what moves with the state
   std::vector<std::size_t> cell_at_;     // per item: its first coordinate in Cells::coords
   void plan_cells();

@@ -351,6 +351,46 @@ TEST_CASE("a function that calls itself in tail position runs as a loop, with th
             .out == "0\n");
 }
 
+// The message of the first error in `err`, without its place (the sources differ there).
+std::string message_of(const std::string& err) {
+  const std::size_t at = err.find("error: ");
+  return at == std::string::npos ? "" : err.substr(at, err.find('\n', at) - at);
+}
+
+// A program calling `def` as written, and the same with the function's body `x` written as
+// `if false then [[]][0] else x`, which the compiler does not take (a list of lists) and which
+// keeps the function's calls as they were (a chain stays a chain): the same output and errors.
+void functions_agree(const std::string& def, const std::string& rest) {
+  const std::size_t eq = def.find(" = ");
+  const std::string as_written = def.substr(0, eq) + " = if false then len([[]]) else " + def.substr(eq + 3);
+  const auto fast = run_source(def + rest);
+  const auto slow = run_source(as_written + rest);
+  INFO(def << as_written << rest << fast.err << slow.err);
+  CHECK(fast.code == slow.code);
+  CHECK(fast.out == slow.out);
+  CHECK(message_of(fast.err) == message_of(slow.err));
+}
+
+TEST_CASE("a function of integers called from the top of a program is compiled, with the values and errors "
+          "of the function as written",
+          "[fast][compile]") {
+  functions_agree("def np(k, d) = if d * d > k then true else if k % d == 0 then false else np(k, d + 1)\n",
+                  "len([p for p in 2..3000 if np(p, 2)])\n[np(n, 2) for n in -3..40]\n");
+  functions_agree("def g(a, b) = if b == 0 then a else g(b, a % b)\n",
+                  "[g(a, b) for a in -12..12 for b in -12..12]\n");
+  // One that calls another (compiled in place), with a division in a branch not taken.
+  functions_agree("def h(a, b) = sq(a) + (if b == 0 then 0 else a / b)\n",
+                  "def sq(x) = x * x\n[h(a, b) for a in -5..5 for b in -3..3]\n");
+  // An overflow, a division by zero, and chains to and past --max-depth: the errors as written.
+  functions_agree("def sq(x) = x * x\n", "sq(3037000499)\nsq(3037000500)\n");
+  functions_agree("def q(a, b) = a / b + 1\n", "q(7, 2)\nq(7, 0)\n");
+  for (int n = 9980; n <= 10001; ++n) {
+    functions_agree("def down(n) = if n == 0 then 0 else down(n - 1)\n", "down(" + std::to_string(n) + ")\n");
+  }
+  // Arguments that are not integers: the function as written.
+  functions_agree("def f(x, y) = if x then y else y\n", "[f(true, 3), f(false, 4)]\n");
+}
+
 TEST_CASE("compiled rules read constant lists of sets and lists, set(), set comprehensions and sums",
           "[fast][compile]") {
   // Node Kayles on a graph of 8 vertices (a vertex and its neighbours go), its adjacency lists

@@ -510,17 +510,17 @@ TEST_CASE("a memo of one-list states boxes them by their items, and a list of an
         seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
         items[i] = static_cast<std::int64_t>((seed >> 33) % static_cast<std::uint64_t>(most + 1));
       }
-      std::int64_t w = 0;
-      REQUIRE(IntProgram::pack_list(items, length, w));
-      if (!memo.inside(&w)) REQUIRE(memo.grow(&w, std::uint64_t{1} << 30));
+      std::int64_t c[grundy::kMaxBoxArity] = {};
+      REQUIRE(IntProgram::pack_list(items, length, c[0]));
+      if (!memo.inside(c)) REQUIRE(memo.grow(c, std::uint64_t{1} << 30));
       REQUIRE_FALSE(memo.hashed());
       const bool wins = (seed >> 20) % 2 == 0;
-      if (auto it = told.find(w); it != told.end()) {
-        REQUIRE(memo.get(&w) == std::optional<bool>(it->second));
+      if (auto it = told.find(c[0]); it != told.end()) {
+        REQUIRE(memo.get(c) == std::optional<bool>(it->second));
       } else {
-        REQUIRE_FALSE(memo.get(&w).has_value());
-        memo.set(&w, wins);
-        told.emplace(w, wins);
+        REQUIRE_FALSE(memo.get(c).has_value());
+        memo.set(c, wins);
+        told.emplace(c[0], wins);
       }
     }
     // The box spans the items, not the words (lists of one or two items of up to 700 fit in
@@ -528,13 +528,17 @@ TEST_CASE("a memo of one-list states boxes them by their items, and a list of an
     CHECK(memo.tiles_used() <= (length == 1 ? 1u : length == 2 ? 121u : told.size()));
     // A list one longer lies outside the box, and cannot join it: the cells go to a hash map,
     // under the words of their lists.
-    std::int64_t longer_items[5] = {1, 2, 3, 4, 5}, longer = 0;
-    REQUIRE(IntProgram::pack_list(longer_items, length + 1, longer));
-    REQUIRE_FALSE(memo.inside(&longer));
-    REQUIRE_FALSE(memo.grow(&longer, std::uint64_t{1} << 30));
+    // (A state's room: the memo may read a tuple's width from it.)
+    std::int64_t longer_items[5] = {1, 2, 3, 4, 5}, longer[grundy::kMaxBoxArity] = {};
+    REQUIRE(IntProgram::pack_list(longer_items, length + 1, longer[0]));
+    REQUIRE_FALSE(memo.inside(longer));
+    REQUIRE_FALSE(memo.grow(longer, std::uint64_t{1} << 30));
     memo.to_hashed();
-    for (const auto& [w, wins] : told) REQUIRE(memo.get(&w) == std::optional<bool>(wins));
-    REQUIRE_FALSE(memo.get(&longer).has_value());
+    for (const auto& [w, wins] : told) {
+      std::int64_t c[grundy::kMaxBoxArity] = {w};
+      REQUIRE(memo.get(c) == std::optional<bool>(wins));
+    }
+    REQUIRE_FALSE(memo.get(longer).has_value());
   }
 }
 
