@@ -229,6 +229,25 @@ std::int64_t IntProgram::loop(const Node& n, std::int64_t* r, bool& bail) const 
     for (int j = 0; j < q.params; ++j) r[q.base + j] = args[j];
   };
   take(n);
+  if (!q.parts.empty() && !bail) {  // the flat code of link
+    for (std::int64_t calls = 1;; ++calls) {
+      const Loop::Part* p = &q.parts.front();
+      for (;;) {
+        if (!exec(p->prog, r)) {
+          bail = true;
+          return 0;
+        }
+        if (p->kind != Loop::Part::Kind::If) break;
+        p = &q.parts[static_cast<std::size_t>(r[p->at[0]] != 0 ? p->yes : p->no)];
+      }
+      if (p->kind == Loop::Part::Kind::Value) return r[p->at[0]];
+      if (calls >= q.most) break;
+      for (int j = 0; j < q.params; ++j) args[j] = r[p->at[static_cast<std::size_t>(j)]];
+      for (int j = 0; j < q.params; ++j) r[q.base + j] = args[j];
+    }
+    bail = true;
+    return 0;
+  }
   for (std::int64_t calls = 1; !bail; ++calls) {
     std::int32_t at = q.body;
     for (;;) {
@@ -259,14 +278,16 @@ std::optional<std::int64_t> IntProgram::value_at(std::int32_t node, std::int64_t
 }
 
 std::optional<std::int64_t> IntProgram::value_with(std::int32_t node, const std::int64_t* args, int count) const {
-  std::int64_t small[64] = {};
+  std::int64_t small[256] = {};
   std::vector<std::int64_t> big;
   std::int64_t* r = small;
-  if (registers_ > 64) {
-    big.assign(static_cast<std::size_t>(registers_), 0);
+  const std::int64_t n = std::max<std::int64_t>(registers_, values());
+  if (n > 256) {
+    big.assign(static_cast<std::size_t>(n), 0);
     r = big.data();
   }
   std::copy(args, args + count, r);
+  std::copy(consts_.begin(), consts_.end(), r + frame);  // the flat code of loops reads them
   bool bail = false;
   const std::int64_t v = eval(node, r, bail);
   if (bail) return std::nullopt;
@@ -555,9 +576,38 @@ void IntProgram::link() {
     if (it.affine) moving_values(it);
     plan_lanes(it);
   }
+  for (Loop& q : loops) {
+    flat_part(q, q.body);
+    for (Loop::Part& part : q.parts) {
+      seal(part.prog);
+      for (auto& a : part.at) a = sealed(a);
+    }
+  }
   plan_cells();
   placing_ = nullptr;
   placed_.clear();
+}
+
+// Loop::parts for the body's node `node` and the nodes under its `if`s; returns its part.
+std::int32_t IntProgram::flat_part(Loop& q, std::int32_t node) {
+  const auto index = static_cast<std::int32_t>(q.parts.size());
+  q.parts.emplace_back();
+  const Node& n = nodes[static_cast<std::size_t>(node)];
+  Loop::Part part;
+  if (n.op == Op::If) {
+    part.kind = Loop::Part::Kind::If;
+    part.at[0] = place(n.a, part.prog);
+    part.yes = flat_part(q, n.b);
+    part.no = flat_part(q, n.c);
+  } else if (n.op == Op::Again) {
+    part.kind = Loop::Part::Kind::Again;
+    const std::int32_t args[3] = {n.a, n.b, n.c};
+    for (int j = 0; j < q.params; ++j) part.at[static_cast<std::size_t>(j)] = place(args[j], part.prog);
+  } else {
+    part.at[0] = place(node, part.prog);
+  }
+  q.parts[static_cast<std::size_t>(index)] = std::move(part);
+  return index;
 }
 
 // Item::moving, from the instructions of the item's program.

@@ -213,21 +213,6 @@ class IntProgram {
   // anyway, and a longer one (`{k for k in 1..n if k * k == n}`) is left to the rules as
   // written, which count its steps.
   static constexpr std::int64_t kMaxCompRange = 1024;
-  // A tail-recursive function's loop (Op::Loop): the registers of its parameters (base, base + 1,
-  // ...), its body, and the most calls it makes before it bails.
-  struct Loop {
-    std::int64_t base = 0;
-    int params = 0;  // 1 to 3
-    std::int32_t body = -1;
-    std::int64_t most = 0;
-  };
-  // A constant table: its items, and for a table of rows where each row starts (one more
-  // than there are rows; empty for a table of integers).
-  struct Table {
-    std::vector<std::int64_t> items;
-    std::vector<std::uint32_t> starts;
-    std::int64_t rows() const { return starts.empty() ? 0 : static_cast<std::int64_t>(starts.size()) - 1; }
-  };
   struct Instr {
     Op op;
     bool tree = false;  // evaluate node `a` by the tree walk
@@ -237,6 +222,31 @@ class IntProgram {
   };
   struct Prog {
     std::vector<Instr> code;
+  };
+  // A tail-recursive function's loop (Op::Loop): the registers of its parameters (base, base + 1,
+  // ...), its body, and the most calls it makes before it bails.
+  struct Loop {
+    std::int64_t base = 0;
+    int params = 0;  // 1 to 3
+    std::int32_t body = -1;
+    std::int64_t most = 0;
+    // The body in flat code (link): each `if` its condition's program, each leaf its value's or
+    // the next call's arguments', so that a step runs instructions rather than walks its tree.
+    // parts[0] is the body's; empty before link (the tree walk then runs it).
+    struct Part {
+      enum class Kind : std::uint8_t { If, Value, Again } kind = Kind::Value;
+      Prog prog;
+      std::array<std::int32_t, 3> at{};  // If, Value: at[0] the value; Again: the arguments
+      std::int32_t yes = -1, no = -1;    // If: the parts of its branches
+    };
+    std::vector<Part> parts;
+  };
+  // A constant table: its items, and for a table of rows where each row starts (one more
+  // than there are rows; empty for a table of integers).
+  struct Table {
+    std::vector<std::int64_t> items;
+    std::vector<std::uint32_t> starts;
+    std::int64_t rows() const { return starts.empty() ? 0 : static_cast<std::int64_t>(starts.size()) - 1; }
   };
   // A condition `lhs op rhs` (op: Lt, Le, Gt, Ge or Eq) on a range's variable k, lhs affine
   // in k with slope `slope` (not 0) and rhs free of k: the range is cut to the k that meet
@@ -492,6 +502,7 @@ class IntProgram {
   std::vector<Item::Lanes> cell_plans_;  // per item, where by_cells(): what moves with the state
   std::vector<std::size_t> cell_at_;     // per item: its first coordinate in Cells::coords
   void plan_cells();
+  std::int32_t flat_part(Loop& q, std::int32_t node);
   std::int32_t temps_ = 0;            // after the constants
   // What the program being written (placing_) has computed where every later instruction
   // sees it: by node, and by instruction (op, a, b), so that a value used twice (an inlined
