@@ -614,6 +614,26 @@ void IntProgram::plan_flat(Item::Lanes& lanes, std::int32_t node) const {
   lanes.flats.push_back(std::move(f));
 }
 
+// Per node, whether it reads one of the registers slots[0 .. count): every node once, rather
+// than a walk of its tree per node.
+std::vector<std::uint8_t> IntProgram::reading(const std::int64_t* slots, std::size_t count) const {
+  std::vector<std::uint8_t> reads(nodes.size(), 2);  // 2: not known yet
+  const auto of = [&](const auto& self, std::int32_t i) -> bool {
+    if (i < 0) return false;
+    std::uint8_t& m = reads[static_cast<std::size_t>(i)];
+    if (m == 2) {
+      const Node& n = nodes[static_cast<std::size_t>(i)];
+      m = (n.op == Op::Reg ? std::find(slots, slots + count, n.v) != slots + count
+                           : self(self, n.a) || self(self, n.b) || self(self, n.c))
+              ? 1
+              : 0;
+    }
+    return m != 0;
+  };
+  for (std::size_t i = 0; i < nodes.size(); ++i) of(of, static_cast<std::int32_t>(i));
+  return reads;
+}
+
 // Item::lanes: the rule's last clause that is not a condition, when only conditions follow it.
 void IntProgram::plan_lanes(Item& it) {
   if (it.let) return;
@@ -623,19 +643,7 @@ void IntProgram::plan_lanes(Item& it) {
   --ci;
   const std::int64_t k = it.clauses[ci].slot;
   Item::Lanes lanes;
-  // Whether each node reads k, every node once (2: not known yet), rather than a walk of its
-  // tree per node.
-  lanes.moves.assign(nodes.size(), 2);
-  const auto reads_k = [&](const auto& self, std::int32_t i) -> bool {
-    if (i < 0) return false;
-    std::uint8_t& m = lanes.moves[static_cast<std::size_t>(i)];
-    if (m == 2) {
-      const Node& n = nodes[static_cast<std::size_t>(i)];
-      m = (n.op == Op::Reg ? n.v == k : self(self, n.a) || self(self, n.b) || self(self, n.c)) ? 1 : 0;
-    }
-    return m != 0;
-  };
-  for (std::size_t i = 0; i < nodes.size(); ++i) reads_k(reads_k, static_cast<std::int32_t>(i));
+  lanes.moves = reading(&k, 1);
   for (std::size_t j = ci + 1; j < it.clauses.size(); ++j) lanes.conditions.push_back(it.clauses[j].lo);
   if (it.clauses[ci].kind == Clause::Kind::Range || it.clauses[ci].kind == Clause::Kind::Bits)
     plan_by_k(it, lanes, k);
@@ -874,20 +882,7 @@ void IntProgram::plan_cells() {
   cell_at_.clear();
   const auto ar = static_cast<int>(state_slots.size());
   if (ar < 1 || ar > kMaxArity || items.empty()) return;
-  std::vector<std::uint8_t> moves(nodes.size(), 2);  // 2: not known yet
-  const auto reads_state = [&](const auto& self, std::int32_t i) -> bool {
-    if (i < 0) return false;
-    std::uint8_t& m = moves[static_cast<std::size_t>(i)];
-    if (m == 2) {
-      const Node& n = nodes[static_cast<std::size_t>(i)];
-      m = (n.op == Op::Reg ? std::find(state_slots.begin(), state_slots.end(), n.v) != state_slots.end()
-                           : self(self, n.a) || self(self, n.b) || self(self, n.c))
-              ? 1
-              : 0;
-    }
-    return m != 0;
-  };
-  for (std::size_t i = 0; i < nodes.size(); ++i) reads_state(reads_state, static_cast<std::int32_t>(i));
+  const std::vector<std::uint8_t> moves = reading(state_slots.data(), state_slots.size());
   std::vector<Item::Lanes> plans;
   std::vector<std::size_t> at;
   std::size_t next = 0;

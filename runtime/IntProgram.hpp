@@ -502,6 +502,7 @@ class IntProgram {
   std::vector<Item::Lanes> cell_plans_;  // per item, where by_cells(): what moves with the state
   std::vector<std::size_t> cell_at_;     // per item: its first coordinate in Cells::coords
   void plan_cells();
+  std::vector<std::uint8_t> reading(const std::int64_t* slots, std::size_t count) const;
   std::int32_t flat_part(Loop& q, std::int32_t node);
   std::int32_t temps_ = 0;            // after the constants
   // What the program being written (placing_) has computed where every later instruction
