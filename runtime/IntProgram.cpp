@@ -495,8 +495,9 @@ std::int32_t IntProgram::place(std::int32_t i, Prog& p) {
       // The same operation on the same values, computed before where this one runs.
       for (auto q = placed_.rbegin(); q != placed_.rend(); ++q) {
         if (q->op == in.op && q->a == in.a && q->b == in.b) {
-          placed_.push_back(Placed{i, n.op, INT32_MIN, INT32_MIN, q->at});
-          return q->at;
+          const std::int32_t at = q->at;  // before push_back moves the entries
+          placed_.push_back(Placed{i, n.op, INT32_MIN, INT32_MIN, at});
+          return at;
         }
       }
       break;
