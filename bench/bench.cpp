@@ -1124,7 +1124,7 @@ std::vector<Case> cases() {
                  Chomp3Hand h(100);
                  return h.winning(100, 100, 100);
                }});
-  c.push_back({"primes to 10^5 by a def of trial division", "a chain of calls keeps its first; hand: the same loop",
+  c.push_back({"primes to 10^5 by a def of trial division", "a top-level call runs the compiled body; hand: the same loop",
                3,
                [] {
                  return run_grundy(
