@@ -13,6 +13,7 @@
 
 #include <absl/container/flat_hash_set.h>
 
+#include "runtime/BoxMoves.hpp"
 #include "runtime/BoxTable.hpp"
 #include "runtime/Runaway.hpp"
 
@@ -608,6 +609,16 @@ std::optional<std::uint32_t> quick_mex(const BoxTable& memo, const IntProgram& r
   return static_cast<std::uint32_t>(std::countr_one(seen));
 }
 
+// The rules' moves as tables for this box, where they are of that shape (runtime/BoxMoves.hpp).
+const BoxMoves* box_moves(BoxTable& memo, const IntProgram& rules) {
+  BoxTable::Sweep& sw = memo.sweep();
+  if (sw.moves_dims != memo.dims()) {
+    sw.moves = BoxMoves::plan(rules, memo);
+    sw.moves_dims = memo.dims();
+  }
+  return sw.moves.get();
+}
+
 // Fills every cell of the extent from the mark up to `target` in lexicographic order; the
 // query needs the cells up to `need`. Done once `need` is filled, or Failed when a cell up to
 // it has options that are neither before it nor known (the sweep is then off for good) or
@@ -669,6 +680,7 @@ Fill sweep_to(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const Coor
     return true;
   };
   const int lanes = batched ? IntProgram::kCellLanes : 1;
+  const BoxMoves* moves = box_moves(memo, rules);
   for (std::uint64_t ticks = 0; rank <= last; ++rank, advance(x, extent, ar)) {
     if ((++ticks & 0xFFF) == 0) {
       tally.flush();
@@ -676,6 +688,13 @@ Fill sweep_to(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const Coor
     }
     const std::int64_t i = memo.index(x.data());
     if (memo.get(i) != memo.unknown()) continue;
+    if (moves) {
+      if (const std::uint32_t v = moves->mex(memo, x.data()); v != BoxMoves::kUnknown) {
+        memo.set(i, v);
+        tally.add();
+        continue;
+      }
+    }
     std::copy(x.begin(), x.begin() + ar, pending.begin() + waiting * ar);
     ranks[static_cast<std::size_t>(waiting)] = rank;
     where[static_cast<std::size_t>(waiting)] = i;
@@ -742,6 +761,7 @@ Fill diagonal_to(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const C
     for (int l = 0; l < waiting && !failed; ++l) settle_cell(pending.data() + l * ar, where[static_cast<std::size_t>(l)], l);
     waiting = 0;
   };
+  const BoxMoves* moves = box_moves(memo, rules);
   const auto visit = [&] {
     if ((++ticks & 0xFFF) == 0) {
       tally.flush();
@@ -749,6 +769,14 @@ Fill diagonal_to(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const C
     }
     const std::int64_t i = memo.index(x.data());
     if (memo.get(i) != memo.unknown()) return;
+    if (moves) {
+      if (const std::uint32_t v = moves->mex(memo, x.data()); v != BoxMoves::kUnknown) {
+        memo.set(i, v);
+        tally.add();
+        ++filled;
+        return;
+      }
+    }
     if (!batched) return settle_cell(x.data(), i, -1);
     std::copy(x.begin(), x.begin() + ar, pending.begin() + waiting * ar);
     where[static_cast<std::size_t>(waiting)] = i;
@@ -763,6 +791,26 @@ Fill diagonal_to(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const C
       return;
     }
     const std::int64_t hi = std::min(root[u], rest);
+    if (j == ar - 2) {  // the last two coordinates in one loop: a call per cell cost what its mex did
+      for (x[u] = std::max<std::int64_t>(0, rest - after[u + 1]); x[u] <= hi && !failed; ++x[u]) {
+        x[u + 1] = rest - x[u];
+        if (moves) {  // a run of cells by the moves' tables, up to the first they cannot settle
+          std::uint64_t set = 0;
+          const std::int64_t went = moves->fill_diagonal(memo, x.data(), std::min<std::int64_t>(hi - x[u] + 1, 0x1000), set);
+          tally.add(set);
+          filled += set;
+          ticks += static_cast<std::uint64_t>(went);
+          x[u] += went;
+          x[u + 1] = rest - x[u];
+          if (went > 0) {
+            if (hooks.poll) hooks.poll();
+            if (x[u] > hi) break;
+          }
+        }
+        visit();
+      }
+      return;
+    }
     for (x[u] = std::max<std::int64_t>(0, rest - after[u + 1]); x[u] <= hi && !failed; ++x[u]) self(self, j + 1, rest - x[u]);
   };
   for (std::int64_t s = 0; s <= after[0] && !failed; ++s) cells(cells, 0, s);
@@ -788,6 +836,10 @@ std::optional<std::uint32_t> box_value(BoxTable& memo, const IntProgram& rules, 
   BoxSink sink(memo, hooks);
   std::uint64_t budget = UINT64_MAX;
   bool searched = false;  // the search has just gone past a share of the cells below root
+  // The share of a sweep's cells the search may visit first to see whether it stays small: a
+  // cell of the search costs what 32 of a sweep's do, or 512 where the sweep reads the moves
+  // from tables (runtime/BoxMoves.hpp).
+  const std::uint64_t probe = box_moves(memo, rules) ? 512 : 32;
   if (!memo.sweep().off) {
     const auto [extent, mark] = sweep_plan(memo.sweep(), root, ar);
     std::uint64_t cells = rank_in(root, extent, ar) - rank_in(mark, extent, ar) + 1;
@@ -803,9 +855,9 @@ std::optional<std::uint32_t> box_value(BoxTable& memo, const IntProgram& rules, 
     // A sweep fills cells the query may not need; it must not be what passes --max-states.
     if (cells <= hooks.room) {
       // Far to go: first see whether the search stays small (Wythoff(300, 0) needs 300
-      // states of the 90,000 a sweep would fill); past 1/32 of the cells it does not.
+      // states of the 90,000 a sweep would fill); past 1/probe of the cells it does not.
       if (cells > kSmallSweep) {
-        const Fill f = search(memo, rules, sink, root, hooks, std::max<std::uint64_t>(cells / 32, 1), why);
+        const Fill f = search(memo, rules, sink, root, hooks, std::max<std::uint64_t>(cells / probe, 1), why);
         if (f == Fill::Done) return memo.known(c);
         if (f == Fill::Failed || f == Fill::Sparse) {
           if (sparse) *sparse = f == Fill::Sparse;
@@ -822,7 +874,7 @@ std::optional<std::uint32_t> box_value(BoxTable& memo, const IntProgram& rules, 
     if (cells > kSmallSweep && cells <= hooks.room) {
       // As above: first whether the search stays small, unless it has just been seen not to.
       if (!searched) {
-        const Fill f = search(memo, rules, sink, root, hooks, std::max<std::uint64_t>(cells / 32, 1), why);
+        const Fill f = search(memo, rules, sink, root, hooks, std::max<std::uint64_t>(cells / probe, 1), why);
         if (f == Fill::Done) return memo.known(c);
         if (f == Fill::Failed || f == Fill::Sparse) {
           if (sparse) *sparse = f == Fill::Sparse;

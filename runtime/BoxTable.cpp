@@ -41,14 +41,6 @@ void BoxTable::widen(std::uint32_t v) {
   width_ = 4;
 }
 
-void BoxTable::set(std::int64_t i, std::uint32_t v) {
-  if (v >= unknown()) widen(v);
-  const auto u = static_cast<std::size_t>(i);
-  if (width_ == 1) b1_[u] = static_cast<std::uint8_t>(v);
-  else if (width_ == 2) b2_[u] = static_cast<std::uint16_t>(v);
-  else b4_[u] = v;
-}
-
 std::uint64_t BoxTable::dims_to_hold(const std::int64_t* c, std::uint64_t max_cells,
                                      std::array<std::int64_t, kMaxBoxArity>& dims) const {
   std::uint64_t cells = 1;

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,8 @@
 #include "runtime/Value.hpp"
 
 namespace grundy {
+
+class BoxMoves;
 
 constexpr int kMaxBoxArity = IntProgram::kMaxArity;
 using Coords = std::array<std::int64_t, kMaxBoxArity>;
@@ -152,7 +155,13 @@ class BoxTable {
     return width_ == 1 ? b1_[u] : width_ == 2 ? b2_[u] : b4_[u];
   }
   std::uint32_t unknown() const { return width_ == 1 ? 0xFFu : width_ == 2 ? 0xFFFFu : 0xFFFFFFFFu; }
-  void set(std::int64_t i, std::uint32_t v);
+  void set(std::int64_t i, std::uint32_t v) {
+    if (v >= unknown()) widen(v);
+    const auto u = static_cast<std::size_t>(i);
+    if (width_ == 1) b1_[u] = static_cast<std::uint8_t>(v);
+    else if (width_ == 2) b2_[u] = static_cast<std::uint16_t>(v);
+    else b4_[u] = v;
+  }
   // Makes the box hold c (and twice the old size in each growing dimension); false when
   // it would pass max_cells.
   bool grow(const std::int64_t* c, std::uint64_t max_cells);
@@ -180,6 +189,10 @@ class BoxTable {
     bool any = false;  // extent and mark are set
     Coords extent{};
     Coords mark{};
+    // The rules' moves as tables (runtime/BoxMoves.hpp), and the dimensions of the box they
+    // were last planned for (null where the rules are not of their shape).
+    std::shared_ptr<const BoxMoves> moves;
+    std::array<std::int64_t, kMaxBoxArity> moves_dims{};
   };
   Sweep& sweep() { return sweep_; }
 
@@ -243,6 +256,10 @@ class Tally {
   Tally& operator=(const Tally&) = delete;
   void add() {
     if ((++done_ & 0x3FF) == 0) flush();
+  }
+  void add(std::uint64_t n) {
+    done_ += n;
+    if (done_ - told_ >= 0x400) flush();
   }
   void flush() {
     if (hooks_.computed && done_ > told_) hooks_.computed(done_ - told_);

@@ -294,6 +294,40 @@ std::optional<std::int64_t> IntProgram::value_with(std::int32_t node, const std:
   return v;
 }
 
+std::optional<std::int64_t> IntProgram::sole_register(std::int32_t i) const {
+  if (i < 0) return -1;
+  const Node& n = nodes[static_cast<std::size_t>(i)];
+  switch (n.op) {
+    case Op::Const: return -1;
+    case Op::Reg: return n.v;
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Mod: case Op::Pow: case Op::Xor:
+    case Op::Neg: case Op::Min: case Op::Max: case Op::Abs: case Op::Lt: case Op::Le: case Op::Gt:
+    case Op::Ge: case Op::Eq: case Op::Ne: case Op::And: case Op::Or: case Op::Not: case Op::If:
+    case Op::InSet: break;
+    default: return std::nullopt;
+  }
+  std::int64_t one = -1;
+  for (const std::int32_t q : {n.a, n.b, n.c}) {
+    const auto s = sole_register(q);
+    if (!s) return std::nullopt;
+    if (*s < 0) continue;
+    if (one >= 0 && one != *s) return std::nullopt;
+    one = *s;
+  }
+  return one;
+}
+
+void IntProgram::tabulate(std::int32_t i, std::int64_t slot, std::int64_t n, std::int64_t* out,
+                          std::uint8_t* ok) const {
+  std::vector<std::int64_t> r(static_cast<std::size_t>(registers_from(slot + 1)), 0);
+  for (std::int64_t x = 0; x < n; ++x) {
+    if (slot >= 0) r[static_cast<std::size_t>(slot)] = x;
+    bool bail = false;
+    out[x] = eval(i, r.data(), bail);
+    ok[x] = !bail;
+  }
+}
+
 bool IntProgram::mentions(std::int32_t i, std::int64_t slot) const {
   if (i < 0) return false;
   const Node& n = nodes[static_cast<std::size_t>(i)];
@@ -495,9 +529,9 @@ std::int32_t IntProgram::place(std::int32_t i, Prog& p) {
       // The same operation on the same values, computed before where this one runs.
       for (auto q = placed_.rbegin(); q != placed_.rend(); ++q) {
         if (q->op == in.op && q->a == in.a && q->b == in.b) {
-          const std::int32_t at = q->at;  // before push_back moves the entries
-          placed_.push_back(Placed{i, n.op, INT32_MIN, INT32_MIN, at});
-          return at;
+          const std::int32_t found = q->at;  // before push_back moves the entries
+          placed_.push_back(Placed{i, n.op, INT32_MIN, INT32_MIN, found});
+          return found;
         }
       }
       break;

@@ -448,6 +448,14 @@ class IntProgram {
   // own, once linked); nothing where it fails.
   static constexpr int kMaxFunctionArgs = 8;
   std::optional<std::int64_t> value_with(std::int32_t node, const std::int64_t* args, int count) const;
+  // The one register node i reads (-1: none), where it reads it through arithmetic,
+  // comparisons and branches alone (no list, set, table or loop); nothing where it reads more
+  // than one, or reads one otherwise. Such a node is a function of that register only, and
+  // tabulate() may list its values.
+  std::optional<std::int64_t> sole_register(std::int32_t i) const;
+  // Node i's values with register `slot` holding 0 .. n - 1 (a node of sole_register() slot or
+  // -1): out[x], and ok[x] false where it fails (an overflow, a division by zero).
+  void tabulate(std::int32_t i, std::int64_t slot, std::int64_t n, std::int64_t* out, std::uint8_t* ok) const;
   // Once every item is written: flattens their expressions into instructions over the value
   // array, and finds what moves along each affine run.
   void link();

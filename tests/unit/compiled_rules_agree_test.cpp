@@ -597,6 +597,26 @@ TEST_CASE("rules of conditions and options are listed a batch of states at a tim
   fails_with("game G { state (a, b)  " + substitute(far, "") + " }\ngrundy(G(6, 5))\n", "overflow");
 }
 
+TEST_CASE("moves of a fixed shape are read from tables over the box, with the values of the rules", "[fast][compile]") {
+  // runtime/BoxMoves.hpp: tests on one coordinate each, options' coordinates made of one each.
+  // A king's steps, swept in lexicographic order.
+  agree_throughout("(a, b)", "move (a - 1, ID(b)) if a > 0  move (a, b - 1) if b > 0  move (a - 1, b - 1) if a > 0 and b > 0",
+                   "[grundy(G(a, b)) for a in 0..30 for b in 0..30]\n");
+  // Coordinates swapped, one made constant, and tests through an inlined helper: by anti-diagonals.
+  agree_throughout("(a, b)",
+                   "move (ID(b), a - 1) if a > 0 and b < 40  move (0, b) if a > 2 and a % 3 != 1  "
+                   "move (a + 1, b - 2) if ok(a + 1) and b >= 2",
+                   "def ok(v) = v >= 0 and v <= 40\n[grundy(G(a, b)) for a in 0..40 for b in 0..40]\n");
+  // A test that fails (60 / 0) where an earlier one says no, and an option that leaves the box:
+  // those cells go to the rules, which meet no error.
+  agree("(a, b)", "move (a - 1, ID(b)) if a > 0 and b != 7 and 60 / (b - 7) > 3  move (a - 1, b + 3) if a > 0 and b > 50",
+        "[grundy(G(a, b)) for a in 0..20 for b in 0..60]\n");
+  // Three coordinates, a run along the last two.
+  agree_throughout("(a, b, c)",
+                   "move (a - 1, ID(b), c) if a > 0  move (a, b - 1, c + 1) if b > 0 and c < 9  move (a, b, c - 1) if c > 0 and c % 2 == 0",
+                   "[grundy(G(a, b, c)) for a in 0..9 for b in 0..9 for c in 0..9]\n");
+}
+
 TEST_CASE("compiled rules meet the errors of the rules only where the query goes", "[fast][compile]") {
   // A move to a negative state is a state like any other for rules; the box hands over.
   const auto neg = run_source(
