@@ -852,7 +852,43 @@ class Compiler {
       }
     }
     if (!c.affine) c.run_at = -1;
+    if (!c.affine && n > 0 && c.parts > 0 && c.clauses.back().kind == CClause::Kind::Range && c.clauses.back().mod == 0)
+      kinks_of(c);
     return c;
+  }
+
+  // CItem::kinks where every coordinate is affine in the last range's variable but for min
+  // and max of affine operands; none otherwise.
+  void kinks_of(CItem& c) {
+    const std::int64_t k = c.clauses.back().slot;
+    std::vector<CItem::Kink> kinks;
+    const auto piecewise = [&](const auto& self, std::int32_t q) -> bool {
+      if (code_.slope(q, k)) return true;
+      const Node& n = code_.nodes[static_cast<std::size_t>(q)];
+      switch (n.op) {
+        case Op::Min:
+        case Op::Max: {
+          const auto sa = code_.slope(n.a, k), sb = code_.slope(n.b, k);
+          std::int64_t d = 0;
+          if (!sa || !sb || __builtin_sub_overflow(*sa, *sb, &d) || kinks.size() == CItem::kMaxKinks) return false;
+          kinks.push_back(CItem::Kink{n.a, n.b, d});
+          return true;
+        }
+        case Op::Add:
+        case Op::Sub: return self(self, n.a) && self(self, n.b);
+        case Op::Neg: return self(self, n.a);
+        case Op::Mul: {
+          const bool a_const = code_.nodes[static_cast<std::size_t>(n.a)].op == Op::Const;
+          const bool b_const = code_.nodes[static_cast<std::size_t>(n.b)].op == Op::Const;
+          return (a_const && self(self, n.b)) || (b_const && self(self, n.a));
+        }
+        default: return false;
+      }
+    };
+    for (std::int32_t q : c.coords) {
+      if (!piecewise(piecewise, q)) return;
+    }
+    c.kinks = std::move(kinks);
   }
 
   // A range followed at once by a condition that reads k only as `k % M` (M a number > 0)

@@ -771,6 +771,74 @@ bool IntProgram::options(const std::int64_t* state, OptionSink& sink, const Resu
   return sink.run(at_first, slopes, it.parts, count);
 }
 
+// The range lo..hi of an item with kinks (Item::kinks) as runs, one per piece between the k
+// where the operands of a min or max cross, in the order of k. Each piece's options are
+// computed at its two ends (and next to its first): affine in k there, every value of the
+// program takes its extremes at the ends, so none between overflows when neither end does; the
+// slopes follow from the ends. A listing stopped in a piece goes on with that piece, or the next
+// one where the caller went through the run (as strided does by residues).
+bool IntProgram::pieces(const Item& it, std::size_t ci, const Clause& c, std::int64_t lo, std::int64_t hi,
+                        std::int64_t* r, OptionSink& sink, std::int64_t& budget, const Resume* from,
+                        Resume* stop) const {
+  if (lo > hi) return true;
+  __extension__ using I128 = __int128;
+  std::array<std::int64_t, Item::kMaxKinks + 1> cuts{};
+  std::size_t n = 0;
+  cuts[n++] = lo;
+  r[c.slot] = lo;
+  for (const Item::Kink& q : it.kinks) {
+    if (q.slope == 0) continue;
+    bool bail = false;
+    const std::int64_t a = eval(q.a, r, bail), b = eval(q.b, r, bail);
+    if (bail) return false;  // the first option fails: the rules as written meet it there
+    // The operands' difference, d0 + slope * (k - lo): the first k past lo where its sign
+    // (<= 0 or > 0) changes.
+    const I128 d0 = static_cast<I128>(a) - b;
+    const I128 s = q.slope;
+    I128 at = -1;
+    if (s > 0 && d0 <= 0) at = lo + (-d0) / s + 1;
+    if (s < 0 && d0 > 0) at = lo + (d0 + (-s) - 1) / (-s);
+    if (at > lo && at <= hi) cuts[n++] = static_cast<std::int64_t>(at);
+  }
+  std::sort(cuts.begin(), cuts.begin() + static_cast<std::ptrdiff_t>(n));
+  n = static_cast<std::size_t>(std::unique(cuts.begin(), cuts.begin() + static_cast<std::ptrdiff_t>(n)) - cuts.begin());
+  std::size_t j = from ? static_cast<std::size_t>(from->at[ci]) + (from->in_run ? 1 : 0) : 0;
+  std::int64_t first_coords[kMaxParts * kMaxArity], last_coords[kMaxParts * kMaxArity], next_coords[kMaxParts * kMaxArity];
+  std::int64_t slopes[kMaxParts * kMaxArity];
+  const std::size_t width = it.coords.size();
+  for (; j < n; ++j) {
+    const std::int64_t first = cuts[j], last = j + 1 < n ? cuts[j + 1] - 1 : hi;
+    const std::int64_t count = last - first + 1;  // (no overflow: lo <= first <= last <= hi)
+    const auto stopped = [&] {
+      if (stop) stop->at[ci] = static_cast<std::int64_t>(j);
+      return false;
+    };
+    r[c.slot] = first;
+    if (!coords_of(it, r, first_coords)) return false;
+    bool still = true;
+    if (count > 1) {
+      r[c.slot] = last;
+      if (!coords_of(it, r, last_coords)) return false;
+      r[c.slot] = first + 1;
+      if (!coords_of(it, r, next_coords)) return false;
+      for (std::size_t q = 0; q < width; ++q) {
+        // The slope next to the first, and at the last as the ends say: otherwise not affine
+        // after all, and the rules as written list this range.
+        const I128 d = static_cast<I128>(next_coords[q]) - first_coords[q];
+        if (d * (count - 1) != static_cast<I128>(last_coords[q]) - first_coords[q] || d > INT64_MAX || d < INT64_MIN)
+          return false;
+        slopes[q] = static_cast<std::int64_t>(d);
+        still = still && d == 0;
+      }
+    }
+    if (!spend(budget, count, sink)) return false;
+    const bool more = count == 1 || still ? sink.option(first_coords, it.parts)
+                                          : sink.run(first_coords, slopes, it.parts, count);
+    if (!more) return stopped();
+  }
+  return true;
+}
+
 // A range lo..hi (lo >= 0) whose next clause is its modular condition (Clause::mod): the
 // values of each residue let through in turn, `mod` apart, and the clauses after the
 // condition for each; one run per residue where the item is affine. A listing stopped in
@@ -1164,6 +1232,8 @@ bool IntProgram::clauses(const Item& it, std::size_t ci, std::int64_t* r, Option
         const std::uint64_t range = (std::uint64_t{2} << hi) - (std::uint64_t{1} << lo);
         return elements(range & ~static_cast<std::uint64_t>(r[c.excluded_at]), true);
       }
+      if (!it.kinks.empty() && ci + 1 == it.clauses.size())
+        return pieces(it, ci, c, lo, hi, r, sink, budget, from, stop);
       if (it.affine && ci + 1 == it.clauses.size()) {
         if (from && from->in_run) return true;  // gone through by the caller
         std::int64_t span = 0;

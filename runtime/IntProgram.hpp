@@ -338,6 +338,17 @@ class IntProgram {
     std::int32_t run_at = -1;          // affine: that range's clause
     std::vector<std::int64_t> slopes;  // per coordinate
     bool still = false;                // affine with every slope 0: the same option throughout
+    // Not affine, but the last clause is a range and every coordinate is affine in its variable
+    // k but for min and max of two affine operands (Chomp's `(j, min(b, j), min(c, j))`): between
+    // the k where the operands of one cross, every coordinate is affine, and each such piece of
+    // the range is one run (IntProgram::pieces). Per min or max: its operands, and the slope of
+    // their difference.
+    struct Kink {
+      std::int32_t a = -1, b = -1;
+      std::int64_t slope = 0;
+    };
+    std::vector<Kink> kinks;
+    static constexpr std::size_t kMaxKinks = 8;
     // Affine: the places of the values in `prog` that move with the range's variable, and
     // their slopes. Their values at the range's end follow from those at its start.
     std::vector<std::pair<std::int32_t, std::int64_t>> moving;
@@ -565,6 +576,8 @@ class IntProgram {
   bool lanes(const Item& it, std::size_t ci, const Clause& c, std::int64_t a, std::int64_t b,
              const Resume* from, std::int64_t* r, OptionSink& sink, std::int64_t& budget, Resume* stop,
              bool complement = false) const;
+  bool pieces(const Item& it, std::size_t ci, const Clause& c, std::int64_t lo, std::int64_t hi, std::int64_t* r,
+              OptionSink& sink, std::int64_t& budget, const Resume* from, Resume* stop) const;
   bool strided(const Item& it, std::size_t ci, const Clause& c, const std::int64_t* residues,
                std::size_t count, std::int64_t lo, std::int64_t hi, std::int64_t* r, OptionSink& sink,
                std::int64_t& budget, const Resume* from, Resume* stop) const;

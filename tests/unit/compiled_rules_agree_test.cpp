@@ -597,6 +597,26 @@ TEST_CASE("rules of conditions and options are listed a batch of states at a tim
   fails_with("game G { state (a, b)  " + substitute(far, "") + " }\ngrundy(G(6, 5))\n", "overflow");
 }
 
+TEST_CASE("a range whose options are affine but for a min or max is listed as runs between the kinks",
+          "[fast][compile]") {
+  // Three-row Chomp: (j, min(b, j), min(c, j)) is three runs, cut where j passes c and b.
+  const std::string chomp =
+      "move (j, min(ID(b), j), min(c, j)) for j in 1..a-1  move (a, j, min(c, j)) for j in 0..b-1  move (a, b, j) for j in "
+      "0..c-1";
+  agree_throughout("(a, b, c)", chomp,
+                   "[grundy(G(a, b, c)) for a in 0..9 for b in 0..a for c in 0..b]\n"
+                   "[wins(G(a, b, c)) for a in 0..12 for b in 0..a for c in 0..b]\n"
+                   "winning(G(12, 7, 3))\nwinning(G(30, 17, 17))\n");
+  // Slopes of both signs, a max against a constant, kinks past the range's ends, and a split.
+  agree_throughout("(a, b)", "move (a - k, max(ID(b) - 2 * k, 0) + min(k, 3)) for k in 1..a  move (a, b - k) for k in 1..b",
+                   "[grundy(G(a, b)) for a in 0..25 for b in 0..25]\n[wins(G(a, b)) for a in 0..25 for b in 0..25]\n");
+  agree("(w, h)", "split [(k, min(ID(h), k + 1)), (w - k, h)] for k in 1..w - 1  move (w, h - 1) if h > 0",
+        "[grundy(G(w, h)) for w in 0..14 for h in 0..14]\n");
+  // A piece whose far end overflows: the rules as written meet it.
+  fails_with("game G { state (a, b)  move (0, min(b, 4611686018427387904 * k)) for k in 1..a }\ngrundy(G(3, 5))\n",
+             "overflow");
+}
+
 TEST_CASE("moves of a fixed shape are read from tables over the box, with the values of the rules", "[fast][compile]") {
   // runtime/BoxMoves.hpp: tests on one coordinate each, options' coordinates made of one each.
   // A king's steps, swept in lexicographic order.
