@@ -4,16 +4,87 @@
 
 namespace grundy {
 
-std::shared_ptr<const BoxMoves> BoxMoves::plan(const IntProgram& rules, const BoxTable& memo) {
-  const int ar = memo.arity();
-  if (rules.packing.any() || ar != rules.arity || ar < 1 || ar > kMaxBoxArity || memo.cells() == 0 ||
-      rules.items.empty()) {
-    return nullptr;
-  }
+namespace {
+
+// One rule of the shape, as found in the program: by the coordinate of the state they read,
+// its tests (and whether only their failure matters) and the option's coordinates made of it;
+// the option's coordinates of no coordinate, with their values.
+struct RuleShape {
+  std::array<std::vector<std::pair<std::int32_t, bool>>, kMaxBoxArity> tests;
+  std::array<std::vector<int>, kMaxBoxArity> made_of;
+  std::vector<std::pair<int, std::int64_t>> constants;
+  bool never = false;  // a test of no coordinate says no: the rule gives no option
+};
+
+// A node of no coordinate: its one value, or nothing where it fails.
+std::optional<std::int64_t> constant(const IntProgram& rules, std::int32_t node) {
+  std::int64_t v = 0;
+  std::uint8_t fine = 0;
+  rules.tabulate(node, -1, 1, &v, &fine);
+  if (!fine) return std::nullopt;
+  return v;
+}
+
+std::optional<std::vector<RuleShape>> shape_of(const IntProgram& rules) {
+  const int ar = rules.arity;
+  if (rules.packing.any() || ar < 1 || ar > kMaxBoxArity || rules.items.empty()) return std::nullopt;
   const auto coordinate_of = [&](std::int64_t reg) -> int {
     const auto at = std::find(rules.state_slots.begin(), rules.state_slots.end(), reg);
     return at == rules.state_slots.end() ? -1 : static_cast<int>(at - rules.state_slots.begin());
   };
+  std::vector<RuleShape> shapes;
+  for (const IntProgram::Item& it : rules.items) {
+    if (it.let || it.parts != 1 || it.coords.size() != static_cast<std::size_t>(ar)) return std::nullopt;
+    RuleShape r;
+    const auto conjuncts = [&](const auto& self, std::int32_t q, bool checked) -> bool {
+      const IntProgram::Node& n = rules.nodes[static_cast<std::size_t>(q)];
+      if (n.op == IntProgram::Op::And && !checked) return self(self, n.a, false) && self(self, n.b, false);
+      // An inlined function's argument evaluated first for its failure (lang/Compile.cpp, inlined).
+      if (n.op == IntProgram::Op::If && n.b == n.c && !checked) return self(self, n.a, true) && self(self, n.b, false);
+      const auto reg = rules.sole_register(q);
+      if (!reg) return false;
+      if (*reg < 0) {
+        const auto v = constant(rules, q);
+        if (!v) return false;
+        r.never = r.never || (*v == 0 && !checked);
+        return true;
+      }
+      const int s = coordinate_of(*reg);
+      if (s < 0) return false;
+      r.tests[static_cast<std::size_t>(s)].emplace_back(q, checked);
+      return true;
+    };
+    for (const IntProgram::Clause& c : it.clauses) {
+      if (c.kind != IntProgram::Clause::Kind::If || !conjuncts(conjuncts, c.lo, false)) return std::nullopt;
+    }
+    for (int q = 0; q < ar; ++q) {
+      const std::int32_t node = it.coords[static_cast<std::size_t>(q)];
+      const auto reg = rules.sole_register(node);
+      if (!reg) return std::nullopt;
+      if (*reg >= 0) {
+        const int s = coordinate_of(*reg);
+        if (s < 0) return std::nullopt;
+        r.made_of[static_cast<std::size_t>(s)].push_back(q);
+        continue;
+      }
+      const auto v = constant(rules, node);
+      if (!v) return std::nullopt;
+      r.constants.emplace_back(q, *v);
+    }
+    shapes.push_back(std::move(r));
+  }
+  return shapes;
+}
+
+}  // namespace
+
+bool BoxMoves::applies(const IntProgram& rules) { return shape_of(rules).has_value(); }
+
+std::shared_ptr<const BoxMoves> BoxMoves::plan(const IntProgram& rules, const BoxTable& memo) {
+  const int ar = memo.arity();
+  if (ar != rules.arity || memo.cells() == 0) return nullptr;
+  const auto shapes = shape_of(rules);
+  if (!shapes) return nullptr;
   auto m = std::make_shared<BoxMoves>();
   m->arity_ = ar;
   m->dims_ = memo.dims();
@@ -23,60 +94,18 @@ std::shared_ptr<const BoxMoves> BoxMoves::plan(const IntProgram& rules, const Bo
     m->from_[static_cast<std::size_t>(s)] = m->per_rule_;
     m->per_rule_ += static_cast<std::size_t>(dims[static_cast<std::size_t>(s)]);
   }
-  if (m->per_rule_ > kMaxEntries / rules.items.size()) return nullptr;
+  if (m->per_rule_ > kMaxEntries / shapes->size()) return nullptr;
   std::vector<std::int64_t> values(m->per_rule_);
   std::vector<std::uint8_t> ok(m->per_rule_);
-  // A node of no coordinate: its one value, or nothing where it fails.
-  const auto constant = [&](std::int32_t node) -> std::optional<std::int64_t> {
-    std::int64_t v = 0;
-    std::uint8_t fine = 0;
-    rules.tabulate(node, -1, 1, &v, &fine);
-    if (!fine) return std::nullopt;
-    return v;
-  };
-  for (const IntProgram::Item& it : rules.items) {
-    if (it.let || it.parts != 1 || it.coords.size() != static_cast<std::size_t>(ar)) return nullptr;
-    // By the coordinate they read: the tests, and whether only their failure matters.
-    std::array<std::vector<std::pair<std::int32_t, bool>>, kMaxBoxArity> tests;
-    bool never = false;
-    const auto conjuncts = [&](const auto& self, std::int32_t q, bool checked) -> bool {
-      const IntProgram::Node& n = rules.nodes[static_cast<std::size_t>(q)];
-      if (n.op == IntProgram::Op::And && !checked) return self(self, n.a, false) && self(self, n.b, false);
-      // An inlined function's argument evaluated first for its failure (lang/Compile.cpp, inlined).
-      if (n.op == IntProgram::Op::If && n.b == n.c && !checked) return self(self, n.a, true) && self(self, n.b, false);
-      const auto reg = rules.sole_register(q);
-      if (!reg) return false;
-      if (*reg < 0) {
-        const auto v = constant(q);
-        if (!v) return false;
-        never = never || (*v == 0 && !checked);
-        return true;
-      }
-      const int s = coordinate_of(*reg);
-      if (s < 0) return false;
-      tests[static_cast<std::size_t>(s)].emplace_back(q, checked);
-      return true;
-    };
-    for (const IntProgram::Clause& c : it.clauses) {
-      if (c.kind != IntProgram::Clause::Kind::If || !conjuncts(conjuncts, c.lo, false)) return nullptr;
-    }
-    std::array<std::vector<int>, kMaxBoxArity> made_of;  // the option's coordinates made of each
+  for (std::size_t k = 0; k < shapes->size(); ++k) {
+    const RuleShape& r = (*shapes)[k];
+    const IntProgram::Item& it = rules.items[k];
     std::int64_t base = 0;
-    for (int q = 0; q < ar; ++q) {
-      const std::int32_t node = it.coords[static_cast<std::size_t>(q)];
-      const auto reg = rules.sole_register(node);
-      if (!reg) return nullptr;
-      if (*reg >= 0) {
-        const int s = coordinate_of(*reg);
-        if (s < 0) return nullptr;
-        made_of[static_cast<std::size_t>(s)].push_back(q);
-        continue;
-      }
-      const auto v = constant(node);
-      if (!v || *v < 0 || *v >= dims[static_cast<std::size_t>(q)]) return nullptr;
-      base += *v * strides[static_cast<std::size_t>(q)];
+    for (const auto& [q, v] : r.constants) {
+      if (v < 0 || v >= dims[static_cast<std::size_t>(q)]) return nullptr;  // every cell would ask
+      base += v * strides[static_cast<std::size_t>(q)];
     }
-    if (never) continue;  // a rule whose tests never hold gives no option
+    if (r.never) continue;
     const std::size_t at = m->at_.size();
     m->at_.resize(at + m->per_rule_, 0);
     for (int s = 0; s < ar; ++s) {
@@ -86,14 +115,14 @@ std::shared_ptr<const BoxMoves> BoxMoves::plan(const IntProgram& rules, const Bo
       const std::int64_t slot = rules.state_slots[u];
       // A failed test asks the rules whatever the other tests say: the rules as written may
       // meet it before a test that says no.
-      for (const auto& [q, checked] : tests[u]) {
+      for (const auto& [q, checked] : r.tests[u]) {
         rules.tabulate(q, slot, n, values.data(), ok.data());
         for (std::int64_t x = 0; x < n; ++x) {
           if (!ok[static_cast<std::size_t>(x)]) entry[x] = kAsk;
           else if (!checked && values[static_cast<std::size_t>(x)] == 0 && entry[x] != kAsk) entry[x] = kNo;
         }
       }
-      for (const int q : made_of[u]) {
+      for (const int q : r.made_of[u]) {
         const auto v = static_cast<std::size_t>(q);
         rules.tabulate(it.coords[v], slot, n, values.data(), ok.data());
         for (std::int64_t x = 0; x < n; ++x) {

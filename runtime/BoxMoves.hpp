@@ -23,6 +23,8 @@ class BoxMoves {
   // Nothing where the rules are not of that shape or the tables would pass kMaxEntries.
   static std::shared_ptr<const BoxMoves> plan(const IntProgram& rules, const BoxTable& memo);
   static constexpr std::size_t kMaxEntries = std::size_t{1} << 21;
+  // Whether the rules are of that shape (for --explain; plan() may still decline a box).
+  static bool applies(const IntProgram& rules);
 
   // Whether the tables were made for a box of memo's dimensions.
   bool fits(const BoxTable& memo) const { return dims_ == memo.dims(); }

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "runtime/BoxMoves.hpp"
 #include "runtime/CrossCheck.hpp"
 #include "runtime/DynamicSubtraction.hpp"
 #include "runtime/Evaluator.hpp"
@@ -121,7 +122,7 @@ Strategy& Evaluator::strategy(const GameInstance& g) {
 void Evaluator::setup(const GameInstance& g, Strategy& s) {
   const Ruleset& rules = g.rules();
   const Plan& plan = g.plan();
-  auto search = [&](const char* how) {
+  auto search = [&](const std::string& how) {
     s.how = how;
     explain(g, s.how);
   };
@@ -167,7 +168,8 @@ void Evaluator::setup(const GameInstance& g, Strategy& s) {
           "hash "
           "maps, searched depth first");
     }
-    return search("compiled rules, values in a dense table over a box of states, filled top-down or swept");
+    return search(std::string("compiled rules, values in a dense table over a box of states, filled top-down or swept") +
+                  (BoxMoves::applies(*plan.program) ? " (its moves, of a fixed shape, read from tables over the box)" : ""));
   }
   if (arity != 1) return search("memoized search over a hash map");
   s.path = DensePath{};
