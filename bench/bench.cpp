@@ -1023,6 +1023,17 @@ std::vector<Case> cases() {
                [] {
                  return windup_hand(1000000, {3, 5, 17}, 1);
                }});
+  c.push_back({"loopy game of squares to 10^6, no cycle", "grundy(); valued by descent; hand: mex over n - k * k", 1,
+               [] {
+                 return run_grundy(
+                     "loopy game Q { state n  move n - k * k for k in 1..n if k * k <= n }\n"
+                     "grundy(Q(1000000))\n");
+               },
+               [] {
+                 std::vector<int> squares;
+                 for (int k = 1; k * k <= 1000000; ++k) squares.push_back(k * k);
+                 return std::to_string(subtraction_hand(squares, 1000000).back());
+               }});
   c.push_back({"take a divisor k of n, sum to 20000",
                "n's divisors by trial division to sqrt(n); hand: naive double loop testing n % k", 3,
                [] {

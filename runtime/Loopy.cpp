@@ -142,8 +142,12 @@ char LoopySolver::outcome(const Position& p) {
     return value_of(*g, u).outcome();
   }
   if (g->remote.size() != g->size()) {
-    find_remoteness(*g);
-    if (limits_.explain) {
+    const bool descent = find_remoteness(*g);
+    if (limits_.explain && descent) {
+      *limits_.explain << "explain: " << p.game->display_name() << ": loopy, but every move lowers the state: "
+                       << g->size() << " positions valued by mex in increasing order (no cycle, no stages), options from "
+                       << (g->compiled ? "the compiled rules" : "the rules as written") << ", kept by their differences\n";
+    } else if (limits_.explain) {
       *limits_.explain << "explain: " << p.game->display_name()
                        << ": loopy, outcomes by retrograde analysis of " << g->size()
                        << " positions (no values: Smith's labelling waits for a query that needs "
@@ -215,6 +219,14 @@ std::uint32_t LoopySolver::solve(const Position& p, Graph*& g) {
   const std::uint32_t u = reach(p, g);
   const std::uint32_t from = g->labelled;
   if (from == g->size()) return u;
+  if (by_descent(*g)) {
+    if (limits_.explain) {
+      *limits_.explain << "explain: " << p.game->display_name() << ": loopy, but every move lowers the state: "
+                       << g->size() << " positions valued by mex in increasing order (no cycle, no stages), options from "
+                       << (g->compiled ? "the compiled rules" : "the rules as written") << ", kept by their differences\n";
+    }
+    return u;
+  }
   std::uint32_t stages = 0;
   try {
     stages = label(*g, from);
@@ -521,12 +533,72 @@ std::uint32_t LoopySolver::label(Graph& g, std::uint32_t from) {
   return label_stages(g, from, limits_, Reversed(g, from));
 }
 
-void LoopySolver::find_remoteness(Graph& g) {
+// A graph whose every move lowers its one integer (a loopy game with no cycle after all, a
+// subtraction of squares): each position's value by the mex of its options' and its remoteness
+// by the rule of its outcome, in increasing order of the integer, as the ordinary evaluator
+// goes: one pass over the moves, reading arrays by the integer, with no stages and no
+// predecessors (each found by a look-up per difference: 10^9 of them for the squares to 10^6).
+// Smith's labelling gives the same values, finite all, where there is no cycle. False where
+// the graph is not of that kind.
+bool LoopySolver::by_descent(Graph& g) {
+  if (!g.by_offsets() || g.listed() != g.size() || g.size() == 0 || !g.lowers_only()) return false;
+  std::int64_t most = -1;
+  for (std::uint32_t u = 0; u < g.size(); ++u) {
+    const std::int64_t n = g.coords(u)[0];
+    if (n < 0 || n >= LoopyGraph::kDenseStates) return false;
+    most = std::max(most, n);
+  }
+  const auto size = static_cast<std::size_t>(most) + 1;
+  // Value and remoteness side by side: each option is one read of a line, not two.
+  struct Known {
+    std::uint32_t value = 0, remote = 0;
+  };
+  check_memory(limits_, g.bytes() + size * (sizeof(Known) + sizeof(std::uint32_t)), "the loopy game's positions");
+  std::vector<std::uint32_t> id(size, kOpen);
+  std::vector<Known> known(size);
+  std::uint32_t degree = 0;
+  for (std::uint32_t u = 0; u < g.size(); ++u) {
+    id[static_cast<std::size_t>(g.coords(u)[0])] = u;
+    degree = std::max(degree, g.out_degree(u));
+  }
+  std::vector<std::uint32_t> stamp(static_cast<std::size_t>(degree) + 2, 0);  // a mex is at most the degree
+  std::uint32_t gen = 0;
+  for (std::size_t n = 0; n < size; ++n) {
+    const std::uint32_t u = id[n];
+    if (u == kOpen) continue;
+    if ((n & 0xFFFF) == 0) check_interrupt(limits_.interrupt);
+    ++gen;
+    std::uint32_t least_p = kOpen, most_any = 0;
+    const Known* below = known.data() + n;  // every difference is positive: n - d lies below n
+    g.for_each_difference(u, [&](std::int64_t d) {
+      const Known k = below[-d];
+      stamp[k.value] = gen;
+      if (k.value == 0) least_p = std::min(least_p, k.remote);
+      most_any = std::max(most_any, k.remote);
+    });
+    std::uint32_t mex = 0;
+    while (stamp[mex] == gen) ++mex;
+    known[n].value = mex;
+    known[n].remote = least_p != kOpen ? least_p + 1 : g.out_degree(u) > 0 ? most_any + 1 : 0;
+  }
+  g.remote.assign(g.size(), 0);
+  for (std::uint32_t u = 0; u < g.size(); ++u) {
+    const auto n = static_cast<std::size_t>(g.coords(u)[0]);
+    g.label[u] = known[n].value;
+    g.remote[u] = known[n].remote;
+  }
+  g.labelled = g.size();
+  return true;
+}
+
+bool LoopySolver::find_remoteness(Graph& g) {
+  if (by_descent(g)) return true;
   if (g.by_offsets()) {
     retrograde(g, [&](std::uint32_t v, auto&& f) { g.for_each_pred(v, f); });
   } else {
     retrograde(g, Reversed(g, 0));
   }
+  return false;
 }
 
 }  // namespace grundy

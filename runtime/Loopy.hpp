@@ -70,7 +70,9 @@ class LoopySolver {
   std::uint32_t explore(const Position& root, Graph& g);
   // Returns the number of stages.
   std::uint32_t label(Graph& g, std::uint32_t from);
-  void find_remoteness(Graph& g);
+  // Returns whether it went by descent (by_descent).
+  bool find_remoteness(Graph& g);
+  bool by_descent(Graph& g);
   LoopyValue value_of(const Graph& g, std::uint32_t u) const;
 
   GameRegistry& games_;

@@ -36,6 +36,8 @@ class LoopyGraph {
  public:
   static constexpr std::uint32_t kOpen = 0xFFFFFFFFu;  // not labelled yet (and not held, in dense_)
   static constexpr std::uint32_t kInf = 0xFFFFFFFEu;
+  // One-integer states 0 <= n < kDenseStates are found by an array, not hashed.
+  static constexpr std::int64_t kDenseStates = std::int64_t{1} << 23;
 
   // A graph of coordinates (arity > 0: the compiled rules' state shape), or of Values.
   explicit LoopyGraph(int arity = 0, IntProgram::Packing packing = {});
@@ -181,14 +183,21 @@ class LoopyGraph {
       return;
     }
     const std::int64_t n = coords(u)[0];
+    for_each_difference(u, [&](std::int64_t d) { f(*find_int(n - d)); });
+  }
+  // by_offsets() only: f(d) for each option u - d of u.
+  template <class F>
+  void for_each_difference(std::uint32_t u, F&& f) const {
     const std::uint32_t p = row_of_[u];
     for (std::uint64_t w = pat_at_[p]; w < pat_at_[p + 1]; ++w) {
-      for (std::uint64_t bits = pats_[w]; bits != 0; bits &= bits - 1) {
-        const std::int64_t d =
-            delta_[(w - pat_at_[p]) * 64 + static_cast<std::uint64_t>(__builtin_ctzll(bits))];
-        f(*find_int(n - d));
-      }
+      for (std::uint64_t bits = pats_[w]; bits != 0; bits &= bits - 1)
+        f(delta_[(w - pat_at_[p]) * 64 + static_cast<std::uint64_t>(__builtin_ctzll(bits))]);
     }
+  }
+  // by_offsets(): whether every move lowers the state (each difference n - m is positive), so
+  // that the graph has no cycle.
+  bool lowers_only() const {
+    return offsets_ && std::all_of(delta_.begin(), delta_.end(), [](std::int64_t d) { return d > 0; });
   }
   std::uint32_t out_degree(std::uint32_t u) const {
     if (!offsets_) return first[u + 1] - first[u];
@@ -283,7 +292,7 @@ class LoopyGraph {
 
   // States n of 0 <= n < kDense are found by n: a heap game's, read as a hand-written
   // labelling reads its arrays.
-  static constexpr std::int64_t kDense = std::int64_t{1} << 23;
+  static constexpr std::int64_t kDense = kDenseStates;
   static bool is_dense(const Value& s) { return s.is(Kind::Int) && s.as_int() >= 0 && s.as_int() < kDense; }
   bool in_dense(const std::int64_t* c) const { return dense_ok_ && c[0] >= 0 && c[0] < kDense; }
   void put_dense(std::int64_t n, std::uint32_t id);

@@ -669,7 +669,7 @@ TEST_CASE("outcomes asked first come from retrograde analysis alone, and values 
   // and asked for values first. Some games move to themselves (a difference of 0), and some
   // large ones off the states 0 .. n-1.
   std::mt19937 rng(20261202);
-  int retrograde_alone = 0;
+  int retrograde_alone = 0, descents = 0;
   for (int round = 0; round < 96; ++round) {
     const bool large = round % 6 == 5;
     const int n = large ? 1100 + static_cast<int>(rng() % 1500) : 1 + static_cast<int>(rng() % 40);
@@ -708,7 +708,10 @@ TEST_CASE("outcomes asked first come from retrograde analysis alone, and values 
     REQUIRE(tl.size() == 8);
     for (std::size_t i = 0; i < 7; ++i) CHECK(gl[i] == tl[i + 1]);
     CHECK(gl[1] == gl[6]);
-    retrograde_alone += contains(g.explain, "outcomes by retrograde analysis");
+    // (Or, where every move lowers the state, values and outcomes at once by mex in increasing order.)
+    const bool descent = contains(g.explain, "valued by mex in increasing order");
+    descents += descent;
+    retrograde_alone += contains(g.explain, "outcomes by retrograde analysis") || descent;
     if (!large) {
       const OracleListed want = oracle_listed(game.g, xs);
       CHECK(gl[1] + "\n" == want.outcomes);
@@ -716,4 +719,28 @@ TEST_CASE("outcomes asked first come from retrograde analysis alone, and values 
     }
   }
   CHECK(retrograde_alone == 96);
+  CHECK(descents > 5);
+}
+
+TEST_CASE("a loopy game whose every move lowers the state is valued as the ordinary game is", "[fast][loopy]") {
+  // No cycle: values by mex in increasing order, in one pass (Loopy.cpp, by_descent), the ordinary
+  // game's values; remoteness and outcomes those of the same rules kept as Values (id(): not
+  // compiled, Smith's labelling and the retrograde pass).
+  const std::string rules = "state n  move n - k * k for k in 1..n if k * k <= n  move n - 7 if n >= 7";
+  const std::string id = "import nim\ndef id(x) = if false then [id(x)][0] else x\n";
+  const auto loopy = run_explained(id + "loopy game L { " + rules + " }\n[grundy(L(n)) for n in 0..3000]\n"
+                                   "[remoteness(L(n)) for n in 0..3000]\n[outcome(L(n) + Nim(n % 5)) for n in 0..300]\n");
+  const auto plain = run_source(id + "game L { " + rules + " }\n[grundy(L(n)) for n in 0..3000]\n");
+  const auto slow = run_source(id + "loopy game L { state n  move id(n) - k * k for k in 1..n if k * k <= n  move n - 7 if n >= 7 }\n"
+                               "[grundy(L(n)) for n in 0..3000]\n[remoteness(L(n)) for n in 0..3000]\n"
+                               "[outcome(L(n) + Nim(n % 5)) for n in 0..300]\n");
+  INFO(loopy.explain);
+  CHECK(contains(loopy.explain, "valued by mex in increasing order"));
+  REQUIRE(lines_of(loopy.out).size() == 3);
+  CHECK(lines_of(loopy.out)[0] == lines_of(plain.out)[0]);
+  CHECK(loopy.out == slow.out);
+  // The squares alone: P-positions 0, 2, 5, 7, 10, 12, 15, 17, 20, 22, 34, 39 (OEIS A030193).
+  const auto squares = run_source("loopy game Q { state n  move n - k * k for k in 1..n if k * k <= n }\n"
+                                  "[n for n in 0..40 if outcome(Q(n)) == P]\n");
+  CHECK(squares.out == "[0, 2, 5, 7, 10, 12, 15, 17, 20, 22, 34, 39]\n");
 }
