@@ -222,7 +222,8 @@ std::uint32_t LoopySolver::solve(const Position& p, Graph*& g) {
   if (by_descent(*g)) {
     if (limits_.explain) {
       *limits_.explain << "explain: " << p.game->display_name() << ": loopy, but every move lowers the state: "
-                       << g->size() << " positions valued by mex in increasing order (no cycle, no stages), options from "
+                       << g->size() - from << " new positions (" << g->size()
+                       << " in all) valued by mex in increasing order (no cycle, no stages), options from "
                        << (g->compiled ? "the compiled rules" : "the rules as written") << ", kept by their differences\n";
     }
     return u;
@@ -542,6 +543,9 @@ std::uint32_t LoopySolver::label(Graph& g, std::uint32_t from) {
 // the graph is not of that kind.
 bool LoopySolver::by_descent(Graph& g) {
   if (!g.by_offsets() || g.listed() != g.size() || g.size() == 0 || !g.lowers_only()) return false;
+  // A later query values only the positions new to it, as the labelling does (a loop of queries
+  // over a growing graph is not a pass over the whole graph each).
+  if (g.labelled > 0 && g.remote.size() == g.labelled) return descend_new(g);
   std::int64_t most = -1;
   for (std::uint32_t u = 0; u < g.size(); ++u) {
     const std::int64_t n = g.coords(u)[0];
@@ -586,6 +590,36 @@ bool LoopySolver::by_descent(Graph& g) {
     const auto n = static_cast<std::size_t>(g.coords(u)[0]);
     g.label[u] = known[n].value;
     g.remote[u] = known[n].remote;
+  }
+  g.labelled = g.size();
+  return true;
+}
+
+// by_descent for the positions from g.labelled on, in increasing order of the integer: each
+// one's options lie below it, valued before it (old positions, or new ones earlier in the order).
+bool LoopySolver::descend_new(Graph& g) {
+  const std::uint32_t from = g.labelled;
+  std::vector<std::pair<std::int64_t, std::uint32_t>> order;
+  order.reserve(g.size() - from);
+  for (std::uint32_t u = from; u < g.size(); ++u) order.emplace_back(g.coords(u)[0], u);
+  std::sort(order.begin(), order.end());
+  g.remote.resize(g.size(), 0);
+  std::vector<std::uint32_t> stamp(2, 0);
+  std::uint32_t gen = 0;
+  for (const auto& [n, u] : order) {
+    ++gen;
+    std::uint32_t least_p = kOpen, most_any = 0;
+    g.for_each_option(u, [&](std::uint32_t w) {
+      const std::uint32_t v = g.label[w], r = g.remote[w];
+      if (static_cast<std::size_t>(v) + 1 >= stamp.size()) stamp.resize(static_cast<std::size_t>(v) + 2, 0);
+      stamp[v] = gen;
+      if (v == 0) least_p = std::min(least_p, r);
+      most_any = std::max(most_any, r);
+    });
+    std::uint32_t mex = 0;
+    while (stamp[mex] == gen) ++mex;
+    g.label[u] = mex;
+    g.remote[u] = least_p != kOpen ? least_p + 1 : g.out_degree(u) > 0 ? most_any + 1 : 0;
   }
   g.labelled = g.size();
   return true;

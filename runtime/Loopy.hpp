@@ -73,6 +73,7 @@ class LoopySolver {
   // Returns whether it went by descent (by_descent).
   bool find_remoteness(Graph& g);
   bool by_descent(Graph& g);
+  bool descend_new(Graph& g);
   LoopyValue value_of(const Graph& g, std::uint32_t u) const;
 
   GameRegistry& games_;

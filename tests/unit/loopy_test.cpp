@@ -739,6 +739,14 @@ TEST_CASE("a loopy game whose every move lowers the state is valued as the ordin
   REQUIRE(lines_of(loopy.out).size() == 3);
   CHECK(lines_of(loopy.out)[0] == lines_of(plain.out)[0]);
   CHECK(loopy.out == slow.out);
+  // Queries one after another over a growing graph value only the positions new to each.
+  const std::string steps = "remoteness(L(10))\ngrundy(L(500))\noutcome(L(700))\nremoteness(L(2999))\ngrundy(L(3000))\n"
+                            "outcome(L(3000) + Nim(2))\n";
+  const auto grown = run_source(id + "loopy game L { " + rules + " }\n" + steps);
+  const auto grown_slow =
+      run_source(id + "loopy game L { state n  move id(n) - k * k for k in 1..n if k * k <= n  move n - 7 if n >= 7 }\n" + steps);
+  CHECK(lines_of(grown.out).size() == 6);
+  CHECK(grown.out == grown_slow.out);
   // The squares alone: P-positions 0, 2, 5, 7, 10, 12, 15, 17, 20, 22, 34, 39 (OEIS A030193).
   const auto squares = run_source("loopy game Q { state n  move n - k * k for k in 1..n if k * k <= n }\n"
                                   "[n for n in 0..40 if outcome(Q(n)) == P]\n");
