@@ -688,12 +688,9 @@ Fill sweep_to(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const Coor
     }
     const std::int64_t i = memo.index(x.data());
     if (memo.get(i) != memo.unknown()) continue;
-    if (moves) {
-      if (const std::uint32_t v = moves->mex(memo, x.data()); v != BoxMoves::kUnknown) {
-        memo.set(i, v);
-        tally.add();
-        continue;
-      }
+    if (moves && moves->settle(memo, x.data(), i)) {
+      tally.add();
+      continue;
     }
     std::copy(x.begin(), x.begin() + ar, pending.begin() + waiting * ar);
     ranks[static_cast<std::size_t>(waiting)] = rank;
@@ -769,13 +766,10 @@ Fill diagonal_to(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const C
     }
     const std::int64_t i = memo.index(x.data());
     if (memo.get(i) != memo.unknown()) return;
-    if (moves) {
-      if (const std::uint32_t v = moves->mex(memo, x.data()); v != BoxMoves::kUnknown) {
-        memo.set(i, v);
-        tally.add();
-        ++filled;
-        return;
-      }
+    if (moves && moves->settle(memo, x.data(), i)) {
+      tally.add();
+      ++filled;
+      return;
     }
     if (!batched) return settle_cell(x.data(), i, -1);
     std::copy(x.begin(), x.begin() + ar, pending.begin() + waiting * ar);

@@ -35,6 +35,14 @@ class BoxMoves {
   // the read of the whole stalled on the two writes, a third of a knight's cell.)
   static constexpr std::uint32_t kUnknown = 0xFFFFFFFFu;
 
+  // Sets the cell at c (index i of memo) to its mex where mex() finds it; whether it did.
+  bool settle(BoxTable& memo, const std::int64_t* c, std::int64_t i) const {
+    const std::uint32_t v = mex(memo, c);
+    if (v == kUnknown) return false;
+    memo.set(i, v);
+    return true;
+  }
+
   // The cells c + t * (0, ..., 0, 1, -1), t = 0 .. count - 1, in turn (a run of an anti-diagonal
   // of the last two coordinates, BoxFill.cpp's diagonal_to): sets each one not known yet whose
   // mex mex() finds, in one loop with no call per cell. Returns how many it went through before

@@ -142,11 +142,10 @@ char LoopySolver::outcome(const Position& p) {
     return value_of(*g, u).outcome();
   }
   if (g->remote.size() != g->size()) {
+    const std::uint32_t before = g->labelled;
     const bool descent = find_remoteness(*g);
-    if (limits_.explain && descent) {
-      *limits_.explain << "explain: " << p.game->display_name() << ": loopy, but every move lowers the state: "
-                       << g->size() << " positions valued by mex in increasing order (no cycle, no stages), options from "
-                       << (g->compiled ? "the compiled rules" : "the rules as written") << ", kept by their differences\n";
+    if (descent) {
+      explain_descent(p, *g, before);
     } else if (limits_.explain) {
       *limits_.explain << "explain: " << p.game->display_name()
                        << ": loopy, outcomes by retrograde analysis of " << g->size()
@@ -220,12 +219,7 @@ std::uint32_t LoopySolver::solve(const Position& p, Graph*& g) {
   const std::uint32_t from = g->labelled;
   if (from == g->size()) return u;
   if (by_descent(*g)) {
-    if (limits_.explain) {
-      *limits_.explain << "explain: " << p.game->display_name() << ": loopy, but every move lowers the state: "
-                       << g->size() - from << " new positions (" << g->size()
-                       << " in all) valued by mex in increasing order (no cycle, no stages), options from "
-                       << (g->compiled ? "the compiled rules" : "the rules as written") << ", kept by their differences\n";
-    }
+    explain_descent(p, *g, from);
     return u;
   }
   std::uint32_t stages = 0;
@@ -534,6 +528,40 @@ std::uint32_t LoopySolver::label(Graph& g, std::uint32_t from) {
   return label_stages(g, from, limits_, Reversed(g, from));
 }
 
+namespace {
+// A position's value by the mex of its options' values, and its remoteness by the rule of its
+// outcome (N: one more than its least P option's; P: one more than its largest option's; 0
+// with no option), from its options' (value, remoteness), given by `options(f)` as f(v, r).
+class Descent {
+ public:
+  explicit Descent(std::size_t most_value = 0) : stamp_(most_value + 2, 0) {}
+  struct Known {
+    std::uint32_t value = 0, remote = 0;
+  };
+  template <class Options>
+  Known of(Options&& options) {
+    ++gen_;
+    std::uint32_t least_p = LoopyGraph::kOpen, most_any = 0;
+    bool any = false;
+    options([&](std::uint32_t v, std::uint32_t r) {
+      if (static_cast<std::size_t>(v) + 1 >= stamp_.size()) [[unlikely]]
+        stamp_.resize(static_cast<std::size_t>(v) + 2, 0);
+      stamp_[v] = gen_;
+      if (v == 0) least_p = std::min(least_p, r);
+      most_any = std::max(most_any, r);
+      any = true;
+    });
+    std::uint32_t mex = 0;
+    while (stamp_[mex] == gen_) ++mex;
+    return Known{mex, least_p != LoopyGraph::kOpen ? least_p + 1 : any ? most_any + 1 : 0};
+  }
+
+ private:
+  std::vector<std::uint32_t> stamp_;
+  std::uint32_t gen_ = 0;
+};
+}  // namespace
+
 // A graph whose every move lowers its one integer (a loopy game with no cycle after all, a
 // subtraction of squares): each position's value by the mex of its options' and its remoteness
 // by the rule of its outcome, in increasing order of the integer, as the ordinary evaluator
@@ -541,6 +569,14 @@ std::uint32_t LoopySolver::label(Graph& g, std::uint32_t from) {
 // predecessors (each found by a look-up per difference: 10^9 of them for the squares to 10^6).
 // Smith's labelling gives the same values, finite all, where there is no cycle. False where
 // the graph is not of that kind.
+void LoopySolver::explain_descent(const Position& p, const Graph& g, std::uint32_t from) const {
+  if (!limits_.explain) return;
+  *limits_.explain << "explain: " << p.game->display_name() << ": loopy, but every move lowers the state: "
+                   << g.size() - from << " new positions (" << g.size()
+                   << " in all) valued by mex in increasing order (no cycle, no stages), options from "
+                   << (g.compiled ? "the compiled rules" : "the rules as written") << ", kept by their differences\n";
+}
+
 bool LoopySolver::by_descent(Graph& g) {
   if (!g.by_offsets() || g.listed() != g.size() || g.size() == 0 || !g.lowers_only()) return false;
   // A later query values only the positions new to it, as the labelling does (a loop of queries
@@ -553,10 +589,8 @@ bool LoopySolver::by_descent(Graph& g) {
     most = std::max(most, n);
   }
   const auto size = static_cast<std::size_t>(most) + 1;
-  // Value and remoteness side by side: each option is one read of a line, not two.
-  struct Known {
-    std::uint32_t value = 0, remote = 0;
-  };
+  // Value and remoteness side by side, by the integer: each option is one read of a line.
+  using Known = Descent::Known;
   check_memory(limits_, g.bytes() + size * (sizeof(Known) + sizeof(std::uint32_t)), "the loopy game's positions");
   std::vector<std::uint32_t> id(size, kOpen);
   std::vector<Known> known(size);
@@ -565,25 +599,15 @@ bool LoopySolver::by_descent(Graph& g) {
     id[static_cast<std::size_t>(g.coords(u)[0])] = u;
     degree = std::max(degree, g.out_degree(u));
   }
-  std::vector<std::uint32_t> stamp(static_cast<std::size_t>(degree) + 2, 0);  // a mex is at most the degree
-  std::uint32_t gen = 0;
+  Descent descent(degree);  // a value is at most its position's degree
   for (std::size_t n = 0; n < size; ++n) {
     const std::uint32_t u = id[n];
     if (u == kOpen) continue;
     if ((n & 0xFFFF) == 0) check_interrupt(limits_.interrupt);
-    ++gen;
-    std::uint32_t least_p = kOpen, most_any = 0;
     const Known* below = known.data() + n;  // every difference is positive: n - d lies below n
-    g.for_each_difference(u, [&](std::int64_t d) {
-      const Known k = below[-d];
-      stamp[k.value] = gen;
-      if (k.value == 0) least_p = std::min(least_p, k.remote);
-      most_any = std::max(most_any, k.remote);
+    known[n] = descent.of([&](auto&& f) {
+      g.for_each_difference(u, [&](std::int64_t d) { f(below[-d].value, below[-d].remote); });
     });
-    std::uint32_t mex = 0;
-    while (stamp[mex] == gen) ++mex;
-    known[n].value = mex;
-    known[n].remote = least_p != kOpen ? least_p + 1 : g.out_degree(u) > 0 ? most_any + 1 : 0;
   }
   g.remote.assign(g.size(), 0);
   for (std::uint32_t u = 0; u < g.size(); ++u) {
@@ -604,22 +628,15 @@ bool LoopySolver::descend_new(Graph& g) {
   for (std::uint32_t u = from; u < g.size(); ++u) order.emplace_back(g.coords(u)[0], u);
   std::sort(order.begin(), order.end());
   g.remote.resize(g.size(), 0);
-  std::vector<std::uint32_t> stamp(2, 0);
-  std::uint32_t gen = 0;
-  for (const auto& [n, u] : order) {
-    ++gen;
-    std::uint32_t least_p = kOpen, most_any = 0;
-    g.for_each_option(u, [&](std::uint32_t w) {
-      const std::uint32_t v = g.label[w], r = g.remote[w];
-      if (static_cast<std::size_t>(v) + 1 >= stamp.size()) stamp.resize(static_cast<std::size_t>(v) + 2, 0);
-      stamp[v] = gen;
-      if (v == 0) least_p = std::min(least_p, r);
-      most_any = std::max(most_any, r);
+  Descent descent;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if ((i & 0xFFFF) == 0) check_interrupt(limits_.interrupt);
+    const std::uint32_t u = order[i].second;
+    const Descent::Known k = descent.of([&](auto&& f) {
+      g.for_each_option(u, [&](std::uint32_t w) { f(g.label[w], g.remote[w]); });
     });
-    std::uint32_t mex = 0;
-    while (stamp[mex] == gen) ++mex;
-    g.label[u] = mex;
-    g.remote[u] = least_p != kOpen ? least_p + 1 : g.out_degree(u) > 0 ? most_any + 1 : 0;
+    g.label[u] = k.value;
+    g.remote[u] = k.remote;
   }
   g.labelled = g.size();
   return true;

@@ -74,6 +74,7 @@ class LoopySolver {
   bool find_remoteness(Graph& g);
   bool by_descent(Graph& g);
   bool descend_new(Graph& g);
+  void explain_descent(const Position& p, const Graph& g, std::uint32_t from) const;
   LoopyValue value_of(const Graph& g, std::uint32_t u) const;
 
   GameRegistry& games_;
