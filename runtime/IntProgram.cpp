@@ -586,6 +586,9 @@ void IntProgram::link() {
     }
     for (std::int32_t q : it.coords) it.coords_at.push_back(place(q, it.prog));
   }
+  // Every program placed before any is sealed: a temporary's register comes after every
+  // constant, and a loop's body may bring constants the rules do not have.
+  for (Loop& q : loops) flat_part(q, q.body);
   for (Item& it : items) {
     seal(it.prog);
     it.expr_at = sealed(it.expr_at);
@@ -612,7 +615,6 @@ void IntProgram::link() {
     plan_lanes(it);
   }
   for (Loop& q : loops) {
-    flat_part(q, q.body);
     for (Loop::Part& part : q.parts) {
       seal(part.prog);
       for (auto& a : part.at) a = sealed(a);
