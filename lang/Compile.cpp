@@ -1176,6 +1176,11 @@ class Compiler {
       first[i - 1] = a->first;
       types.push_back(a->second);
     }
+    // One loop per function and argument types: its body compiled once, and the calls of
+    // all its call sites share its cache of last results (IntProgram::Loop::Cache).
+    for (const LoopOf& l : loops_of_) {
+      if (l.k == k && l.types == types) return Typed{op(Op::Loop, first[0], first[1], first[2], l.at), l.result};
+    }
     Scope inner;
     inner.base = registers_;
     registers_ += std::max(d->frame_size, 1);
@@ -1207,6 +1212,7 @@ class Compiler {
     q.most = m_.world().max_depth - (function_ ? kFunctionSlack : 0);
     code_.loops.push_back(q);
     const auto at = static_cast<std::int64_t>(code_.loops.size() - 1);
+    loops_of_.push_back(LoopOf{k, types, at, *result});
     return Typed{op(Op::Loop, first[0], first[1], first[2], at), *result};
   }
 
@@ -1292,6 +1298,13 @@ class Compiler {
   Scope* scope_ = nullptr;
   int depth_ = 0;  // calls inlined within one another
   std::vector<int> looping_;  // the functions whose loops are being compiled (looped)
+  struct LoopOf {
+    int k = 0;
+    std::vector<Ty> types;
+    std::int64_t at = 0;
+    Ty result{};
+  };
+  std::vector<LoopOf> loops_of_;  // the loops compiled (looped)
   int pin_ = -1;              // the tuple of the rule's first clause written out (pinned_count)
   std::vector<std::optional<Ty>> ty_;
   absl::flat_hash_map<const Expr*, std::int64_t> tables_;

@@ -229,24 +229,34 @@ std::int64_t IntProgram::loop(const Node& n, std::int64_t* r, bool& bail) const 
     for (int j = 0; j < q.params; ++j) r[q.base + j] = args[j];
   };
   take(n);
-  if (!q.parts.empty() && !bail) {  // the flat code of link
-    for (std::int64_t calls = 1;; ++calls) {
-      const Loop::Part* p = &q.parts.front();
-      for (;;) {
-        if (!exec(p->prog, r)) {
-          bail = true;
-          return 0;
-        }
-        if (p->kind != Loop::Part::Kind::If) break;
-        p = &q.parts[static_cast<std::size_t>(r[p->at[0]] != 0 ? p->yes : p->no)];
+  if (!q.code.code.empty() && !bail) {
+    Loop::Cache& cache = q.cache;
+    Loop::Cache::Entry* entry = nullptr;
+    if (!cache.off) {
+      std::uint64_t h = 0;
+      for (int j = 0; j < q.params; ++j) h = (h ^ static_cast<std::uint64_t>(args[j])) * 0x9E3779B97F4A7C15ULL;
+      entry = &cache.entries[h >> 58];
+      bool same = entry->full;
+      for (int j = 0; j < q.params; ++j) same = same && entry->args[static_cast<std::size_t>(j)] == args[j];
+      if (same) {
+        ++cache.hits;
+        return entry->value;
       }
-      if (p->kind == Loop::Part::Kind::Value) return r[p->at[0]];
-      if (calls >= q.most) break;
-      for (int j = 0; j < q.params; ++j) args[j] = r[p->at[static_cast<std::size_t>(j)]];
-      for (int j = 0; j < q.params; ++j) r[q.base + j] = args[j];
+      // Seldom found (each call new, as trial division's): no more looking.
+      if (++cache.calls == 4096) cache.off = cache.hits < cache.calls / 16;
     }
-    bail = true;
-    return 0;
+    std::int64_t calls = q.most - 1;  // the calls after the first
+    if (!exec(q.code, r, &calls)) {
+      bail = true;
+      return 0;
+    }
+    const std::int64_t v = r[q.result];
+    if (entry) {
+      std::copy(args, args + q.params, entry->args.begin());
+      entry->value = v;
+      entry->full = true;
+    }
+    return v;
   }
   for (std::int64_t calls = 1; !bail; ++calls) {
     std::int32_t at = q.body;
@@ -588,7 +598,13 @@ void IntProgram::link() {
   }
   // Every program placed before any is sealed: a temporary's register comes after every
   // constant, and a loop's body may bring constants the rules do not have.
-  for (Loop& q : loops) flat_part(q, q.body);
+  for (Loop& q : loops) {
+    q.result = -1 - temps_++;
+    std::vector<std::int32_t> ends;
+    flat_step(q, q.body, ends);
+    const auto end = static_cast<std::int32_t>(q.code.code.size());
+    for (const std::int32_t j : ends) q.code.code[static_cast<std::size_t>(j)].target = end;
+  }
   for (Item& it : items) {
     seal(it.prog);
     it.expr_at = sealed(it.expr_at);
@@ -615,36 +631,60 @@ void IntProgram::link() {
     plan_lanes(it);
   }
   for (Loop& q : loops) {
-    for (Loop::Part& part : q.parts) {
-      seal(part.prog);
-      for (auto& a : part.at) a = sealed(a);
-    }
+    seal(q.code);
+    q.result = sealed(q.result);
   }
   plan_cells();
   placing_ = nullptr;
   placed_.clear();
 }
 
-// Loop::parts for the body's node `node` and the nodes under its `if`s; returns its part.
-std::int32_t IntProgram::flat_part(Loop& q, std::int32_t node) {
-  const auto index = static_cast<std::int32_t>(q.parts.size());
-  q.parts.emplace_back();
-  const Node& n = nodes[static_cast<std::size_t>(node)];
-  Loop::Part part;
-  if (n.op == Op::If) {
-    part.kind = Loop::Part::Kind::If;
-    part.at[0] = place(n.a, part.prog);
-    part.yes = flat_part(q, n.b);
-    part.no = flat_part(q, n.c);
-  } else if (n.op == Op::Again) {
-    part.kind = Loop::Part::Kind::Again;
-    const std::int32_t args[3] = {n.a, n.b, n.c};
-    for (int j = 0; j < q.params; ++j) part.at[static_cast<std::size_t>(j)] = place(args[j], part.prog);
-  } else {
-    part.at[0] = place(node, part.prog);
+// Loop::code for the body's node `node` and the nodes under its `if`s: each leaf ends with a
+// jump to the end (`ends`, set once the program is whole).
+void IntProgram::flat_step(Loop& q, std::int32_t node, std::vector<std::int32_t>& ends) {
+  Prog& p = q.code;
+  if (&p != placing_) {
+    placing_ = &p;
+    placed_.clear();
   }
-  q.parts[static_cast<std::size_t>(index)] = std::move(part);
-  return index;
+  const Node& n = nodes[static_cast<std::size_t>(node)];
+  const std::int32_t zero = const_place(0);
+  if (n.op == Op::If) {
+    const std::int32_t c = place(n.a, p);
+    const std::int32_t jz = emit(p, Op::Jz, zero, c, zero, node);
+    const std::size_t mark = placed_.size();
+    flat_step(q, n.b, ends);
+    placed_.resize(mark);
+    p.code[static_cast<std::size_t>(jz)].target = static_cast<std::int32_t>(p.code.size());
+    flat_step(q, n.c, ends);
+    placed_.resize(mark);
+    return;
+  }
+  if (n.op == Op::Again) {
+    const std::int32_t args[3] = {n.a, n.b, n.c};
+    std::int32_t at[3] = {};
+    for (int j = 0; j < q.params; ++j) at[j] = place(args[j], p);
+    // The parameters are set together: an argument that is another parameter is copied
+    // before any is set (`f(b, a)`).
+    for (int j = 0; j < q.params; ++j) {
+      const std::int64_t m = at[j] - q.base;
+      if (m >= 0 && m < q.params && m != j) {
+        const std::int32_t t = -1 - temps_++;
+        emit(p, Op::Move, t, at[j], zero, node);
+        at[j] = t;
+      }
+    }
+    for (int j = 0; j < q.params; ++j) {
+      const auto param = static_cast<std::int32_t>(q.base + j);
+      if (at[j] != param) emit(p, Op::Move, param, at[j], zero, node);
+    }
+    emit(p, Op::Move, zero, zero, zero, node);  // the jump back to the start (exec counts it)
+    p.code.back().op = Op::Jmp;
+    p.code.back().target = 0;
+    return;
+  }
+  emit(p, Op::Move, q.result, place(node, p), zero, node);
+  ends.push_back(emit(p, Op::Jmp, zero, zero, zero, node));
 }
 
 // Item::moving, from the instructions of the item's program.
@@ -664,7 +704,7 @@ void IntProgram::moving_values(Item& it) {
 }
 
 // Runs p over the value array v; false on an overflow, a division by zero, ...
-[[gnu::always_inline]] inline bool IntProgram::exec(const Prog& p, std::int64_t* v) const {
+[[gnu::always_inline]] inline bool IntProgram::exec(const Prog& p, std::int64_t* v, std::int64_t* calls) const {
   const Instr* code = p.code.data();
   const std::size_t size = p.code.size();
   for (std::size_t pc = 0; pc < size; ++pc) {
@@ -685,7 +725,11 @@ void IntProgram::moving_values(Item& it) {
       case Op::Jnz:
         if (x != 0) pc = static_cast<std::size_t>(in.target) - 1;
         continue;
-      case Op::Jmp: pc = static_cast<std::size_t>(in.target) - 1; continue;
+      case Op::Jmp:
+        // Back to the start: a loop's next call (Loop::code), the only jump that goes back.
+        if (in.target == 0 && (*calls)-- <= 0) return false;
+        pc = static_cast<std::size_t>(in.target) - 1;
+        continue;
       default: break;
     }
     const std::int64_t y = v[in.b];

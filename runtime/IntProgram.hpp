@@ -230,16 +230,28 @@ class IntProgram {
     int params = 0;  // 1 to 3
     std::int32_t body = -1;
     std::int64_t most = 0;
-    // The body in flat code (link): each `if` its condition's program, each leaf its value's or
-    // the next call's arguments', so that a step runs instructions rather than walks its tree.
-    // parts[0] is the body's; empty before link (the tree walk then runs it).
-    struct Part {
-      enum class Kind : std::uint8_t { If, Value, Again } kind = Kind::Value;
-      Prog prog;
-      std::array<std::int32_t, 3> at{};  // If, Value: at[0] the value; Again: the arguments
-      std::int32_t yes = -1, no = -1;    // If: the parts of its branches
+    // The body in flat code (link), one program for the whole chain: each `if` a branch,
+    // each leaf its value into `result` and a jump to the end, or the next call's arguments
+    // into the parameters and a jump back to the start; empty before link (the tree walk
+    // then runs it). One program, not one per `if` and step: a step of a short chain (the
+    // next empty square) is a few instructions, and each program run costs more than they do.
+    Prog code;
+    std::int32_t result = 0;
+    // The last results by their arguments: the body reads nothing but its parameters, so a
+    // call with the arguments of one before has its value (a rule that tests and then uses
+    // `next_empty(cs, i)` runs the chain once). Given up where it seldom finds one.
+    struct Cache {
+      static constexpr int kSize = 64;
+      struct Entry {
+        std::array<std::int64_t, 3> args{};
+        std::int64_t value = 0;
+        bool full = false;
+      };
+      std::array<Entry, kSize> entries{};
+      std::uint32_t calls = 0, hits = 0;
+      bool off = false;
     };
-    std::vector<Part> parts;
+    mutable Cache cache;
   };
   // A constant table: its items, and for a table of rows where each row starts (one more
   // than there are rows; empty for a table of integers).
@@ -522,7 +534,7 @@ class IntProgram {
   std::vector<std::size_t> cell_at_;     // per item: its first coordinate in Cells::coords
   void plan_cells();
   std::vector<std::uint8_t> reading(const std::int64_t* slots, std::size_t count) const;
-  std::int32_t flat_part(Loop& q, std::int32_t node);
+  void flat_step(Loop& q, std::int32_t node, std::vector<std::int32_t>& ends);
   std::int32_t temps_ = 0;            // after the constants
   // What the program being written (placing_) has computed where every later instruction
   // sees it: by node, and by instruction (op, a, b), so that a value used twice (an inlined
@@ -550,7 +562,8 @@ class IntProgram {
   [[gnu::noinline]] std::int64_t eval_rare(const Node& n, std::int64_t* r, bool& bail) const;
   std::int64_t set_comprehension(const Node& n, std::int64_t* r, bool& bail) const;
   std::int64_t loop(const Node& n, std::int64_t* r, bool& bail) const;
-  bool exec(const Prog& p, std::int64_t* v) const;
+  // `calls`: a loop's (Loop::code) calls left, each jump back to the start one.
+  bool exec(const Prog& p, std::int64_t* v, std::int64_t* calls = nullptr) const;
   bool coords_of(const Item& it, std::int64_t* r, std::int64_t* out) const;
   bool affine_run(const Item& it, const Clause& c, std::int64_t first, std::int64_t count, std::int64_t step,
                   std::int64_t* r, OptionSink& sink, std::int64_t& budget) const;
