@@ -113,13 +113,10 @@ std::uint32_t LoopyGraph::offset_index(std::size_t j, std::int64_t d) {
   for (Before& b : before_) {
     if (b.len > j) b.len = 0;
   }
-  prefix_ = std::min(prefix_, j);
-  if (last_d_.size() > prefix_least_.size()) {
-    prefix_least_.resize(last_d_.size());
-    prefix_most_.resize(last_d_.size());
-  }
   last_[j] = it->second;
   last_d_[j] = d;
+  if (j < ident_ && it->second != j) ident_ = j;
+  while (ident_ < last_.size() && last_[ident_] == ident_) ++ident_;
   return it->second;
 }
 
@@ -212,14 +209,12 @@ void LoopyGraph::to_ids() {
   std::vector<std::int64_t>().swap(delta_);
   delta_index_ = {};
   std::vector<std::uint32_t>().swap(last_);
+  ident_ = 0;
   std::vector<std::int64_t>().swap(last_d_);
   std::vector<std::uint32_t>().swap(row_of_);
   std::vector<std::uint64_t>().swap(pats_);
   pat_at_.assign(1, 0);
   std::vector<std::uint32_t>().swap(pat_moves_);
-  std::vector<std::int64_t>().swap(prefix_least_);
-  std::vector<std::int64_t>().swap(prefix_most_);
-  prefix_ = 0;
   before_ = {};
   pat_index_ = {};
 }
@@ -273,7 +268,7 @@ std::uint64_t LoopyGraph::bytes() const {
           last_.capacity() + row_of_.capacity() + pat_moves_.capacity()) *
              4 +
          (coords_.capacity() + held_.capacity() + last_d_.capacity() + row_.capacity() + pats_.capacity() +
-          pat_at_.capacity() + prefix_least_.capacity() + prefix_most_.capacity() + delta_.capacity()) *
+          pat_at_.capacity() + delta_.capacity()) *
              8 +
          (delta_index_.capacity() + pat_index_.capacity()) * 17 + hashed_.bytes() +
          values_.capacity() * sizeof(Value) + index_.capacity() * (sizeof(Value) + 5);

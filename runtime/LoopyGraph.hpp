@@ -253,8 +253,8 @@ class LoopyGraph {
   void remember_row(std::size_t n);
   // Whether the options m(0) .. m(count - 1), the j0-th of n's on, move by the differences
   // last_d_ has at those places (a row before's): 0 not; 2 they do, and are held: they lie
-  // between n less the largest of last_d_[0 .. j0 + count) and n less the least, and all the
-  // states between are; 1 they do, and may not be held.
+  // between n less the largest of those differences and n less the least, and all the states
+  // between are; 1 they do, and may not be held.
   template <class M>
   int same_as_before(std::size_t j0, std::int64_t n, M& m_of, std::int64_t count) {
     const std::size_t end = j0 + static_cast<std::size_t>(count);
@@ -263,26 +263,33 @@ class LoopyGraph {
     // is that option (both lie in the bounds below).
     const std::int64_t* d = last_d_.data() + j0;
     std::uint64_t diff = 0;
+    std::int64_t least = d[0], most = d[0];
     for (std::int64_t j = 0; j < count; ++j) {
       diff |= (static_cast<std::uint64_t>(n) - static_cast<std::uint64_t>(m_of(j))) ^
               static_cast<std::uint64_t>(d[j]);
+      least = std::min(least, d[j]);
+      most = std::max(most, d[j]);
     }
     if (diff != 0) return 0;
-    for (; prefix_ < end; ++prefix_) {
-      const std::int64_t x = last_d_[prefix_];
-      prefix_least_[prefix_] = prefix_ == 0 ? x : std::min(prefix_least_[prefix_ - 1], x);
-      prefix_most_[prefix_] = prefix_ == 0 ? x : std::max(prefix_most_[prefix_ - 1], x);
-    }
+    // The batch's own span, not the row's so far: Square-But-One's first batch lies just
+    // below n, where states are still being found, and the batches after it far below.
     std::int64_t lo = 0, hi = 0;
-    const bool held = !__builtin_sub_overflow(n, prefix_most_[end - 1], &lo) &&
-                      !__builtin_sub_overflow(n, prefix_least_[end - 1], &hi) && lo >= 0 &&
-                      all_held(0, static_cast<std::uint64_t>(lo), static_cast<std::uint64_t>(hi));
+    const bool held = !__builtin_sub_overflow(n, most, &lo) && !__builtin_sub_overflow(n, least, &hi) &&
+                      lo >= 0 && all_held(0, static_cast<std::uint64_t>(lo), static_cast<std::uint64_t>(hi));
     return held ? 2 : 1;
   }
   // The row's first same_ options were found the same as the row before's without setting
   // their bits: they are set now (a later batch differs, or the row is shorter).
   void set_same_bits() {
-    for (std::size_t j = 0; j < same_; ++j) {
+    std::size_t j = 0;
+    if (same_ > 0 && same_ <= ident_) {  // bits 0 .. same_ - 1: whole words at a time
+      const std::size_t words = (same_ + 63) / 64;
+      if (words > row_.size()) row_.resize(words, 0);
+      for (std::size_t w = 0; w + 1 < words; ++w) row_[w] = ~std::uint64_t{0};
+      row_[words - 1] |= same_ % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << (same_ % 64)) - 1;
+      j = same_;
+    }
+    for (; j < same_; ++j) {
       const std::uint32_t i = last_[j];
       if (i / 64 >= row_.size()) row_.resize(i / 64 + 1, 0);
       row_[i / 64] |= std::uint64_t{1} << (i % 64);
@@ -327,6 +334,7 @@ class LoopyGraph {
   // The j-th difference of the last position listed that had a j-th, and its index.
   std::vector<std::int64_t> last_d_;
   std::vector<std::uint32_t> last_;
+  std::size_t ident_ = 0;  // last_[j] == j for every j < ident_ (differences first met in order)
   std::vector<std::uint64_t> row_;        // the row being listed
   std::vector<std::uint32_t> row_of_;     // u's pattern, for each position listed
   std::vector<std::uint64_t> pats_;       // pattern p's words: pats_[pat_at_[p] .. pat_at_[p + 1])
@@ -344,10 +352,6 @@ class LoopyGraph {
     std::uint32_t pat = 0;
   };
   std::array<Before, 4> before_{};
-  // The least and the largest of last_d_[0 .. j], for j < prefix_ (the places written since
-  // are past it).
-  std::vector<std::int64_t> prefix_least_, prefix_most_;
-  std::size_t prefix_ = 0;
   // Of the row being listed, the options from its start found the same as the row before's
   // (their bits not set), until one is not (diverged_: the bits are set from then on).
   std::size_t same_ = 0;
