@@ -79,6 +79,13 @@ class ValueSink : public OptionSink {
     return true;
   }
 
+  std::int64_t batch(const std::int64_t* coords, int parts, int width, std::int64_t count) override {
+    // Every option's slot asked for first: their cache misses overlap.
+    for (std::int64_t j = 0; j < count; ++j) {
+      for (int q = 0; q < parts; ++q) memo_.prefetch(coords + j * width + q * memo_.arity());
+    }
+    return OptionSink::batch(coords, parts, width, count);
+  }
   // A batch stopped at an option not known yet: it and the few after it are kept (rest()) for
   // the search to take in turn, so that the listing goes on after the batch rather than
   // listing those options again after each one is known.

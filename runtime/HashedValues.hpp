@@ -28,6 +28,7 @@ class HashedValues {
   }
   // The value, kInProgress, or nothing when the state was not met.
   const std::uint32_t* find(const std::int64_t* c) const { return values_.find(c); }
+  void prefetch(const std::int64_t* c) const { values_.prefetch(c); }
   void set(const std::int64_t* c, std::uint32_t v) { values_.set(c, v); }
   void erase(const std::int64_t* c) { values_.erase(c); }
   std::uint64_t bytes() const { return values_.bytes(); }

@@ -79,6 +79,10 @@ class OutcomeMemo {
     }
     return probe_box(c);
   }
+  // For a probe of c soon after (a hashed memo's: a batch of options is looked up in turn).
+  void prefetch(const std::int64_t* c) const {
+    if (hashed_) cells_.prefetch(c);
+  }
   // How many of the states c, c + slope, ... (at most `count` of them) are known to be won
   // before the first that is not, read straight from the tiles as a hand-written loop reads
   // a bool array (one-integer states 32 cells a word). Slopes of -1, 0 and 1 only: 0 for

@@ -96,6 +96,13 @@ class OutcomeSink : public OptionSink {
     return true;
   }
 
+  std::int64_t batch(const std::int64_t* coords, int parts, int width, std::int64_t count) override {
+    if (o_.hashed() && parts == 1) {
+      for (std::int64_t j = 0; j < count; ++j) o_.prefetch(coords + j * width);
+    }
+    return OptionSink::batch(coords, parts, width, count);
+  }
+
   // A batch of options (parts 1): stopped at one not known yet, it and the few after it are
   // kept (rest()) for the search to look at in turn, so that the listing goes on after the
   // batch rather than listing those options again after each one is decided.
