@@ -218,7 +218,7 @@ std::uint32_t LoopySolver::solve(const Position& p, Graph*& g) {
   const std::uint32_t u = reach(p, g);
   const std::uint32_t from = g->labelled;
   if (from == g->size()) return u;
-  if (by_descent(*g)) {
+  if (by_descent(*g, false)) {
     explain_descent(p, *g, from);
     return u;
   }
@@ -577,11 +577,13 @@ void LoopySolver::explain_descent(const Position& p, const Graph& g, std::uint32
                    << (g.compiled ? "the compiled rules" : "the rules as written") << ", kept by their differences\n";
 }
 
-bool LoopySolver::by_descent(Graph& g) {
+bool LoopySolver::by_descent(Graph& g, bool remoteness) {
   if (!g.by_offsets() || g.listed() != g.size() || g.size() == 0 || !g.lowers_only()) return false;
   // A later query values only the positions new to it, as the labelling does (a loop of queries
-  // over a growing graph is not a pass over the whole graph each).
-  if (g.labelled > 0 && g.remote.size() == g.labelled) return descend_new(g);
+  // over a growing graph is not a pass over the whole graph each); their remoteness too where
+  // the old positions have theirs.
+  const bool remote_known = g.remote.size() == g.labelled;
+  if (g.labelled > 0 && (remote_known || !remoteness)) return descend_new(g, remote_known);
   std::int64_t most = -1;
   for (std::uint32_t u = 0; u < g.size(); ++u) {
     const std::int64_t n = g.coords(u)[0];
@@ -589,16 +591,27 @@ bool LoopySolver::by_descent(Graph& g) {
     most = std::max(most, n);
   }
   const auto size = static_cast<std::size_t>(most) + 1;
-  // Value and remoteness side by side, by the integer: each option is one read of a line.
-  using Known = Descent::Known;
-  check_memory(limits_, g.bytes() + size * (sizeof(Known) + sizeof(std::uint32_t)), "the loopy game's positions");
   std::vector<std::uint32_t> id(size, kOpen);
-  std::vector<Known> known(size);
   std::uint32_t degree = 0;
   for (std::uint32_t u = 0; u < g.size(); ++u) {
     id[static_cast<std::size_t>(g.coords(u)[0])] = u;
     degree = std::max(degree, g.out_degree(u));
   }
+  if (!remoteness) {
+    // Values alone (grundy, a table), by the integer in the narrowest array that holds them (a
+    // value is at most its position's degree): the squares' options reach a million states
+    // back, and 2 bytes a state stay in the cache where 8 (value and remoteness) did not.
+    if (degree < 0xFF) descend_values<std::uint8_t>(g, id, degree);
+    else if (degree < 0xFFFF) descend_values<std::uint16_t>(g, id, degree);
+    else descend_values<std::uint32_t>(g, id, degree);
+    g.remote.clear();
+    g.labelled = g.size();
+    return true;
+  }
+  // Value and remoteness side by side, by the integer: each option is one read of a line.
+  using Known = Descent::Known;
+  check_memory(limits_, g.bytes() + size * (sizeof(Known) + sizeof(std::uint32_t)), "the loopy game's positions");
+  std::vector<Known> known(size);
   Descent descent(degree);  // a value is at most its position's degree
   for (std::size_t n = 0; n < size; ++n) {
     const std::uint32_t u = id[n];
@@ -619,31 +632,52 @@ bool LoopySolver::by_descent(Graph& g) {
   return true;
 }
 
+template <class V>
+void LoopySolver::descend_values(Graph& g, const std::vector<std::uint32_t>& id, std::uint32_t degree) {
+  const std::size_t size = id.size();
+  check_memory(limits_, g.bytes() + size * (sizeof(V) + sizeof(std::uint32_t)), "the loopy game's positions");
+  std::vector<V> value(size, 0);
+  std::vector<std::uint32_t> stamp(static_cast<std::size_t>(degree) + 2, kOpen);
+  for (std::size_t n = 0; n < size; ++n) {
+    const std::uint32_t u = id[n];
+    if (u == kOpen) continue;
+    if ((n & 0xFFFF) == 0) check_interrupt(limits_.interrupt);
+    const V* below = value.data() + n;
+    const auto mark = static_cast<std::uint32_t>(n);
+    g.for_each_difference(u, [&](std::int64_t d) { stamp[below[-d]] = mark; });
+    V mex = 0;
+    while (stamp[mex] == mark) ++mex;
+    value[n] = mex;
+    g.label[u] = mex;
+  }
+}
+
 // by_descent for the positions from g.labelled on, in increasing order of the integer: each
 // one's options lie below it, valued before it (old positions, or new ones earlier in the order).
-bool LoopySolver::descend_new(Graph& g) {
+bool LoopySolver::descend_new(Graph& g, bool remoteness) {
   const std::uint32_t from = g.labelled;
   std::vector<std::pair<std::int64_t, std::uint32_t>> order;
   order.reserve(g.size() - from);
   for (std::uint32_t u = from; u < g.size(); ++u) order.emplace_back(g.coords(u)[0], u);
   std::sort(order.begin(), order.end());
-  g.remote.resize(g.size(), 0);
+  if (remoteness) g.remote.resize(g.size(), 0);
+  else g.remote.clear();
   Descent descent;
   for (std::size_t i = 0; i < order.size(); ++i) {
     if ((i & 0xFFFF) == 0) check_interrupt(limits_.interrupt);
     const std::uint32_t u = order[i].second;
     const Descent::Known k = descent.of([&](auto&& f) {
-      g.for_each_option(u, [&](std::uint32_t w) { f(g.label[w], g.remote[w]); });
+      g.for_each_option(u, [&](std::uint32_t w) { f(g.label[w], remoteness ? g.remote[w] : 0); });
     });
     g.label[u] = k.value;
-    g.remote[u] = k.remote;
+    if (remoteness) g.remote[u] = k.remote;
   }
   g.labelled = g.size();
   return true;
 }
 
 bool LoopySolver::find_remoteness(Graph& g) {
-  if (by_descent(g)) return true;
+  if (by_descent(g, true)) return true;
   if (g.by_offsets()) {
     retrograde(g, [&](std::uint32_t v, auto&& f) { g.for_each_pred(v, f); });
   } else {

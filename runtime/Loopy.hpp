@@ -72,8 +72,11 @@ class LoopySolver {
   std::uint32_t label(Graph& g, std::uint32_t from);
   // Returns whether it went by descent (by_descent).
   bool find_remoteness(Graph& g);
-  bool by_descent(Graph& g);
-  bool descend_new(Graph& g);
+  // `remoteness`: the positions' remoteness too (else their values alone, g.remote left empty).
+  bool by_descent(Graph& g, bool remoteness);
+  template <class V>
+  void descend_values(Graph& g, const std::vector<std::uint32_t>& id, std::uint32_t degree);
+  bool descend_new(Graph& g, bool remoteness);
   void explain_descent(const Position& p, const Graph& g, std::uint32_t from) const;
   LoopyValue value_of(const Graph& g, std::uint32_t u) const;
 

@@ -747,6 +747,14 @@ TEST_CASE("a loopy game whose every move lowers the state is valued as the ordin
       run_source(id + "loopy game L { state n  move id(n) - k * k for k in 1..n if k * k <= n  move n - 7 if n >= 7 }\n" + steps);
   CHECK(lines_of(grown.out).size() == 6);
   CHECK(grown.out == grown_slow.out);
+  // Values alone first (no remoteness kept), then remoteness, then values of new positions.
+  const std::string values_first = "grundy(L(500))\ngrundy(L(900))\nremoteness(L(900))\nremoteness(L(400))\n"
+                                   "grundy(L(1200))\nremoteness(L(1100))\noutcome(L(1500))\n";
+  const auto later = run_source(id + "loopy game L { " + rules + " }\n" + values_first);
+  const auto later_slow = run_source(
+      id + "loopy game L { state n  move id(n) - k * k for k in 1..n if k * k <= n  move n - 7 if n >= 7 }\n" + values_first);
+  CHECK(lines_of(later.out).size() == 7);
+  CHECK(later.out == later_slow.out);
   // The squares alone: P-positions 0, 2, 5, 7, 10, 12, 15, 17, 20, 22, 34, 39 (OEIS A030193).
   const auto squares = run_source("loopy game Q { state n  move n - k * k for k in 1..n if k * k <= n }\n"
                                   "[n for n in 0..40 if outcome(Q(n)) == P]\n");
