@@ -678,9 +678,7 @@ void IntProgram::flat_step(Loop& q, std::int32_t node, std::vector<std::int32_t>
       const auto param = static_cast<std::int32_t>(q.base + j);
       if (at[j] != param) emit(p, Op::Move, param, at[j], zero, node);
     }
-    emit(p, Op::Move, zero, zero, zero, node);  // the jump back to the start (exec counts it)
-    p.code.back().op = Op::Jmp;
-    p.code.back().target = 0;
+    emit(p, Op::Jmp, zero, zero, zero, node);  // target 0: back to the start (exec counts it)
     return;
   }
   emit(p, Op::Move, q.result, place(node, p), zero, node);
