@@ -73,7 +73,7 @@ Value query_plot(BuiltinCall& call) {
     if (c.kind == Clause::Kind::For) fors.push_back(&c);
   }
   if (fors.size() > 2) fail_at(e.where, "plot takes one 'for' (a sequence) or two (a grid)");
-  if (!can_draw()) fail_at(e.where, "this grundy was built without cairo: it cannot draw pictures");
+  if (!can_draw()) fail_at(e.where, why_cannot_draw());
   const Expr& element = *e.args[2];
   auto key = [&](const Clause& c) {
     const Value& k = frame[static_cast<std::size_t>(c.slots[0])];

@@ -1,6 +1,7 @@
 // The pictures of plot(FILE, ...) (lang/Plot.cpp), drawn with cairo from plain data: a
 // sequence as points against n, a grid as a heat map with a colour scale. SVG or PNG by the
-// file's extension.
+// file's extension. The drawing is done by a module loaded at the first picture
+// (lang/PlotModule.hpp).
 #pragma once
 
 #include <cstdint>
@@ -45,7 +46,9 @@ std::string draw_grid(const GridPicture& pic, const std::string& file);
 double sequence_x(const SequencePicture& pic, std::int64_t n);
 // Where the centre of cell (i, j) of the heat map lies in its picture, in pixels.
 std::pair<double, double> grid_cell_centre(const GridPicture& pic, std::size_t i, std::size_t j);
-// Whether this build can draw (it was built with cairo).
+// Whether this build can draw (it was built with cairo, and its drawing module loads), and
+// when not, why.
 bool can_draw();
+std::string why_cannot_draw();
 
 }  // namespace grundy::lang
