@@ -60,14 +60,15 @@ class OffsetsSink : public OptionSink {
     return take([coords, width](std::int64_t j) { return coords[j * width]; }, count);
   }
   std::int64_t batch_minus(std::int64_t c, const std::int64_t* x, std::int64_t count) override {
-    return take([c, x](std::int64_t j) { return c - x[j]; }, count);
+    // n - k * k: the differences are x itself.
+    return take([c, x](std::int64_t j) { return c - x[j]; }, count, c == n_ ? x : nullptr);
   }
   bool takes_all() const override { return true; }
 
  private:
   template <class M>
-  std::int64_t take(M&& m_of, std::int64_t n) {
-    const std::int64_t took = g_.row_options(moves, n_, m_of, n, add_);
+  std::int64_t take(M&& m_of, std::int64_t n, const std::int64_t* diffs = nullptr) {
+    const std::int64_t took = g_.row_options(moves, n_, m_of, n, add_, diffs);
     moves += static_cast<std::size_t>(took);
     wide = wide || took < n;
     return took;

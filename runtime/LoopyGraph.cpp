@@ -115,6 +115,8 @@ std::uint32_t LoopyGraph::offset_index(std::size_t j, std::int64_t d) {
   }
   last_[j] = it->second;
   last_d_[j] = d;
+  if (j / 64 >= written_at_.size()) written_at_.resize(j / 64 + 1, 0);
+  written_at_[j / 64] = ++last_d_writes_;
   if (j < ident_ && it->second != j) ident_ = j;
   while (ident_ < last_.size() && last_[ident_] == ident_) ++ident_;
   return it->second;
@@ -211,6 +213,8 @@ void LoopyGraph::to_ids() {
   std::vector<std::uint32_t>().swap(last_);
   ident_ = 0;
   std::vector<std::int64_t>().swap(last_d_);
+  std::vector<std::uint64_t>().swap(written_at_);
+  spans_ = {};
   std::vector<std::uint32_t>().swap(row_of_);
   std::vector<std::uint64_t>().swap(pats_);
   pat_at_.assign(1, 0);

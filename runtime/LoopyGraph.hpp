@@ -21,6 +21,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -107,9 +108,13 @@ class LoopyGraph {
   // ones of a row before at the same places: the batch is then compared with that row (a loop
   // without a branch), its bits not set, and the row ends as that row's pattern; its options are
   // not looked up either where all the states they lie between are held.
+  //
+  // `diffs`, when given, holds the batch's differences n - m(j) (a batch of `n - k * k`, its
+  // squares): the comparison with the row before is then a memcmp.
   template <class M, class Add>
-  std::int64_t row_options(std::size_t j0, std::int64_t n, M&& m_of, std::int64_t count, Add& add) {
-    const int same = diverged_ ? 0 : same_as_before(j0, n, m_of, count);
+  std::int64_t row_options(std::size_t j0, std::int64_t n, M&& m_of, std::int64_t count, Add& add,
+                           const std::int64_t* diffs = nullptr) {
+    const int same = diverged_ ? 0 : same_as_before(j0, n, m_of, count, diffs);
     if (same == 0 && !diverged_) set_same_bits();
     for (std::int64_t j = 0; j < count && same != 2; ++j) {
       const std::uint64_t* bits = held_.data();
@@ -265,21 +270,39 @@ class LoopyGraph {
   // between n less the largest of those differences and n less the least, and all the states
   // between are; 1 they do, and may not be held.
   template <class M>
-  int same_as_before(std::size_t j0, std::int64_t n, M& m_of, std::int64_t count) {
+  int same_as_before(std::size_t j0, std::int64_t n, M& m_of, std::int64_t count, const std::int64_t* diffs) {
     const std::size_t end = j0 + static_cast<std::size_t>(count);
     if (!dense_ok_ || count == 0 || end > last_d_.size()) return 0;
-    // Differences compared modulo 2^64: an option whose difference wraps to one of last_d_'s
-    // is that option (both lie in the bounds below).
     const std::int64_t* d = last_d_.data() + j0;
-    std::uint64_t diff = 0;
     std::int64_t least = d[0], most = d[0];
-    for (std::int64_t j = 0; j < count; ++j) {
-      diff |= (static_cast<std::uint64_t>(n) - static_cast<std::uint64_t>(m_of(j))) ^
-              static_cast<std::uint64_t>(d[j]);
-      least = std::min(least, d[j]);
-      most = std::max(most, d[j]);
+    if (diffs != nullptr) {
+      if (std::memcmp(diffs, d, static_cast<std::size_t>(count) * sizeof(std::int64_t)) != 0) return 0;
+      // The span of those places, as found for a row before while last_d_ is unchanged
+      // (Square-But-One's rows between two squares are batches at the same places).
+      Span& s = spans_[(j0 / static_cast<std::size_t>(count) + static_cast<std::size_t>(count)) % spans_.size()];
+      bool known = s.j0 == j0 && s.count == count;
+      for (std::size_t b = j0 / 64; known && b <= (end - 1) / 64; ++b) known = written_at_[b] <= s.writes;
+      if (!known) {
+        for (std::int64_t j = 1; j < count; ++j) {
+          least = std::min(least, d[j]);
+          most = std::max(most, d[j]);
+        }
+        s = Span{j0, count, last_d_writes_, least, most};
+      }
+      least = s.least;
+      most = s.most;
+    } else {
+      // Differences compared modulo 2^64: an option whose difference wraps to one of last_d_'s
+      // is that option (both lie in the bounds below).
+      std::uint64_t diff = 0;
+      for (std::int64_t j = 0; j < count; ++j) {
+        diff |= (static_cast<std::uint64_t>(n) - static_cast<std::uint64_t>(m_of(j))) ^
+                static_cast<std::uint64_t>(d[j]);
+        least = std::min(least, d[j]);
+        most = std::max(most, d[j]);
+      }
+      if (diff != 0) return 0;
     }
-    if (diff != 0) return 0;
     // The batch's own span, not the row's so far: Square-But-One's first batch lies just
     // below n, where states are still being found, and the batches after it far below.
     std::int64_t lo = 0, hi = 0;
@@ -342,6 +365,18 @@ class LoopyGraph {
   absl::flat_hash_map<std::int64_t, std::uint32_t> delta_index_;
   // The j-th difference of the last position listed that had a j-th, and its index.
   std::vector<std::int64_t> last_d_;
+  // The writes of last_d_'s places so far, and per 64 places the count when one was last
+  // written: Square-But-One's rows, listed breadth first, differ in their last places only.
+  std::uint64_t last_d_writes_ = 0;
+  std::vector<std::uint64_t> written_at_;
+  // same_as_before's least and most of last_d_[j0 .. j0 + count), as of `writes`.
+  struct Span {
+    std::size_t j0 = ~std::size_t{0};
+    std::int64_t count = 0;
+    std::uint64_t writes = 0;
+    std::int64_t least = 0, most = 0;
+  };
+  std::array<Span, 256> spans_{};
   std::vector<std::uint32_t> last_;
   std::size_t ident_ = 0;  // last_[j] == j for every j < ident_ (differences first met in order)
   std::vector<std::uint64_t> row_;        // the row being listed
