@@ -191,9 +191,16 @@ void lower_shortcuts(Program& p, const World& w) {
 
 // ---- the interpreter's side ----
 
+namespace {
+// Whether integers given to G are G's coordinates as its tables hold them: not where the
+// compiled rules hold a set or a list as a word (`S(7)` of a game whose state is a set must
+// fail as its rules do, not read the table at the set {0, 1, 2}).
+bool integer_coordinates(const GameInstance& g) { return !g.plan().packing().any(); }
+}  // namespace
+
 std::optional<std::uint64_t> Interpreter::known_grundy(const Expr& e, Frame& frame) {
   const GameEntry& entry = w_.games[static_cast<std::size_t>(e.shortcut.query_game)];
-  if (!entry.plain || !plain_game(entry)) return std::nullopt;
+  if (!entry.plain || !plain_game(entry) || !integer_coordinates(*entry.plain)) return std::nullopt;
   const Expr& arg = *e.args[1];
   const std::size_t n = arg.args.size() - 1;
   Coords c{};
@@ -245,7 +252,7 @@ std::optional<Value> Interpreter::query_of_call(Builtin b, const Expr& e, Frame&
   auto answer = [b](bool wins) {
     return b == Builtin::Wins ? Value::boolean(wins) : Value::outcome(wins ? 'N' : 'P');
   };
-  if (i == n && g->rules().state_arity() == static_cast<int>(n)) {
+  if (i == n && g->rules().state_arity() == static_cast<int>(n) && integer_coordinates(*g)) {
     check_guard(*g, c.data(), n, arg);
     if (b == Builtin::Grundy) {
       if (auto x = ev_.table_value(*g, c.data(), static_cast<int>(n)))
@@ -340,6 +347,7 @@ std::optional<Value> Interpreter::fold_heaps(const Expr& e, const GameEntry& ent
   // which the loop does not change.
   const Expr& callee = *element.args[1]->args[0];
   const GameInstance* g = callee.kind == ExprKind::Index ? eval(callee, frame).game() : entry.plain;
+  if (g && !integer_coordinates(*g)) g = nullptr;
   // A guarded game's heaps read from the table are positions all the same: each is asked.
   const bool guarded = g && g->rules().has_guard();
   std::int64_t total = 0;

@@ -102,6 +102,29 @@ TEST_CASE("moves that do not fit the state are errors", "[errors]") {
   expect_any_error("game K = octal \"0.77\"\ngrundy(K(-1))\n");
 }
 
+TEST_CASE("an integer given to a game whose state is a set or a list fails as its rules do", "[errors]") {
+  // The compiled rules hold a set as a bitmask and a list as a packed word; an integer state
+  // is neither, and is not read as one (7 as the set {0, 1, 2}): each query meets the rules'
+  // own error, as options() of it does. After a set was asked, so that its table exists.
+  const std::string set_game = "game S { state s  move s - {k} for k in s }\ngrundy(S({0, 1, 2}))\n";
+  for (const char* q : {"grundy(S(7))", "wins(S(5))", "outcome(S(1))", "[grundy(S(n)) for n in 0..9]",
+                        "sum(grundy(S(n)) for n in 0..9)", "grundy(S(6) + S({1}))"}) {
+    const RunResult r = expect_error(set_game + q + "\n", kExitRuntime, "test.game:1:");
+    CHECK(contains(r.err, "cannot loop over int"));
+    CHECK(r.out == "1\n");  // {0, 1, 2}: three removals, one at a time
+  }
+  const std::string list_game =
+      "game L { state xs  move update(xs, i, xs[i] - 1) for i in 0..len(xs)-1 if xs[i] > 0 }\n";
+  for (const char* q : {"grundy(L(5))", "wins(L(5))", "grundy(L(0))"}) {
+    const RunResult r = expect_error(list_game + q + "\n", kExitRuntime, "test.game:1:");
+    CHECK(contains(r.err, "len needs a list, tuple or set, got int"));
+  }
+  const std::string pair_game =
+      "game P { state (used, t)  move (used + {k}, t + k) for k in 1..4 if not (k in used) and t + k < 9 }\n";
+  const RunResult p = expect_error(pair_game + "grundy(P(3, 0))\n", kExitRuntime, "test.game:1:");
+  CHECK(contains(p.err, "P(3, 0)"));
+}
+
 TEST_CASE("other compile errors exit 65", "[errors]") {
   // Two games of one name in a file.
   expect_error("game A { state n }\ngame A { state n }\n", kExitCompile, "test.game:2:");
