@@ -179,6 +179,12 @@ Value Interpreter::binary(const Expr& e, Frame& frame) {
     return Value::sorted_set(std::move(items));  // a's order, some left out
   }
   if (!a.is(Kind::Int) || !b.is(Kind::Int)) {
+    // '+' and '-' take more than ints: the message says what they take, and both sides.
+    if (op == BinOp::Add)
+      fail_at(e.where, "'+' adds two ints, joins two lists or two strings, or unites two sets; got " + describe(a) +
+                           " and " + describe(b));
+    if (op == BinOp::Sub)
+      fail_at(e.where, "'-' subtracts two ints or takes a set from a set; got " + describe(a) + " and " + describe(b));
     fail_at(e.where, "'" + text + "' needs two ints, got " + describe(a.is(Kind::Int) ? b : a));
   }
   return Value::integer(arith(op, a.as_int(), b.as_int(), e.where));

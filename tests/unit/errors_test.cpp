@@ -125,6 +125,15 @@ TEST_CASE("an integer given to a game whose state is a set or a list fails as it
   CHECK(contains(p.err, "P(3, 0)"));
 }
 
+TEST_CASE("'+' and '-' of values they do not take say what they take, and both sides", "[errors]") {
+  const RunResult add = expect_error("{1} + [2]\n", kExitRuntime, "test.game:1:5: error: ");
+  CHECK(contains(add.err, "'+' adds two ints, joins two lists or two strings, or unites two sets; got set {1} and list [2]"));
+  const RunResult sub = expect_error("[1] - 2\n", kExitRuntime, "test.game:1:5: error: ");
+  CHECK(contains(sub.err, "'-' subtracts two ints or takes a set from a set; got list [1] and int 2"));
+  const RunResult mul = expect_error("1 * [2]\n", kExitRuntime, "test.game:1:3: error: ");
+  CHECK(contains(mul.err, "'*' needs two ints, got list [2]"));
+}
+
 TEST_CASE("other compile errors exit 65", "[errors]") {
   // Two games of one name in a file.
   expect_error("game A { state n }\ngame A { state n }\n", kExitCompile, "test.game:2:");
