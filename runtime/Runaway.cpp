@@ -31,6 +31,20 @@ std::optional<std::int64_t> coordinate(const Value& s, std::size_t i) {
 
 std::size_t coordinates(const Value& s) { return s.is(Kind::Tuple) ? s.items().size() : 1; }
 
+// The size of coordinate i when it is a list, a set or a string.
+std::optional<std::size_t> size_of(const Value& s, std::size_t i) {
+  const Value* x = &s;
+  if (s.is(Kind::Tuple)) {
+    if (i >= s.items().size()) return std::nullopt;
+    x = &s.items()[i];
+  } else if (i != 0) {
+    return std::nullopt;
+  }
+  if (x->is(Kind::List) || x->is(Kind::Set)) return x->items().size();
+  if (x->is(Kind::Str)) return x->as_str().size();
+  return std::nullopt;
+}
+
 }  // namespace
 
 void check_runaway(const std::vector<Position>& path) {
@@ -74,6 +88,25 @@ void check_runaway(const std::vector<Position>& path) {
            "a game must end: every sequence of moves has to reach a position with no options; bound the move "
            "that adds, e.g. `move n + 1 if n < 100`");
     }
+  }
+}
+
+void check_growth(const Position& first, const Position& next, const Position& before, const Position& top,
+                  std::size_t depth) {
+  for (std::size_t i = 0; i < coordinates(top.state); ++i) {
+    const auto start = size_of(first.state, i), now = size_of(top.state, i);
+    if (!start || !now || *now < *start || *now - *start < depth / 4) continue;
+    const OptionOrigin o = origin_of_move(before, top);
+    if (o.conditional && depth < 4 * kGrowthDepth) return;
+    const Value& x = top.state.is(Kind::Tuple) ? top.state.items()[i] : top.state;
+    const std::string what = x.is(Kind::Str) ? "string" : x.is(Kind::Set) ? "set" : "list";
+    // Not the top position itself: thousands of items long.
+    fail(to_string(first) + " -> " + to_string(next) + " -> ...: the states grow without end (" +
+             std::to_string(depth) + " positions deep, the last one's " + what + " " + std::to_string(*now) +
+             (x.is(Kind::Str) ? " characters" : " items") + " long" +
+             (o.rule.empty() ? std::string() : ", through `" + o.rule + "`") + ")",
+         "a game must end: every sequence of moves has to reach a position with no options; bound the move "
+         "that adds, e.g. `move xs + [1] if len(xs) < 100`");
   }
 }
 

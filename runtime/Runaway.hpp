@@ -24,10 +24,26 @@ inline constexpr std::size_t kRunawayDepth = std::size_t{1} << 18;
 // Runtime) when they run away as above; returns otherwise.
 void check_runaway(const std::vector<Position>& path);
 
+// States that hold lists, sets or strings can run away by their sizes (`move xs + [1]`): each
+// position on the path holds its own, so that the path's memory grows as its depth squared
+// (4 GB at 20,000 deep) and runs out long before kRunawayDepth. They are looked at from
+// kGrowthDepth deep: a size that has grown by a quarter of the depth along the path stops the
+// search (four times as deep for a rule with an `if`). `first`: the path's first position of
+// top's game; `next` the one after it; `before` the one before top.
+inline constexpr std::size_t kGrowthDepth = std::size_t{1} << 12;
+void check_growth(const Position& first, const Position& next, const Position& before, const Position& top,
+                  std::size_t depth);
+
 // check_runaway over a search's stack (frames with a `pos`), looked at every 65,536 frames
-// once it is kRunawayDepth deep.
+// once it is kRunawayDepth deep; check_growth every 4,096 once it is kGrowthDepth deep.
 template <typename Stack>
 void check_runaway_of(const Stack& stack) {
+  if (stack.size() < kGrowthDepth || (stack.size() & 0xFFF) != 0) return;
+  const Position& top = stack.back().pos;
+  std::size_t first = 0;
+  while (first + 1 < stack.size() && stack[first].pos.game != top.game) ++first;
+  if (first + 2 < stack.size())
+    check_growth(stack[first].pos, stack[first + 1].pos, stack[stack.size() - 2].pos, top, stack.size());
   if (stack.size() < kRunawayDepth || (stack.size() & 0xFFFF) != 0) return;
   std::vector<Position> path;
   path.reserve(stack.size());
