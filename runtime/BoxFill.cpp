@@ -524,7 +524,7 @@ Fill search(BoxTable& memo, const IntProgram& rules, BoxSink& sink, const Coords
         for (const Entry& e : stack) {
           if (e.expanded) path.push_back(e.c);
         }
-        hooks.deep(path);
+        hooks.deep(path.size(), [&path](std::size_t i) { return path[i]; });
       }
     }
     for (const Coords& child : sink.children()) {

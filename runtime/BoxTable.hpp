@@ -223,12 +223,22 @@ struct BoxHooks {
   std::uint64_t max_cells = std::uint64_t{1} << 26;
   std::uint64_t max_stack_bytes = UINT64_MAX;    // the search's stack of states to visit
   std::uint64_t max_outcome_bytes = UINT64_MAX;  // the outcome search's table, its directory included
+  // A search's path and table together, past which it stops with the limit's error (exhausted):
+  // a chain of states holds its whole path and few values.
+  std::uint64_t max_search_bytes = UINT64_MAX;
   // States that may still be added, those being searched included; past it the search
   // gives up and the general search reports the limit.
   std::uint64_t room = UINT64_MAX;
   // The top-down search's path (root first), every 2^16 states once it is kRunawayDepth
   // deep: the evaluator stops a game whose states run away (runtime/Runaway.hpp). May throw.
-  std::function<void(const std::vector<Coords>&)> deep;
+  // `depth` positions, given by `at`, so that a path millions deep is not copied to be looked at.
+  std::function<void(std::size_t depth, const std::function<Coords(std::size_t)>& at)> deep;
+  // A search that cannot go on within the limits, with `path` states on its path from
+  // `root`: past --max-states, or its path and table past max_search_bytes, or its table past
+  // its own share. The general search would
+  // meet the same limit, later and with more memory (hashed_value). Throws the limit's error.
+  enum class Limit { States, Memory };
+  std::function<void(const Coords& root, std::uint64_t path, Limit)> exhausted;
 };
 
 // The value of `c`, computed with `rules` into `memo`; nothing when the compiled rules cannot

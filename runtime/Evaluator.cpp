@@ -85,14 +85,34 @@ BoxHooks Evaluator::box_hooks(BoxCall& call) {
       std::min<std::uint64_t>(hooks.max_cells, std::max<std::uint64_t>(limits_.max_memory / 8, 1024));
   hooks.max_stack_bytes = limits_.max_memory / 4;
   hooks.max_outcome_bytes = limits_.max_memory / 2;
-  hooks.deep = [c](const std::vector<Coords>& coords) {
+  const std::uint64_t search_share = heap_budget(limits_.max_memory) / 4 * 3;
+  hooks.max_search_bytes = search_share;
+  hooks.deep = [c](std::size_t depth, const std::function<Coords(std::size_t)>& at) {
     const int arity = c->g->rules().state_arity();
-    std::vector<Position> path;
-    path.reserve(coords.size());
-    for (const Coords& x : coords) {
-      path.push_back(Position{c->g, state_of(x.data(), arity, c->g->plan().packing())});
+    check_runaway(depth, [&](std::size_t i) {
+      return Position{c->g, state_of(at(i).data(), arity, c->g->plan().packing())};
+    });
+  };
+  hooks.exhausted = [c, search_share](const Coords& root, std::uint64_t path, BoxHooks::Limit limit) {
+    const Position from{c->g, state_of(root.data(), c->g->rules().state_arity(), c->g->plan().packing())};
+    const std::string path_text = std::to_string(path) + " of them on the path of the search from " + to_string(from) +
+                                  " (each waiting for the next)";
+    if (limit == BoxHooks::Limit::States) {
+      Error e(ErrorKind::Limit,
+              "too many states: the memo holds " + std::to_string(c->ev->games_.states + path) +
+                  " positions (the limit), " + path_text,
+              "raise the limit with --max-states N");
+      e.too_many_states = true;
+      throw e;
     }
-    check_runaway(path);
+    Error e(ErrorKind::Limit,
+            "out of memory: the search holds " + std::to_string(c->done + path) + " positions, " + path_text +
+                ", past the share of --max-memory a search may hold (" +
+                std::to_string(search_share >> 20) + " of " +
+                std::to_string(c->ev->limits_.max_memory >> 20) + " MB)",
+            "raise the limit with --max-memory MB");
+    e.out_of_memory = true;
+    throw e;
   };
   hooks.looked = [c](std::uint64_t eighths) {
     c->looked += eighths;

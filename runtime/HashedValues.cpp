@@ -6,7 +6,9 @@
 #include <array>
 #include <vector>
 
+#include "runtime/ChunkedStack.hpp"
 #include "runtime/Mex.hpp"
+#include "runtime/Runaway.hpp"
 
 namespace grundy {
 
@@ -130,50 +132,66 @@ std::optional<std::uint32_t> hashed_value(HashedValues& memo, const IntProgram& 
   if (auto v = memo.known(c)) return v;
   const int ar = memo.arity();
   struct Frame {
-    // Not value-initialized: `from` and `run` (a kilobyte) are written when the listing stops,
-    // and read only after that.
+    // Not value-initialized: `from` is written when the listing stops, and read only after
+    // that.
     explicit Frame(const Coords& at) : c(at) {}
     Coords c;
     SeenValues seen;
     bool resumed = false;  // a listing goes on from `from`
     IntProgram::Resume from;
-    bool in_run = false;  // the option being decided lies in `run`
-    Run run;
+    // The option being decided lies in a run, runs.back(): only the top frame goes through
+    // its run, so the runs of the frames that have one form a stack of their own. (In the
+    // frame, half a kilobyte each, a chain of 3 million states held 2.7 GB.)
+    bool in_run = false;
     // Options listed and not taken yet (ValueSink::rest), in `kept` from `next` to `end`,
     // `width` integers and `parts` parts each; the frame's share of `kept` starts at `base`.
     std::size_t base = 0, next = 0, end = 0;
     int parts = 0, width = 0;
   };
   std::vector<std::int64_t> kept;
-  std::vector<Frame> stack;
+  ChunkedStack<Frame> stack;
+  std::vector<Run> runs;
   // However the search ends, the states on its path lose their mark.
   struct Unmark {
     HashedValues& memo;
-    std::vector<Frame>& stack;
+    ChunkedStack<Frame>& stack;
     ~Unmark() {
-      for (const Frame& f : stack) memo.erase(f.c.data());
+      for (std::size_t i = 0; i < stack.size(); ++i) memo.erase(stack[i].c.data());
     }
   } unmark{memo, stack};
   Tally tally(hooks);
   ValueSink sink(memo, hooks);
-  std::uint64_t ticks = 0;
+  std::uint64_t ticks = 0, entered = 0;
+  auto give_up = [&](BoxHooks::Limit limit, const Coords& at) {
+    tally.flush();
+    if (hooks.exhausted) hooks.exhausted(stack.empty() ? at : stack.front().c, stack.size(), limit);
+  };
   // false: give up (why says)
   auto enter = [&](const Coords& at, bool looping) {
     if (looping) {
       why = "a loop through " + coords_text(at, ar, rules.packing);
       return false;
     }
-    if (stack.size() + tally.done() >= hooks.room) {
-      why = "more states than --max-states allows";
-      return false;
-    }
-    if ((stack.size() + 1) * sizeof(Frame) + kept.size() * sizeof(std::int64_t) > hooks.max_stack_bytes) {
-      why = "the search stack holds " + std::to_string(stack.size()) + " states";
+    const bool full = stack.size() + tally.done() >= hooks.room;
+    // The path and the table together, within the shares of both (a chain of states holds
+    // its whole path and few values).
+    const std::uint64_t path_bytes =
+        (stack.size() + ChunkedStack<Frame>::kChunk) * sizeof(Frame) + kept.size() * sizeof(std::int64_t) +
+        runs.size() * sizeof(Run);
+    if (full || path_bytes + memo.bytes() > hooks.max_search_bytes) {
+      give_up(full ? BoxHooks::Limit::States : BoxHooks::Limit::Memory, at);
+      why = full ? "more states than --max-states allows"
+                 : "the search stack holds " + std::to_string(stack.size()) + " states";
       return false;
     }
     memo.set(at.data(), HashedValues::kInProgress);
     stack.emplace_back(at).base = kept.size();
     stack.back().next = stack.back().end = kept.size();
+    // A game whose states run away (`update(xs, 0, xs[0] + 1)`) is stopped by its rule, not
+    // by a limit minutes later.
+    if (hooks.deep && (++entered & 0xFFFF) == 0 && stack.size() >= kRunawayDepth) {
+      hooks.deep(stack.size(), [&stack](std::size_t i) { return stack[i].c; });
+    }
     return true;
   };
   Coords root{};
@@ -185,6 +203,7 @@ std::optional<std::uint32_t> hashed_value(HashedValues& memo, const IntProgram& 
       tally.flush();
       if (hooks.poll) hooks.poll();
       if (memo.bytes() > hooks.max_outcome_bytes) {
+        give_up(BoxHooks::Limit::Memory, stack.back().c);
         why = "the table of values passes its share of --max-memory";
         return std::nullopt;
       }
@@ -202,7 +221,7 @@ std::optional<std::uint32_t> hashed_value(HashedValues& memo, const IntProgram& 
       // the listing goes on after them (f.from)
     }
     if (f.in_run) {  // through the run from where it stopped, option by option
-      Run& r = f.run;
+      Run& r = runs.back();
       const int n = r.parts * ar;
       std::array<std::int64_t, kMaxCoords> p{};
       sink.start(f.seen);
@@ -219,6 +238,7 @@ std::optional<std::uint32_t> hashed_value(HashedValues& memo, const IntProgram& 
         continue;
       }
       f.in_run = false;  // the listing goes on after the run (f.from.in_run)
+      runs.pop_back();
     }
     sink.start(f.seen);
     if (rules.options(f.c.data(), sink, f.resumed ? &f.from : nullptr, &stopped)) {
@@ -235,7 +255,7 @@ std::optional<std::uint32_t> hashed_value(HashedValues& memo, const IntProgram& 
     f.from = stopped;
     f.from.in_run = f.in_run = sink.in_run();
     f.resumed = true;
-    if (f.in_run) f.run = sink.run_found();
+    if (f.in_run) runs.push_back(sink.run_found());
     if (!sink.rest().empty()) {
       f.next = kept.size();
       kept.insert(kept.end(), sink.rest().begin(), sink.rest().end());

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 
+#include "runtime/ChunkedStack.hpp"
+#include "runtime/Runaway.hpp"
+
 namespace grundy {
 
 // ---- outcomes, with the first losing option cutting the search short ----
@@ -251,7 +254,8 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
     std::size_t base = 0, next = 0, end = 0;
   };
   std::vector<std::int64_t> kept;
-  std::vector<Entry> stack;
+  // In chunks: a chain of millions of states is written once, never copied as it grows.
+  ChunkedStack<Entry> stack;
   stack.emplace_back(root);
   // The expanded states on the stack (the ancestors of the top) carry a mark in the memo
   // itself, where a loop meets them again; however the search ends (an answer, giving up,
@@ -259,10 +263,10 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
   std::uint64_t grey = 0;
   struct Unmark {
     OutcomeMemo& memo;
-    const std::vector<Entry>& stack;
+    ChunkedStack<Entry>& stack;
     ~Unmark() {
-      for (const Entry& e : stack) {
-        if (e.expanded) memo.unmark_searching(e.c.data());
+      for (std::size_t i = 0; i < stack.size(); ++i) {
+        if (stack[i].expanded) memo.unmark_searching(stack[i].c.data());
       }
     }
   } unmark{outcomes, stack};
@@ -297,6 +301,7 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
   };
   // The option sink.child() of the top entry is not known yet: decide it first (true), or
   // give up (false).
+  std::uint64_t entered = 0;
   auto descend = [&] {
     Entry& e = stack.back();
     if (!e.expanded) {
@@ -309,17 +314,31 @@ std::optional<bool> box_outcome(OutcomeMemo& outcomes, const BoxTable& values, c
       why = "a loop through " + coords_text(child, ar, rules.packing);
       return false;
     }
+    // Past the limits the search of nim-values, which would take over, meets them too, later
+    // (it looks at every option): the limit's error now.
     if (grey + tally.done() >= hooks.room) {
+      tally.flush();
+      if (hooks.exhausted) hooks.exhausted(stack.front().c, stack.size(), BoxHooks::Limit::States);
       why = "more states than --max-states allows";
       return false;
     }
     // A game that goes on without end (its states grow) meets this first.
-    if ((stack.size() + 1) * sizeof(Entry) + kept.size() * sizeof(std::int64_t) > hooks.max_stack_bytes) {
+    const std::uint64_t path_bytes =
+        (stack.size() + ChunkedStack<Entry>::kChunk) * sizeof(Entry) + kept.size() * sizeof(std::int64_t);
+    if (path_bytes > hooks.max_stack_bytes &&
+        (!hooks.exhausted || path_bytes + outcomes.tiles_used() * OutcomeMemo::tile_bytes() > hooks.max_search_bytes)) {
+      tally.flush();
+      if (hooks.exhausted) hooks.exhausted(stack.front().c, stack.size(), BoxHooks::Limit::Memory);
       why = "the search stack holds " + std::to_string(stack.size()) + " states";
       return false;
     }
     stack.emplace_back(child).base = kept.size();
     stack.back().next = stack.back().end = kept.size();
+    // The stack is the path (each entry the pending option of the one below): a game whose
+    // states run away is stopped by its rule, not by a limit.
+    if (hooks.deep && (++entered & 0xFFFF) == 0 && stack.size() >= kRunawayDepth) {
+      hooks.deep(stack.size(), [&stack](std::size_t i) { return stack[i].c; });
+    }
     return true;
   };
   // What the option judged last (kept from a batch, or in a run) says for the top entry: the

@@ -1,5 +1,6 @@
 #include "runtime/Runaway.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -22,11 +23,14 @@ OptionOrigin origin_of_move(const Position& from, const Position& to) {
   return {};
 }
 
-// Coordinate i of a state of integers (one integer, or a tuple of them).
-std::optional<std::int64_t> coordinate(const Value& s, std::size_t i) {
-  if (s.is(Kind::Int)) return i == 0 ? std::optional<std::int64_t>(s.as_int()) : std::nullopt;
-  if (!s.is(Kind::Tuple) || i >= s.items().size() || !s.items()[i].is(Kind::Int)) return std::nullopt;
-  return s.items()[i].as_int();
+// The integers of a state, in order: the state itself, or the items of its tuples, lists and
+// sets, nested (a list's item climbs as a tuple's coordinate does: `update(xs, 0, xs[0] + 1)`).
+void integers_of(const Value& s, std::vector<std::int64_t>& out) {
+  if (s.is(Kind::Int)) {
+    out.push_back(s.as_int());
+  } else if (s.is(Kind::Tuple) || s.is(Kind::List) || s.is(Kind::Set)) {
+    for (const Value& x : s.items()) integers_of(x, out);
+  }
 }
 
 std::size_t coordinates(const Value& s) { return s.is(Kind::Tuple) ? s.items().size() : 1; }
@@ -47,41 +51,50 @@ std::optional<std::size_t> size_of(const Value& s, std::size_t i) {
 
 }  // namespace
 
-void check_runaway(const std::vector<Position>& path) {
-  if (path.size() < kRunawayDepth) return;
-  const Position& top = path.back();
+void check_runaway(std::size_t depth, const std::function<Position(std::size_t)>& at) {
+  if (depth < kRunawayDepth) return;
+  const Position top = at(depth - 1);
   std::size_t first = 0;
-  while (first < path.size() && path[first].game != top.game) ++first;
-  const auto drift = static_cast<std::int64_t>(path.size() / 4);
-  const std::string depth = std::to_string(path.size());
-  for (std::size_t i = 0; i < coordinates(top.state); ++i) {
-    const auto start = coordinate(path[first].state, i), now = coordinate(top.state, i);
-    if (!start || !now) continue;
-    if (*start >= 0 && *now < 0 && *now <= -drift) {
+  while (first < depth && at(first).game != top.game) ++first;
+  const Position start_position = at(first);
+  const auto drift = static_cast<std::int64_t>(depth / 4);
+  const std::string deep = std::to_string(depth);
+  std::vector<std::int64_t> start, now, crossing;
+  integers_of(start_position.state, start);
+  integers_of(top.state, now);
+  // Integers are matched by their places: a state whose shape changed on the way (a longer
+  // list) is check_growth's to judge.
+  if (start.size() != now.size()) return;
+  for (std::size_t i = 0; i < now.size(); ++i) {
+    if (start[i] >= 0 && now[i] < 0 && now[i] <= -drift) {
       std::size_t crossed = first + 1;
-      while (crossed + 1 < path.size() &&
-             !(path[crossed].game == top.game && coordinate(path[crossed].state, i).value_or(0) < 0)) {
-        ++crossed;
+      for (; crossed + 1 < depth; ++crossed) {
+        const Position p = at(crossed);
+        if (p.game != top.game) continue;
+        crossing.clear();
+        integers_of(p.state, crossing);
+        if (crossing.size() == now.size() && crossing[i] < 0) break;
       }
-      const Position& from = path[crossed - 1];
-      const OptionOrigin o = origin_of_move(from, path[crossed]);
+      const Position from = at(crossed - 1), to = at(crossed);
+      const OptionOrigin o = origin_of_move(from, to);
       // A rule with a condition may mean to go that far; it gets four times as deep.
-      if (o.conditional && path.size() < 4 * kRunawayDepth) return;
+      if (o.conditional && depth < 4 * kRunawayDepth) return;
       std::string through;
       if (!o.rule.empty()) {
         through = " through `" + o.rule + "`" + (o.bindings.empty() ? "" : " (" + o.bindings + " at " + to_string(from) + ")");
       }
-      fail(to_string(path[first]) + " reaches " + to_string(path[crossed]) + through +
-               ", and its states go below zero without end (" + to_string(top) + " after " + depth +
+      fail(to_string(start_position) + " reaches " + to_string(to) + through +
+               ", and its states go below zero without end (" + to_string(top) + " after " + deep +
                " positions)",
            o.fix.empty() ? "a game must end: bound the move so that no count goes below zero, e.g. `if n >= k`"
                          : "did you mean `" + o.fix + "`?");
     }
-    if (*now > *start && *now - *start >= drift) {
-      const OptionOrigin o = origin_of_move(path[path.size() - 2], top);
-      if (o.conditional && path.size() < 4 * kRunawayDepth) return;
-      fail(to_string(path[first]) + " -> " + to_string(path[first + 1]) + " -> ... -> " + to_string(top) +
-               ": the states grow without end (" + depth + " positions deep" +
+    if (now[i] > start[i] && static_cast<std::uint64_t>(now[i]) - static_cast<std::uint64_t>(start[i]) >=
+                                 static_cast<std::uint64_t>(drift)) {
+      const OptionOrigin o = origin_of_move(at(depth - 2), top);
+      if (o.conditional && depth < 4 * kRunawayDepth) return;
+      fail(to_string(start_position) + " -> " + to_string(at(first + 1)) + " -> ... -> " + to_string(top) +
+               ": the states grow without end (" + deep + " positions deep" +
                (o.rule.empty() ? std::string()
                                : ", through `" + o.rule + "`" + (o.bindings.empty() ? "" : " with " + o.bindings)) +
                ")",
@@ -89,6 +102,10 @@ void check_runaway(const std::vector<Position>& path) {
            "that adds, e.g. `move n + 1 if n < 100`");
     }
   }
+}
+
+void check_runaway(const std::vector<Position>& path) {
+  check_runaway(path.size(), [&path](std::size_t i) { return path[i]; });
 }
 
 void check_growth(const Position& first, const Position& next, const Position& before, const Position& top,

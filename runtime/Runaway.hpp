@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "runtime/Game.hpp"
@@ -23,6 +24,9 @@ inline constexpr std::size_t kRunawayDepth = std::size_t{1} << 18;
 // `path`: the positions on the search's stack, from the root. Throws an Error (kind
 // Runtime) when they run away as above; returns otherwise.
 void check_runaway(const std::vector<Position>& path);
+// The same over a path of `depth` positions given one at a time (a search of compiled rules
+// holds its path as coordinates: only the few positions looked at are made).
+void check_runaway(std::size_t depth, const std::function<Position(std::size_t)>& at);
 
 // States that hold lists, sets or strings can run away by their sizes (`move xs + [1]`): each
 // position on the path holds its own, so that the path's memory grows as its depth squared

@@ -1302,8 +1302,9 @@ TEST_CASE("the outcome search's table takes memory only where it is written", "[
 
 TEST_CASE("an outcome search down a game without end stops at its share of the memory",
           "[fast][compile][limits]") {
-  // (a, b) -> (a, b + 1) for ever: the search's stack of states grows by one a step. It must
-  // stop at a quarter of --max-memory and say so, and the query end in a plain error.
+  // (a, b) -> (a, b + 1) for ever: the search's stack of states grows by one a step. Too
+  // small a limit for the runaway's depth: it must stop at the search's share of
+  // --max-memory with the path it holds, not hand the same path to the search of nim-values.
   SessionOptions options;
   options.limits.max_memory = std::uint64_t{16} << 20;
   std::ostringstream why;
@@ -1313,7 +1314,16 @@ TEST_CASE("an outcome search down a game without end stops at its share of the m
   INFO(r << why.str());
   CHECK(r.code == grundy::kExitRuntime);
   CHECK(contains(r.err, "out of memory"));
-  CHECK(contains(why.str(), "the outcome search stops: the search stack holds"));
+  CHECK(contains(r.err, "of them on the path of the search from U(3, 0)"));
+  CHECK(!contains(why.str(), "the outcome search stops"));
+}
+
+TEST_CASE("an outcome search down a game without end stops by the rule, a quarter of a million deep",
+          "[fast][compile][limits]") {
+  const auto r = run_source(
+      "game U { state (a, b)  move (a - k, b + 1) for k in 0..min(a, 3) }\nwins(U(3, 0))\n");
+  CHECK(r.code == grundy::kExitRuntime);
+  CHECK(contains(r.err, "U(3, 0) -> U(3, 1) -> ... -> U(3, 262144): the states grow without end"));
 }
 
 TEST_CASE("a range cut to the divisors of a number gives the options of the rules as written",

@@ -12,6 +12,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "runtime/ChunkedStack.hpp"
 #include "runtime/Error.hpp"
 #include "runtime/Evaluator.hpp"
 #include "runtime/Game.hpp"
@@ -218,6 +219,52 @@ TEST_CASE("mex", "[runtime]") {
   CHECK(grundy::mex({false, true}) == 0);
   CHECK(grundy::mex({true, true, false, true}) == 2);
   CHECK(grundy::mex({true, true, true}) == 3);
+}
+
+TEST_CASE("the values seen give the mex past one word, past the bit vector, and after clear", "[runtime]") {
+  grundy::SeenValues seen;
+  CHECK(seen.mex() == 0);
+  for (std::uint64_t v = 0; v < 64; ++v) seen.add(v);
+  CHECK(seen.mex() == 64);
+  for (std::uint64_t v = 64; v < 70000; ++v) {
+    if (v != 66000) seen.add(v);
+  }
+  CHECK(seen.mex() == 66000);
+  seen.add(66000);
+  seen.add(UINT64_MAX);  // past any mex
+  CHECK(seen.mex() == 70000);
+  seen.clear();
+  seen.add(1);
+  CHECK(seen.mex() == 0);
+  seen.add(0);
+  CHECK(seen.mex() == 2);
+}
+
+TEST_CASE("a chunked stack keeps its frames in place across chunks and destroys each once", "[runtime]") {
+  static int alive = 0;
+  struct Frame {
+    explicit Frame(int x) : v(x) { ++alive; }
+    ~Frame() { --alive; }
+    int v;
+  };
+  {
+    grundy::ChunkedStack<Frame> stack;
+    const std::size_t n = 3 * grundy::ChunkedStack<Frame>::kChunk + 5;
+    std::vector<const Frame*> where;
+    for (std::size_t i = 0; i < n; ++i) where.push_back(&stack.emplace_back(static_cast<int>(i)));
+    CHECK(stack.size() == n);
+    CHECK(alive == static_cast<int>(n));
+    for (std::size_t i = 0; i < n; ++i) {
+      CHECK(&stack[i] == where[i]);  // never moved by a later push
+      CHECK(stack[i].v == static_cast<int>(i));
+    }
+    for (std::size_t i = 0; i < grundy::ChunkedStack<Frame>::kChunk + 10; ++i) stack.pop_back();
+    CHECK(alive == static_cast<int>(stack.size()));
+    CHECK(stack.back().v == static_cast<int>(stack.size()) - 1);
+    CHECK(stack.emplace_back(-1).v == -1);
+    CHECK(stack.front().v == 0);
+  }
+  CHECK(alive == 0);
 }
 
 TEST_CASE("a hand-written subtraction game evaluates", "[runtime][evaluator]") {
