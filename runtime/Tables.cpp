@@ -12,6 +12,7 @@
 #include "runtime/DynamicSubtraction.hpp"
 #include "runtime/Evaluator.hpp"
 #include "runtime/Mex.hpp"
+#include "runtime/Show.hpp"
 #include "runtime/Nim.hpp"
 #include "runtime/OutcomeSearch.hpp"
 #include "runtime/Progress.hpp"
@@ -183,7 +184,18 @@ std::optional<std::uint64_t> Evaluator::fast_value(const Position& p) {
   Strategy& s = strategy(g);
   if (auto* b = s.as<BoxPath>()) {
     Coords c{};
-    if (!coords_of(p.state, b->box->arity(), c, b->program->packing)) return std::nullopt;
+    if (!coords_of(p.state, b->box->arity(), c, b->program->packing)) {
+      if (limits_.explain && b->program->packing.any() && !s.explained_other_states) {
+        s.explained_other_states = true;
+        explain(g, "the state " + elide(to_string(p), kShownValue) +
+                       " does not fit the compiled rules' words (a set holds elements 0.." +
+                       std::to_string(IntProgram::kMaxElement) + "; a list of n items up to " +
+                       std::to_string(IntProgram::kMaxListLength) + " shares 56 bits among them, 0.." +
+                       std::to_string(IntProgram::max_item(8)) + " each for 8): memoized search of the rules " +
+                       "as written for such states");
+      }
+      return std::nullopt;
+    }
     return box_value(g, s, c.data());
   }
   if (!p.state.is(Kind::Int)) {
