@@ -1,5 +1,6 @@
 #include "runtime/Runaway.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -31,6 +32,31 @@ void integers_of(const Value& s, std::vector<std::int64_t>& out) {
   } else if (s.is(Kind::Tuple) || s.is(Kind::List) || s.is(Kind::Set)) {
     for (const Value& x : s.items()) integers_of(x, out);
   }
+}
+
+// Whether one of the integers `start` had has come down by `drift` or more in `now` (the
+// places matched; `except` not counted): a game that climbs in one coordinate while another
+// counts down, `(a - 1, b + 1)` from (10^6, 0), ends when the count does, and is no runaway.
+bool counts_down(const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& now, std::int64_t drift,
+                 std::size_t except = SIZE_MAX) {
+  if (start.size() != now.size()) return false;
+  for (std::size_t j = 0; j < now.size(); ++j) {
+    if (j != except && now[j] < start[j] &&
+        static_cast<std::uint64_t>(start[j]) - static_cast<std::uint64_t>(now[j]) >= static_cast<std::uint64_t>(drift))
+      return true;
+  }
+  return false;
+}
+
+// The integers among a state's coordinates (the state itself, or a tuple's items that are
+// integers), the others as 0: the places of a state whose lists change in length.
+std::vector<std::int64_t> integer_coordinates(const Value& s) {
+  if (s.is(Kind::Int)) return {s.as_int()};
+  std::vector<std::int64_t> out;
+  if (s.is(Kind::Tuple)) {
+    for (const Value& x : s.items()) out.push_back(x.is(Kind::Int) ? x.as_int() : 0);
+  }
+  return out;
 }
 
 std::size_t coordinates(const Value& s) { return s.is(Kind::Tuple) ? s.items().size() : 1; }
@@ -89,8 +115,9 @@ void check_runaway(std::size_t depth, const std::function<Position(std::size_t)>
            o.fix.empty() ? "a game must end: bound the move so that no count goes below zero, e.g. `if n >= k`"
                          : "did you mean `" + o.fix + "`?");
     }
-    if (now[i] > start[i] && static_cast<std::uint64_t>(now[i]) - static_cast<std::uint64_t>(start[i]) >=
-                                 static_cast<std::uint64_t>(drift)) {
+    if (now[i] > start[i] &&
+        static_cast<std::uint64_t>(now[i]) - static_cast<std::uint64_t>(start[i]) >= static_cast<std::uint64_t>(drift) &&
+        !counts_down(start, now, drift, i)) {
       const OptionOrigin o = origin_of_move(at(depth - 2), top);
       if (o.conditional && depth < 4 * kRunawayDepth) return;
       fail(to_string(start_position) + " -> " + to_string(at(first + 1)) + " -> ... -> " + to_string(top) +
@@ -113,6 +140,9 @@ void check_growth(const Position& first, const Position& next, const Position& b
   for (std::size_t i = 0; i < coordinates(top.state); ++i) {
     const auto start = size_of(first.state, i), now = size_of(top.state, i);
     if (!start || !now || *now < *start || *now - *start < depth / 4) continue;
+    if (counts_down(integer_coordinates(first.state), integer_coordinates(top.state),
+                    static_cast<std::int64_t>(depth / 4)))
+      return;
     const OptionOrigin o = origin_of_move(before, top);
     if (o.conditional && depth < 4 * kGrowthDepth) return;
     const Value& x = top.state.is(Kind::Tuple) ? top.state.items()[i] : top.state;
