@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "lang/Analysis.hpp"
 #include "runtime/Show.hpp"
 
 namespace grundy::lang {
@@ -62,9 +64,18 @@ OptionOrigin origin_of(const Sources& sources, const GameDecl& decl, std::size_t
                                 : end_of_rule(text, it.where.offset);
   const std::uint32_t rule_end = it.clauses.empty() ? end : it.clauses[0].where.offset;
   o.rule = source_slice(text, text_start(*it.exprs[0]), rule_end);
+  std::vector<int> state_slots;
+  for (const GameItem& s : decl.items) {
+    if (s.kind == GameItem::Kind::State) state_slots.insert(state_slots.end(), s.slots.begin(), s.slots.end());
+  }
   for (const Clause& c : it.clauses) {
     if (c.kind == Clause::Kind::If) o.conditional = true;
     if (c.kind != Clause::Kind::For) continue;
+    // A loop over a range the position bounds (`for k in 1..min(1, N - n)`) is a condition
+    // too: the rule may stop where the position says.
+    if (c.expr && std::any_of(state_slots.begin(), state_slots.end(),
+                              [&](int slot) { return mentions(*c.expr, slot); }))
+      o.conditional = true;
     for (std::size_t i = 0; i < c.names.size() && i < c.slots.size(); ++i) {
       const auto slot = static_cast<std::size_t>(c.slots[i]);
       if (slot >= frame.size()) continue;

@@ -69,7 +69,9 @@ struct OptionOrigin {
   std::string rule;
   std::string bindings;
   std::string fix;
-  bool conditional = false;  // the rule has an `if`: it may mean to go where it goes
+  // The rule has an `if`, or a loop whose range the position bounds: it may mean to go where
+  // it goes.
+  bool conditional = false;
 };
 
 class OptionCursor {
