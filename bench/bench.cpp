@@ -530,6 +530,43 @@ struct TupleHand {
 // WindUp(n, S) labelled by hand as a contest programmer would write Smith's staged labelling:
 // arrays of options and predecessors, counters per stage. Returns the value of `at` as Grundy
 // prints it.
+// Square-But-One's outcome at n as a contest solution finds it: retrograde analysis over the
+// heaps 0..n + 1, each heap's count of options not yet known to be N, and the predecessors of a
+// heap found on the fly (p + k * k, and p - 1 when it is a positive even heap), never listed.
+char square_but_one_hand(int n) {
+  const int top = n + 1;  // n's +1 move, when n is even, reaches n + 1 (odd: no further)
+  std::vector<int> left(static_cast<std::size_t>(top) + 1);
+  std::vector<char> out(static_cast<std::size_t>(top) + 1, 'D');
+  std::vector<int> queue;
+  int root = 1;
+  for (int q = 0; q <= top; ++q) {
+    while ((root + 1) * (root + 1) <= q) ++root;
+    const int squares = q == 0 ? 0 : root;
+    left[static_cast<std::size_t>(q)] = squares + (q > 0 && q % 2 == 0 ? 1 : 0);
+    if (left[static_cast<std::size_t>(q)] == 0) {
+      out[static_cast<std::size_t>(q)] = 'P';
+      queue.push_back(q);
+    }
+  }
+  auto reach = [&](int q, bool to_p) {
+    if (out[static_cast<std::size_t>(q)] != 'D') return;
+    if (to_p) {
+      out[static_cast<std::size_t>(q)] = 'N';
+      queue.push_back(q);
+    } else if (--left[static_cast<std::size_t>(q)] == 0) {
+      out[static_cast<std::size_t>(q)] = 'P';
+      queue.push_back(q);
+    }
+  };
+  for (std::size_t i = 0; i < queue.size(); ++i) {
+    const int p = queue[i];
+    const bool to_p = out[static_cast<std::size_t>(p)] == 'P';
+    for (int k = 1; p + k * k <= top; ++k) reach(p + k * k, to_p);
+    if (p - 1 > 0 && (p - 1) % 2 == 0) reach(p - 1, to_p);
+  }
+  return out[static_cast<std::size_t>(n)];
+}
+
 std::string windup_hand(int n, const std::vector<int>& moves, int at) {
   const int d = static_cast<int>(moves.size());
   std::vector<int> succ(static_cast<std::size_t>(n) * static_cast<std::size_t>(d));
@@ -1023,6 +1060,16 @@ std::vector<Case> cases() {
                [] {
                  return windup_hand(1000000, {3, 5, 17}, 1);
                }});
+  c.push_back({"loopy Square-But-One to 10^6, outcome alone",
+               "one retrograde pass over the positions reached; hand: retrograde with predecessors on the fly", 1,
+               [] {
+                 return run_grundy(
+                     "loopy game SquareButOne { state n\n"
+                     "  move n - k * k for k in 1..n if k * k <= n\n"
+                     "  move n + 1 if n % 2 == 0 and n > 0 }\n"
+                     "outcome(SquareButOne(1000000))\n");
+               },
+               [] { return std::string(1, square_but_one_hand(1000000)); }});
   c.push_back({"loopy game of squares to 10^6, no cycle", "grundy(); valued by descent; hand: mex over n - k * k", 1,
                [] {
                  return run_grundy(
