@@ -95,8 +95,9 @@ BoxHooks Evaluator::box_hooks(BoxCall& call) {
   };
   hooks.exhausted = [c, search_share](const Coords& root, std::uint64_t path, BoxHooks::Limit limit) {
     const Position from{c->g, state_of(root.data(), c->g->rules().state_arity(), c->g->plan().packing())};
-    const std::string path_text = std::to_string(path) + " of them on the path of the search from " + to_string(from) +
-                                  " (each waiting for the next)";
+    const std::string path_text = path == 0 ? "before the search from " + to_string(from) + " could start"
+                                            : std::to_string(path) + " of them on the path of the search from " +
+                                                  to_string(from) + " (each waiting for the next)";
     if (limit == BoxHooks::Limit::States) {
       Error e(ErrorKind::Limit,
               "too many states: the memo holds " + std::to_string(c->ev->games_.states + path) +
