@@ -64,9 +64,14 @@ OptionOrigin origin_of(const Sources& sources, const GameDecl& decl, std::size_t
                                 : end_of_rule(text, it.where.offset);
   const std::uint32_t rule_end = it.clauses.empty() ? end : it.clauses[0].where.offset;
   o.rule = source_slice(text, text_start(*it.exprs[0]), rule_end);
+  // The locals that change with the position: the state's names, and the game's `let`s that
+  // read them (`let m = 300000 - n`), in order.
   std::vector<int> state_slots;
   for (const GameItem& s : decl.items) {
     if (s.kind == GameItem::Kind::State) state_slots.insert(state_slots.end(), s.slots.begin(), s.slots.end());
+    if (s.kind == GameItem::Kind::Let && !s.exprs.empty() &&
+        std::any_of(state_slots.begin(), state_slots.end(), [&](int slot) { return mentions(*s.exprs[0], slot); }))
+      state_slots.insert(state_slots.end(), s.slots.begin(), s.slots.end());
   }
   for (const Clause& c : it.clauses) {
     if (c.kind == Clause::Kind::If) o.conditional = true;
