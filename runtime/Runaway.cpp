@@ -34,14 +34,15 @@ void integers_of(const Value& s, std::vector<std::int64_t>& out) {
   }
 }
 
-// Whether one of the integers `start` had has come down by `drift` or more in `now` (the
-// places matched; `except` not counted): a game that climbs in one coordinate while another
-// counts down, `(a - 1, b + 1)` from (10^6, 0), ends when the count does, and is no runaway.
+// Whether one of the integers `start` had has come down by `drift` or more in `now` and is
+// not below zero yet (the places matched; `except` not counted): a game that climbs, or goes
+// below zero, in one coordinate while another counts down, `(a - 1, b + 1)` from (10^6, 0),
+// ends when the count does, and is no runaway.
 bool counts_down(const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& now, std::int64_t drift,
                  std::size_t except = SIZE_MAX) {
   if (start.size() != now.size()) return false;
   for (std::size_t j = 0; j < now.size(); ++j) {
-    if (j != except && now[j] < start[j] &&
+    if (j != except && now[j] >= 0 && now[j] < start[j] &&
         static_cast<std::uint64_t>(start[j]) - static_cast<std::uint64_t>(now[j]) >= static_cast<std::uint64_t>(drift))
       return true;
   }
@@ -92,7 +93,7 @@ void check_runaway(std::size_t depth, const std::function<Position(std::size_t)>
   // list) is check_growth's to judge.
   if (start.size() != now.size()) return;
   for (std::size_t i = 0; i < now.size(); ++i) {
-    if (start[i] >= 0 && now[i] < 0 && now[i] <= -drift) {
+    if (start[i] >= 0 && now[i] < 0 && now[i] <= -drift && !counts_down(start, now, drift, i)) {
       std::size_t crossed = first + 1;
       for (; crossed + 1 < depth; ++crossed) {
         const Position p = at(crossed);
