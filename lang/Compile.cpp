@@ -418,12 +418,21 @@ class Compiler {
   // [a, b, ...], or [e for i in lo..hi], as a packed list.
   std::optional<Typed> list(const Expr& e) {
     if (e.clauses.empty()) {
-      std::int32_t acc = constant(0);
+      std::vector<std::int32_t> items;
       for (const auto& x : e.args) {
         auto a = expr(*x);
         if (!a || a->second != Ty::Int) return std::nullopt;
-        acc = op(Op::Append, acc, a->first);
+        items.push_back(a->first);
       }
+      const auto n = static_cast<std::int64_t>(items.size());
+      if (n > IntProgram::kMaxListLength) {  // bails when run, as the rules' list would not fit
+        std::int32_t acc = constant(0);
+        for (const std::int32_t a : items) acc = op(Op::Append, acc, a);
+        return Typed{acc, Ty::List};
+      }
+      // n zeros at their final width, then the items from the last: each put once.
+      std::int32_t acc = constant(n << IntProgram::kLengthShift);
+      for (auto a = items.rbegin(); a != items.rend(); ++a) acc = op(Op::Cons, acc, *a);
       return Typed{acc, Ty::List};
     }
     const Clause& cl = e.clauses[0];
@@ -605,6 +614,7 @@ class Compiler {
       case Op::Bit:
       case Op::ListAt:
       case Op::Append:
+      case Op::Cons:
       case Op::ListUpdate:
       case Op::ListComp:
       case Op::ListRemove:

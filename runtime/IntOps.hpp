@@ -55,6 +55,17 @@ inline checked::Fault list_put(std::int64_t w, std::int64_t i, std::int64_t x, s
   z = (w & ~(P::max_item(n) << shift)) | (x << shift);
   return checked::Fault::None;
 }
+// [x] + w's items, in a list of w's length (the last field of w is dropped, a zero while the
+// list is being built: IntProgram::Op::Cons).
+inline checked::Fault list_cons(std::int64_t w, std::int64_t x, std::int64_t& z) {
+  const std::int64_t n = list_len(w);
+  if (n == 0 || x < 0 || x > P::max_item(n)) return checked::Fault::Overflow;
+  const int b = P::list_bits(n);
+  const std::int64_t items = w & ((std::int64_t{1} << P::kLengthShift) - 1);
+  if ((items >> (b * (n - 1))) != 0) return checked::Fault::Overflow;  // no field left for x
+  z = (n << P::kLengthShift) | (items << b) | x;
+  return checked::Fault::None;
+}
 inline std::int64_t list_has(std::int64_t x, std::int64_t w) {
   const std::int64_t n = list_len(w);
   for (std::int64_t i = 0; i < n; ++i) {
@@ -161,6 +172,7 @@ template <Op o>
   else if constexpr (o == Op::Bit) return ok(bit(x, z));
   else if constexpr (o == Op::ListAt) return ok(list_at(x, y, z));
   else if constexpr (o == Op::Append) return ok(list_put(x, list_len(x), y, z));
+  else if constexpr (o == Op::Cons) return ok(list_cons(x, y, z));
   else if constexpr (o == Op::ListRemove) return ok(list_remove(x, y, z));
   else if constexpr (o == Op::Concat) return ok(list_concat(x, y, z));
   else if constexpr (o == Op::ListSet) return ok(list_set(x, z));
@@ -247,6 +259,7 @@ template <class F>
     case Op::ListLen: return f(std::integral_constant<Op, Op::ListLen>{});
     case Op::ListAt: return f(std::integral_constant<Op, Op::ListAt>{});
     case Op::Append: return f(std::integral_constant<Op, Op::Append>{});
+    case Op::Cons: return f(std::integral_constant<Op, Op::Cons>{});
     case Op::ListHas: return f(std::integral_constant<Op, Op::ListHas>{});
     case Op::ListSort: return f(std::integral_constant<Op, Op::ListSort>{});
     case Op::ListRemove: return f(std::integral_constant<Op, Op::ListRemove>{});

@@ -57,6 +57,7 @@ std::int64_t IntProgram::eval(std::int32_t i, std::int64_t* r, bool& bail) const
     case Op::InRow:
     case Op::InSet:
     case Op::Append:
+    case Op::Cons:
     case Op::ListRemove:
     case Op::Concat:
     case Op::WordAt:

@@ -128,6 +128,10 @@ class IntProgram {
     ListSort,    // sorted(a)
     ListRemove,  // remove(a, b): without item b
     Concat,      // a + b
+    // [b] + a's fields, in a list whose length a has already ([x, y, z] is Cons(Cons(Cons(
+    // three zeros, z), y), x): each item is put at its final width once, where appending them
+    // one at a time repacked the list at every new width); bails where b does not fit that width
+    Cons,
     ListSet,     // set(a): bails when an item is past kMaxElement
     ListSum,     // sum(a)
     ListMin,     // min(a); bails when a is empty (the rules as written raise)

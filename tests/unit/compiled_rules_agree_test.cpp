@@ -208,6 +208,23 @@ TEST_CASE("compiled rules over lists of small integers (packed words) agree with
       "move (a, b, c - k) for k in 1..c }\n[grundy(G(a, b, c)) for a in 0..3 for b in 0..3 for c in 0..3]\n");
 }
 
+TEST_CASE("a list written item by item keeps its items' order and widths, and hands over where one does not fit",
+          "[fast][compile]") {
+  // Items rotate (order), and one grows to the width's edge: 6 items of 0..511, 3 of
+  // 0..262143, 1 of 56 bits; past it the list is not a packed word and the rules take over.
+  agree_throughout("xs", "move [xs[1], xs[2], xs[0] - ID(1)] if xs[0] > 0",
+                   "[grundy(G([a, b, c])) for a in 0..3 for b in 0..3 for c in 0..3]\n"
+                   "[wins(G([a, 262143, c])) for a in 0..2 for c in 0..2]\n");
+  agree("xs", "move [xs[0] - ID(1), xs[1], xs[2], xs[3], xs[4], xs[5] + 1] if xs[0] > 0",
+        "[grundy(G([k, 1, 2, 3, 4, 505])) for k in 0..9]\n[wins(G([k, 0, 0, 0, 0, 509])) for k in 0..4]\n");
+  agree("xs", "move [xs[0] - ID(1), xs[1] + 1, xs[2]] if xs[0] > 0",
+        "[grundy(G([k, 262140, 7])) for k in 0..6]\n");
+  agree("xs", "move [xs[0] - ID(1)] if xs[0] > 0  move [xs[0] - 2, 3] if xs[0] > 1",
+        "[grundy(G([k])) for k in 0..12]\n");
+  agree("xs", "move [xs[0] + ID(1)] if xs[0] < 72057594037927938",  // 2^56 + 2
+        "[grundy(G([72057594037927932 + k])) for k in 0..6]\n");
+}
+
 TEST_CASE(
     "compiled rules over lists: members, loops, sorted, remove and joins agree with the rules as written",
     "[fast][compile]") {
