@@ -410,6 +410,29 @@ std::int32_t IntProgram::emit(Prog& p, Op op, std::int32_t dst, std::int32_t a, 
   return static_cast<std::int32_t>(p.code.size() - 1);
 }
 
+// Whether the instruction just emitted may take on more (a jump, another destination): it is
+// no jump or tree walk, and no jump lands past it, as an `and`'s skip or an `if`'s other
+// branch does, which write the same value by another way.
+bool IntProgram::last_is_plain(const Prog& p) {
+  if (p.code.empty()) return false;
+  const Instr& last = p.code.back();
+  const auto jumps = [](const Instr& in) { return in.op == Op::Jz || in.op == Op::Jnz || in.op == Op::Jmp; };
+  if (last.tree || last.or_jump || jumps(last)) return false;
+  const auto here = static_cast<std::int32_t>(p.code.size());
+  return std::none_of(p.code.begin(), p.code.end(),
+                      [&](const Instr& in) { return (jumps(in) || in.or_jump) && in.target == here; });
+}
+
+// A jump where c is 0, in a loop's code: where the instruction just emitted computed c (a
+// test), that one jumps, and a step of trial division is six instructions rather than eight.
+std::int32_t IntProgram::emit_jz(Prog& p, std::int32_t c, std::int32_t node) {
+  if (last_is_plain(p) && p.code.back().dst == c) {
+    p.code.back().or_jump = true;
+    return static_cast<std::int32_t>(p.code.size()) - 1;
+  }
+  return emit(p, Op::Jz, const_place(0), c, const_place(0), node);
+}
+
 // If, And and Or as branches over flat instructions, so that only the branch taken runs
 // (`if b == 0 then 0 else a / b`) without a tree walk per value. Every instruction that
 // writes the node's value is marked with the node, so that an affine run sees it as the node
@@ -652,7 +675,7 @@ void IntProgram::flat_step(Loop& q, std::int32_t node, std::vector<std::int32_t>
   const std::int32_t zero = const_place(0);
   if (n.op == Op::If) {
     const std::int32_t c = place(n.a, p);
-    const std::int32_t jz = emit(p, Op::Jz, zero, c, zero, node);
+    const std::int32_t jz = emit_jz(p, c, node);
     const std::size_t mark = placed_.size();
     flat_step(q, n.b, ends);
     placed_.resize(mark);
@@ -665,6 +688,18 @@ void IntProgram::flat_step(Loop& q, std::int32_t node, std::vector<std::int32_t>
     const std::int32_t args[3] = {n.a, n.b, n.c};
     std::int32_t at[3] = {};
     for (int j = 0; j < q.params; ++j) at[j] = place(args[j], p);
+    // The last argument computed straight into its parameter (`d + 1` into d), where nothing
+    // after it reads that parameter or that value: no move per step.
+    const int last_param = q.params - 1;
+    const auto into = static_cast<std::int32_t>(q.base + last_param);
+    if (at[last_param] < 0 && last_is_plain(p) && p.code.back().dst == at[last_param]) {
+      bool read = false;
+      for (int j = 0; j < last_param; ++j) read = read || at[j] == at[last_param] || at[j] == into;
+      if (!read) {
+        p.code.back().dst = into;
+        at[last_param] = into;
+      }
+    }
     // The parameters are set together: an argument that is another parameter is copied
     // before any is set (`f(b, a)`).
     for (int j = 0; j < q.params; ++j) {
@@ -734,6 +769,7 @@ void IntProgram::moving_values(Item& it) {
     const std::int64_t y = v[in.b];
     if (!dispatch(in.op, [&](auto o) { return apply<decltype(o)::value>(x, y, z); })) return false;
     v[in.dst] = z;
+    if (in.or_jump && z == 0) pc = static_cast<std::size_t>(in.target) - 1;
   }
   return true;
 }

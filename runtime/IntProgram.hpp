@@ -220,6 +220,9 @@ class IntProgram {
   struct Instr {
     Op op;
     bool tree = false;  // evaluate node `a` by the tree walk
+    // Then go on at `target` if the value is 0 (a loop's test and its jump in one instruction,
+    // Loop::code only: the lanes do not read it).
+    bool or_jump = false;
     std::int32_t dst = 0, a = 0, b = 0;
     std::int32_t node = -1;   // the node computed
     std::int32_t target = 0;  // Jz, Jnz, Jmp: the instruction to go on at
@@ -558,6 +561,8 @@ class IntProgram {
   std::int32_t place_branches(std::int32_t i, Prog& p);
   bool truth(std::int32_t i) const;
   std::int32_t emit(Prog& p, Op op, std::int32_t dst, std::int32_t a, std::int32_t b, std::int32_t node);
+  static bool last_is_plain(const Prog& p);
+  std::int32_t emit_jz(Prog& p, std::int32_t c, std::int32_t node);
   std::int32_t sealed(std::int32_t at) const;
   void seal(Prog& p) const;
   void moving_values(Item& it);

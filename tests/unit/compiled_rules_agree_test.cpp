@@ -373,6 +373,16 @@ TEST_CASE("a function that calls itself in tail position runs as a loop, with th
               "game S { state (x, y)  move (x - 1, y) if x > 0 and sw(x, y, x + y) % 3 != 0  "
               "move (x, y - 1) if y > 0 and sw(x, y, x + y) % 3 != 1 and sw(y, x, y) % 2 == 0 }\n"
               "[grundy(S(x, y)) for x in 0..9 for y in 0..9]\n[wins(S(x, y)) for x in 0..30 for y in 0..30]\n");
+  // The last argument a branch (`if`, `or`), each way of which writes it: a step written
+  // straight into its parameter must be every way's, or the other way's value is lost.
+  loops_agree("def h(k, s) = if k == 0 then s else h(k - 1, if k % 3 == 0 then s + k else s % 7 + 2 * k)\n",
+              "def h(k, s) = if k == 0 then s else [h(k - 1, if k % 3 == 0 then s + k else s % 7 + 2 * k)][0]\n",
+              "game H { state n  move n - k for k in 1..min(n, 4) if h(n + k, 0) % 3 != 1 }\n"
+              "[grundy(H(n)) for n in 0..120]\n");
+  loops_agree("def o(k, b) = if k == 0 then b else o(k - 1, k % 4 == 1 or (b and k % 5 != 0))\n",
+              "def o(k, b) = if k == 0 then b else [o(k - 1, k % 4 == 1 or (b and k % 5 != 0))][0]\n",
+              "game O { state n  move n - k for k in 1..min(n, 3) if o(n * 2 + k, false) }\n"
+              "[grundy(O(n)) for n in 0..120]\n");
   // A chain longer than --max-depth is the rules' own error, and so is a step that fails.
   fails_with("def down(n) = if n <= 0 then 0 else down(n - 1)\ngame D { state n  move n - 1 if down(n * 1000) == 0 }\n"
              "grundy(D(30))\n",
