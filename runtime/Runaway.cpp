@@ -76,6 +76,66 @@ std::optional<std::size_t> size_of(const Value& s, std::size_t i) {
   return std::nullopt;
 }
 
+// s with the integer `left` places on in integers_of's order set to x (counting `left` down
+// past the integers before it); nullopt where that integer is in a set, whose order the
+// change could alter.
+std::optional<Value> with_integer(const Value& s, std::size_t& left, std::int64_t x) {
+  if (s.is(Kind::Int)) {
+    if (left == SIZE_MAX) return s;  // set already
+    return left-- == 0 ? Value::integer(x) : s;
+  }
+  if (s.is(Kind::Set)) {
+    std::vector<std::int64_t> in;
+    integers_of(s, in);
+    if (left != SIZE_MAX && left < in.size()) return std::nullopt;
+    if (left != SIZE_MAX) left -= in.size();
+    return s;
+  }
+  if (!s.is(Kind::Tuple) && !s.is(Kind::List)) return s;
+  std::vector<Value> items = s.items();
+  for (Value& item : items) {
+    auto changed = with_integer(item, left, x);
+    if (!changed) return std::nullopt;
+    item = std::move(*changed);
+  }
+  return s.is(Kind::Tuple) ? Value::tuple(std::move(items)) : Value::list(std::move(items));
+}
+
+// Whether integer i of top's state still moves on (by the sign of `far`) once `far` further:
+// the rules at that state give an option that takes it further still. A rule with a condition
+// may end a climb later than any path can show (`move n + 1 if n < 1100000`, 1.1 million deep),
+// and the rules at a far state tell: where they give no such option, the climb ends before it
+// (nullopt). Otherwise the far position, for the message, or "" where that state cannot be
+// made or listed (taken to go on).
+std::optional<std::string> goes_on(const Position& top, std::size_t i, std::int64_t now, std::int64_t far) {
+  std::int64_t x = 0;
+  if (__builtin_add_overflow(now, far, &x)) return "";
+  std::size_t at = i;
+  const auto state = with_integer(top.state, at, x);
+  if (!state) return "";
+  try {
+    auto cursor = top.game->rules().options(*top.game, *state);
+    Option o;
+    std::vector<std::int64_t> next;
+    while (cursor->next(o)) {
+      for (const Position& p : o) {
+        if (p.game != top.game) continue;
+        next.clear();
+        integers_of(p.state, next);
+        if (i < next.size() && (far > 0 ? next[i] > x : next[i] < x)) return to_string(Position{top.game, *state});
+      }
+    }
+  } catch (const Error&) {
+    return "";
+  }
+  return std::nullopt;
+}
+
+// ", and the rule's `if` still gives that move at P" where a far position was looked at.
+std::string still_at(const std::optional<std::string>& far) {
+  return far && !far->empty() ? ", and the rule's condition still gives that move at " + *far : "";
+}
+
 }  // namespace
 
 void check_runaway(std::size_t depth, const std::function<Position(std::size_t)>& at) {
@@ -104,15 +164,18 @@ void check_runaway(std::size_t depth, const std::function<Position(std::size_t)>
       }
       const Position from = at(crossed - 1), to = at(crossed);
       const OptionOrigin o = origin_of_move(from, to);
-      // A rule with a condition may mean to go that far; it gets four times as deep.
+      // A rule with a condition may mean to go that far; it gets four times as deep, and past
+      // that goes on where the rules eight times as far below give no move further down.
       if (o.conditional && depth < 4 * kRunawayDepth) return;
+      std::optional<std::string> far;
+      if (o.conditional && !(far = goes_on(top, i, now[i], -8 * (start[i] - now[i])))) return;
       std::string through;
       if (!o.rule.empty()) {
         through = " through `" + o.rule + "`" + (o.bindings.empty() ? "" : " (" + o.bindings + " at " + to_string(from) + ")");
       }
       fail(to_string(start_position) + " reaches " + to_string(to) + through +
                ", and its states go below zero without end (" + to_string(top) + " after " + deep +
-               " positions)",
+               " positions" + still_at(far) + ")",
            o.fix.empty() ? "a game must end: bound the move so that no count goes below zero, e.g. `if n >= k`"
                          : "did you mean `" + o.fix + "`?");
     }
@@ -121,11 +184,13 @@ void check_runaway(std::size_t depth, const std::function<Position(std::size_t)>
         !counts_down(start, now, drift, i)) {
       const OptionOrigin o = origin_of_move(at(depth - 2), top);
       if (o.conditional && depth < 4 * kRunawayDepth) return;
+      std::optional<std::string> far;
+      if (o.conditional && !(far = goes_on(top, i, now[i], 8 * (now[i] - start[i])))) return;
       fail(to_string(start_position) + " -> " + to_string(at(first + 1)) + " -> ... -> " + to_string(top) +
                ": the states grow without end (" + deep + " positions deep" +
                (o.rule.empty() ? std::string()
                                : ", through `" + o.rule + "`" + (o.bindings.empty() ? "" : " with " + o.bindings)) +
-               ")",
+               still_at(far) + ")",
            "a game must end: every sequence of moves has to reach a position with no options; bound the move "
            "that adds, e.g. `move n + 1 if n < 100`");
     }

@@ -5,7 +5,8 @@
 // from a start at or above it, or climbed far above the start, it stops with a message in
 // the rules' own terms (the rule, its loop values, and the fix when the rule is a known slip).
 // A state of a tuple of integers runs away by any one coordinate. A rule with an `if` may
-// mean to go far: it is stopped only four times as deep.
+// mean to go far: it is stopped only four times as deep, and there only where the rules at a
+// state eight times as far along still move on (Runaway.cpp's goes_on).
 #pragma once
 
 #include <cstddef>
@@ -49,10 +50,9 @@ void check_runaway_of(const Stack& stack) {
   if (first + 2 < stack.size())
     check_growth(stack[first].pos, stack[first + 1].pos, stack[stack.size() - 2].pos, top, stack.size());
   if (stack.size() < kRunawayDepth || (stack.size() & 0xFFFF) != 0) return;
-  std::vector<Position> path;
-  path.reserve(stack.size());
-  for (const auto& f : stack) path.push_back(f.pos);
-  check_runaway(path);
+  // The positions read where looked at, not copied: a path past four times kRunawayDepth
+  // (a rule with an `if` that goes far) is looked at again every 65,536 frames.
+  check_runaway(stack.size(), [&stack](std::size_t i) { return stack[i].pos; });
 }
 
 }  // namespace grundy
