@@ -875,36 +875,68 @@ bool IntProgram::lanes(const Item& it, std::size_t ci, const Clause& c, std::int
   }
 }
 
-// cell_plans_: for rules whose items are all conditions and an option, which nodes move
-// with the state (every node that reads one of its registers).
+// cell_plans_: for rules whose items are conditions and an option, which nodes move with the
+// state (every node that reads one of its registers). An item with one loop over a few
+// constant values (`for s in S`, S a parameter of three elements: WindUp) is an item per value,
+// its variable set before the batch's conditions and option are evaluated; the loop's guards
+// (its conditions free of the variable, tested once in the rules' loop) are conditions of
+// each. A bound on the variable itself (`if s <= n`) leaves the rules to options().
 void IntProgram::plan_cells() {
   cell_plans_.clear();
   cell_at_.clear();
+  cells_.clear();
+  cells_width_ = 0;
   const auto ar = static_cast<int>(state_slots.size());
   if (ar < 1 || ar > kMaxArity || items.empty()) return;
   const std::vector<std::uint8_t> moves = reading(state_slots.data(), state_slots.size());
   std::vector<Item::Lanes> plans;
   std::vector<std::size_t> at;
+  std::vector<CellItem> cells;
   std::size_t next = 0;
-  for (const Item& it : items) {
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const Item& it = items[i];
     if (it.let) return;
     Item::Lanes plan;
+    const Clause* loop = nullptr;
     for (const Clause& c : it.clauses) {
-      if (c.kind != Clause::Kind::If) return;  // a loop: its own lanes (plan_lanes)
-      plan.conditions.push_back(c.lo);
+      if (c.kind == Clause::Kind::If) {
+        plan.conditions.push_back(c.lo);
+        continue;
+      }
+      // One loop over a constant list, whose bounds are all guards: unrolled below.
+      if (loop || c.kind != Clause::Kind::List || c.list.size() > static_cast<std::size_t>(kFewForCells)) return;
+      for (const Bound& b : c.bounds) {
+        if (!b.guard) return;
+        plan.conditions.push_back(b.rhs);
+      }
+      loop = &c;
     }
     int most = 0;
     for (std::int32_t q : plan.conditions) most = std::max(most, rows_needed(*this, moves, q));
     for (std::int32_t q : it.coords) most = std::max(most, rows_needed(*this, moves, q));
     if (most + ar + 1 > kLaneRows) return;
     plan.moves = moves;
-    plans.push_back(std::move(plan));
-    at.push_back(next);
-    next += it.coords.size() * static_cast<std::size_t>(kCellLanes);
+    const std::size_t copies = loop ? loop->list.size() : 1;
+    for (std::size_t v = 0; v < copies; ++v) {
+      cells.push_back(loop ? CellItem{i, loop->slot, loop->list[v]} : CellItem{i, -1, 0});
+      plans.push_back(plan);
+      at.push_back(next);
+      next += it.coords.size() * static_cast<std::size_t>(kCellLanes);
+    }
+    if (cells.size() > static_cast<std::size_t>(kMaxCellItems)) return;
   }
   at.push_back(next);
   cell_plans_ = std::move(plans);
   cell_at_ = std::move(at);
+  cells_ = std::move(cells);
+  // One part of arity integers each, every item: send() gives a state's options as a batch.
+  cells_width_ = std::all_of(cells_.begin(), cells_.end(),
+                             [&](const CellItem& c) {
+                               return items[c.item].parts == 1 &&
+                                      items[c.item].coords.size() == static_cast<std::size_t>(ar);
+                             })
+                     ? ar
+                     : 0;
 }
 
 void IntProgram::cell_options(const std::int64_t* states, int n, Cells& out) const {
@@ -924,10 +956,11 @@ void IntProgram::cell_options(const std::int64_t* states, int n, Cells& out) con
   }
   out.count = n;
   out.done = n;
-  out.takes.assign(items.size() * static_cast<std::size_t>(kCellLanes), 0);
+  out.takes.assign(cells_.size() * static_cast<std::size_t>(kCellLanes), 0);
   out.coords.resize(cell_at_.back());
-  for (std::size_t i = 0; i < items.size() && out.done > 0; ++i) {
-    const Item& it = items[i];
+  for (std::size_t i = 0; i < cells_.size() && out.done > 0; ++i) {
+    const Item& it = items[cells_[i].item];
+    if (cells_[i].slot >= 0) r[cells_[i].slot] = cells_[i].value;  // the unrolled loop's value
     LaneEval e(*this, cell_plans_[i], state_slots.data(), ar, r, rows);
     std::uint8_t idx[kCellLanes];
     int m = out.done;
@@ -964,7 +997,18 @@ void IntProgram::cell_options(const std::int64_t* states, int n, Cells& out) con
 }
 
 bool IntProgram::send(const Cells& cells, int l, OptionSink& sink) const {
-  return each_option(cells, l, [&](const std::int64_t* coords, int parts) { return sink.option(coords, parts); });
+  if (cells_width_ == 0)
+    return each_option(cells, l, [&](const std::int64_t* coords, int parts) { return sink.option(coords, parts); });
+  // Options of one shape: gathered, and given to the sink as one batch (a loopy game's
+  // graph takes a row at a time).
+  std::int64_t gathered[kMaxCellItems * kMaxArity];
+  std::int64_t count = 0;
+  each_option(cells, l, [&](const std::int64_t* coords, int) {
+    std::copy(coords, coords + cells_width_, gathered + count * cells_width_);
+    ++count;
+    return true;
+  });
+  return count == 0 || sink.batch(gathered, items[cells_[0].item].parts, cells_width_, count) == count;
 }
 
 }  // namespace grundy

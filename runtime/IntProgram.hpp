@@ -514,8 +514,8 @@ class IntProgram {
     // The first state whose options the batch could not compute (an overflow, ...): from it
     // on, options() lists them, and meets what the rules as written meet.
     int done = 0;
-    std::vector<std::uint8_t> takes;   // [item][state]: whether the item gives the state an option
-    std::vector<std::int64_t> coords;  // per item from cell_at_[item]: [state][coordinate]
+    std::vector<std::uint8_t> takes;   // [cell item][state]: whether it gives the state an option
+    std::vector<std::int64_t> coords;  // per cell item from cell_at_[item]: [state][coordinate]
   };
   bool by_cells() const { return !cell_plans_.empty(); }
   // states: n <= kCellLanes states, one after another.
@@ -526,9 +526,10 @@ class IntProgram {
   template <class F>
   bool each_option(const Cells& cells, int l, F&& f) const {
     const auto lane = static_cast<std::size_t>(l);
-    for (std::size_t i = 0; i < items.size(); ++i) {
+    for (std::size_t i = 0; i < cells_.size(); ++i) {
       if (!cells.takes[i * static_cast<std::size_t>(kCellLanes) + lane]) continue;
-      if (!f(cells.coords.data() + cell_at_[i] + lane * items[i].coords.size(), items[i].parts)) return false;
+      const Item& it = items[cells_[i].item];
+      if (!f(cells.coords.data() + cell_at_[i] + lane * it.coords.size(), it.parts)) return false;
     }
     return true;
   }
@@ -537,8 +538,18 @@ class IntProgram {
   std::vector<std::int64_t> consts_;  // at frame + i
   std::int64_t registers_ = 0;  // what the tree walk may write, past the frame (value_with)
   std::int64_t registers_from(std::int64_t least) const;
-  std::vector<Item::Lanes> cell_plans_;  // per item, where by_cells(): what moves with the state
-  std::vector<std::size_t> cell_at_;     // per item: its first coordinate in Cells::coords
+  // The items of a batch (by_cells()): a rule, or a rule's loop over a few constant values
+  // taken one value at a time (slot: the loop's variable, set to value), in the rules' order.
+  struct CellItem {
+    std::size_t item = 0;
+    std::int64_t slot = -1, value = 0;
+  };
+  static constexpr int kFewForCells = 8;    // values of a loop unrolled
+  static constexpr int kMaxCellItems = 32;  // items of a batch, unrolled
+  std::vector<CellItem> cells_;
+  int cells_width_ = 0;  // arity where every cell item gives one part (send() batches), else 0
+  std::vector<Item::Lanes> cell_plans_;  // per cell item: what moves with the state
+  std::vector<std::size_t> cell_at_;     // per cell item: its first coordinate in Cells::coords
   void plan_cells();
   std::vector<std::uint8_t> reading(const std::int64_t* slots, std::size_t count) const;
   void flat_step(Loop& q, std::int32_t node, std::vector<std::int32_t>& ends);

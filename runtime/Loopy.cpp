@@ -278,6 +278,24 @@ std::uint32_t LoopySolver::explore(const Position& root, Graph& g) {
   compiled_ = false;
   std::vector<std::uint32_t> ids;
   std::uint64_t eighths = 0;  // options listed by the compiled rules, not charged yet
+  // Where the rules take batches (IntProgram::cell_options: WindUp's three moves), the options
+  // of the next 64 positions found are computed at once, each expression over the batch, and
+  // each position's sent in turn: the same options in the same order as options() gives.
+  IntProgram::Cells batch;
+  std::uint32_t batch_from = 0;
+  std::vector<std::int64_t> batch_coords;
+  const auto list = [&](std::uint32_t u, const std::int64_t* coords, OptionSink& to) {
+    if (!program->by_cells() || !g.by_coords()) return program->options(coords, to);
+    if (u < batch_from || u >= batch_from + static_cast<std::uint32_t>(batch.count)) {
+      const std::uint32_t n = std::min<std::uint32_t>(g.size() - u, IntProgram::kCellLanes);
+      batch_coords.clear();
+      for (std::uint32_t v = u; v < u + n; ++v) batch_coords.insert(batch_coords.end(), g.coords(v), g.coords(v) + arity);
+      program->cell_options(batch_coords.data(), static_cast<int>(n), batch);
+      batch_from = u;
+    }
+    const auto l = static_cast<int>(u - batch_from);
+    return l < batch.done ? program->send(batch, l, to) : program->options(coords, to);
+  };
   for (std::uint32_t u = g.listed(); u < g.size(); ++u) {
     if ((u & 1023) == 0) {
       check_interrupt(limits_.interrupt);
@@ -288,7 +306,7 @@ std::uint32_t LoopySolver::explore(const Position& root, Graph& g) {
     ids.clear();
     if (program && g.by_offsets()) {
       OffsetsSink offsets(g, g.coords(u)[0], add_int);
-      const bool listed = program->options(g.coords(u), offsets);
+      const bool listed = list(u, g.coords(u), offsets);
       eighths += offsets.moves;
       limits_.charge(eighths / 8);
       eighths %= 8;
@@ -306,7 +324,7 @@ std::uint32_t LoopySolver::explore(const Position& root, Graph& g) {
                               ? (std::copy(g.coords(u), g.coords(u) + arity, c.begin()), true)
                               : arity <= kMaxBoxArity && coords_of(g.state(u), arity, c, program->packing);
       sink.coords.clear();
-      if (listed && program->options(c.data(), sink)) {
+      if (listed && list(u, c.data(), sink)) {
         const auto n = static_cast<std::int64_t>(sink.coords.size() / static_cast<std::size_t>(arity));
         // --max-steps: 8 options of the compiled rules to a step, as the outcome search counts
         // them (a few nanoseconds each, an eighth of the interpreter's step); --max-states and

@@ -729,6 +729,12 @@ TEST_CASE("rules of conditions and options are listed a batch of states at a tim
                    "move (a, b - 1) if b > 0 and b % 3 != 1  move (a - 1, ID(b) + 2) if a > 0 and b < 90  "
                    "move (a - 1, b / 2) if a > 1 and (b == 3 or 100 / (b - 3) > 5)",
                    "[grundy(G(a, b)) for a in 0..40 for b in 0..90]\n[wins(G(a, b)) for a in 0..9 for b in 0..9]\n");
+  // A loop over a few constant values is an item per value in the batch: the values in
+  // order, a condition on the loop's value after it, and a value given twice.
+  agree_throughout("(a, b)",
+                   "move ((a + s) % 11, ID(b) - 1) for s in {1, 2, 5} if b > 0  "
+                   "move (a, b - 2) for s in [3, 1, 3] if (a + s) % 3 != 0 and b >= 2",
+                   "[grundy(G(a, b)) for a in 0..10 for b in 0..60]\n[wins(G(a, b)) for a in 0..10 for b in 0..12]\n");
   // A state whose options overflow, in the batch of a sweep but not on the query's way: the
   // sweep hands it to the search, which never meets it; a query that needs it meets the error.
   const std::string far =

@@ -213,6 +213,31 @@ TEST_CASE("sums of loopy positions follow Smith's rule, checked on the product g
   }
 }
 
+TEST_CASE("a loopy game whose rules take 64 positions at a time has the values of the rules as written",
+          "[fast][loopy]") {
+  // WindUp's `for s in S` is an item per element, its options computed for 64 positions at
+  // once (IntProgram::cell_options); id() keeps the same rules from being compiled.
+  const std::string id = "def id(x) = if false then [id(x)][0] else x\n";
+  const std::string compiled = "loopy game W(n, S) { state i  move (i - s + n) % n for s in S if i > 0 }\n";
+  const std::string plain = "loopy game W(n, S) { state i  move (id(i) - s + n) % n for s in S if i > 0 }\n";
+  for (const char* q : {"[grundy(W[300, {3, 5, 17}](i)) for i in 0..299]\n",
+                        "[grundy(W[150, {1, 2, 5}](i)) for i in 0..149]\n[remoteness(W[150, {1, 2, 5}](i)) for i in "
+                        "0..149]\n",
+                        "[outcome(W[97, {2, 7}](i)) for i in 0..96]\n"}) {
+    INFO(q);
+    const std::string want = run_ok(id + plain + q);
+    CHECK(run_ok(id + compiled + q) == want);
+  }
+  // A state of two coordinates, an `if` on the loop's value after it, and a loop over a list
+  // with a repeated value (the option given twice): the same values as written.
+  const std::string pair =
+      "loopy game P { state (a, b)  move ((a + s) % 9, B(b) - 1) for s in [2, 4, 2] if b > 0 if (a + s) % 4 != 1  "
+      "move (a, (b + 3) % 20) for s in {1} if a % 2 == 0 }\n"
+      "[grundy(P(a, b)) for a in 0..8 for b in 0..19]\n";
+  const std::string b_compiled = "def B(x) = x\n", b_plain = "def B(x) = id(x)\n";
+  CHECK(run_ok(id + b_compiled + pair) == run_ok(id + b_plain + pair));
+}
+
 TEST_CASE("published loopy values: WindUp, a self-loop, a pass, Square-But-One", "[fast][loopy][known]") {
   const std::string windup =
       "loopy game WindUp(n, S) { state i  move (i - s + n) % n for s in S if i > 0 }\n";
