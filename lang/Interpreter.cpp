@@ -524,7 +524,9 @@ Value Interpreter::body_of(DefEntry& d, Frame& frame) {
     if ((steps & 0xFFF) == 0) check_interrupt();
     args.clear();
     for (std::size_t i = 1; i < at->args.size(); ++i) args.push_back(eval(*at->args[i], frame));
-    if (depth_ + steps >= w_.max_depth) {
+    // Step s stands for the call nested s deeper than this one, which call() lets through
+    // while its depth (this call's, depth_ - 1, plus s) is below the limit.
+    if (depth_ - 1 + steps >= w_.max_depth) {
       throw Error(ErrorKind::Limit,
                   "function calls nested deeper than " + std::to_string(w_.max_depth) + " (in " + d.decl->name + ")",
                   "raise the limit with --max-depth N, or write the function without deep recursion", at->where);

@@ -617,4 +617,19 @@ TEST_CASE("a function's call of itself in tail position runs as a loop, still co
   CHECK(r.out == "0\n");
   CHECK(contains(r.err, "function calls nested deeper than 10000 (in f)"));
   CHECK(contains(r.err, ":1:34:"));
+  // As many steps as the nested calls: at --max-depth 10, ten calls (f(9)) and not eleven,
+  // at the top, in rules compiled and in rules as written (id() keeps them from compiling),
+  // as with the call not in tail position. The loop once stopped a step early.
+  grundy::SessionOptions ten;
+  ten.max_depth = 10;
+  const std::string id = "def id(x) = if false then [id(x)][0] else x\n";
+  for (const char* f : {"def f(t) = if t <= 0 then 0 else f(t - 1)\n", "def f(t) = if t <= 0 then 0 else [f(t - 1)][0]\n"}) {
+    INFO(f);
+    CHECK(run_ok(id + f + "f(9)\n", ten) == "0\n");
+    CHECK(run_source(id + f + "f(10)\n", ten).code == grundy::kExitRuntime);
+    CHECK(run_ok(id + f + "game A { state n  move n - 1 if n > 0 and f(n) == 0 }\ngrundy(A(9))\n", ten) == "1\n");
+    CHECK(run_ok(id + f + "game A { state n  move n - 1 if n > 0 and f(n) == 0  move id(n) if id(false) }\n"
+                              "grundy(A(9))\n",
+                 ten) == "1\n");
+  }
 }
