@@ -294,7 +294,7 @@ class Evaluator {
 
   GameRegistry& games_;
   const Limits& limits_;
-  LoopySolver loopy_{games_, limits_};
+  LoopySolver loopy_{limits_};
 
   int depth_ = 0;                                // queries in progress, nested
   std::uint64_t query_ = 0;                      // outermost queries so far

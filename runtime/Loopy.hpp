@@ -42,7 +42,7 @@ LoopyValue loopy_sum(const std::vector<LoopyValue>& parts);
 
 class LoopySolver {
  public:
-  LoopySolver(GameRegistry& games, const Limits& limits) : games_(games), limits_(limits) {}
+  explicit LoopySolver(const Limits& limits) : limits_(limits) {}
   LoopyValue value(const Position& p);
   // N, P or D. By retrograde analysis alone where this query explores the game's whole graph
   // or the pass is current, which needs no values (Smith's labelling is left for a query that
@@ -80,7 +80,6 @@ class LoopySolver {
   void explain_descent(const Position& p, const Graph& g, std::uint32_t from) const;
   LoopyValue value_of(const Graph& g, std::uint32_t u) const;
 
-  GameRegistry& games_;
   const Limits& limits_;
   absl::flat_hash_map<const GameInstance*, Graph> graphs_;
   std::uint64_t states_ = 0;

@@ -43,7 +43,9 @@ void LoopyGraph::put_dense(std::int64_t n, std::uint32_t id) {
   if (at / 64 >= held_.size()) held_.resize(std::max(at / 64 + 1, 2 * held_.size()), 0);
   held_[at / 64] |= std::uint64_t{1} << (at % 64);
   std::size_t w = at / 64;
-  for (std::size_t l = 0, word = held_[w]; l < kFullLevels && word == ~std::uint64_t{0}; ++l, w /= 64) {
+  // (A 64-bit word: in a 32-bit build a size_t one never compared full, and all_held never held.)
+  std::uint64_t word = held_[w];
+  for (std::size_t l = 0; l < kFullLevels && word == ~std::uint64_t{0}; ++l, w /= 64) {
     std::vector<std::uint64_t>& f = full_[l];
     if (w / 64 >= f.size()) f.resize(std::max(w / 64 + 1, 2 * f.size()), 0);
     f[w / 64] |= std::uint64_t{1} << (w % 64);
