@@ -1008,7 +1008,7 @@ bool IntProgram::send(const Cells& cells, int l, OptionSink& sink) const {
     ++count;
     return true;
   });
-  return count == 0 || sink.batch(gathered, items[cells_[0].item].parts, cells_width_, count) == count;
+  return sink.batch(gathered, 1, cells_width_, count) == count;
 }
 
 }  // namespace grundy

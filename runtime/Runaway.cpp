@@ -76,28 +76,19 @@ std::optional<std::size_t> size_of(const Value& s, std::size_t i) {
   return std::nullopt;
 }
 
-// s with the integer `left` places on in integers_of's order set to x (counting `left` down
-// past the integers before it); nullopt where that integer is in a set, whose order the
-// change could alter.
-std::optional<Value> with_integer(const Value& s, std::size_t& left, std::int64_t x) {
-  if (s.is(Kind::Int)) {
-    if (left == SIZE_MAX) return s;  // set already
-    return left-- == 0 ? Value::integer(x) : s;
-  }
-  if (s.is(Kind::Set)) {
-    std::vector<std::int64_t> in;
-    integers_of(s, in);
-    if (left != SIZE_MAX && left < in.size()) return std::nullopt;
-    if (left != SIZE_MAX) left -= in.size();
-    return s;
-  }
-  if (!s.is(Kind::Tuple) && !s.is(Kind::List)) return s;
+// s with its i-th integer in integers_of's order set to x (`seen`: the integers passed so
+// far); nullopt where that integer lies in a set, whose order the change could alter.
+std::optional<Value> with_integer(const Value& s, std::size_t i, std::int64_t x, std::size_t& seen) {
+  if (s.is(Kind::Int)) return seen++ == i ? Value::integer(x) : s;
+  if (!s.is(Kind::Tuple) && !s.is(Kind::List) && !s.is(Kind::Set)) return s;
+  const std::size_t before = seen;
   std::vector<Value> items = s.items();
   for (Value& item : items) {
-    auto changed = with_integer(item, left, x);
+    auto changed = with_integer(item, i, x, seen);
     if (!changed) return std::nullopt;
     item = std::move(*changed);
   }
+  if (s.is(Kind::Set)) return before <= i && i < seen ? std::nullopt : std::optional<Value>(s);
   return s.is(Kind::Tuple) ? Value::tuple(std::move(items)) : Value::list(std::move(items));
 }
 
@@ -110,8 +101,8 @@ std::optional<Value> with_integer(const Value& s, std::size_t& left, std::int64_
 std::optional<std::string> goes_on(const Position& top, std::size_t i, std::int64_t now, std::int64_t far) {
   std::int64_t x = 0;
   if (__builtin_add_overflow(now, far, &x)) return "";
-  std::size_t at = i;
-  const auto state = with_integer(top.state, at, x);
+  std::size_t seen = 0;
+  const auto state = with_integer(top.state, i, x, seen);
   if (!state) return "";
   try {
     auto cursor = top.game->rules().options(*top.game, *state);
@@ -131,7 +122,7 @@ std::optional<std::string> goes_on(const Position& top, std::size_t i, std::int6
   return std::nullopt;
 }
 
-// ", and the rule's `if` still gives that move at P" where a far position was looked at.
+// ", and the rule's condition still gives that move at P" where a far position was looked at.
 std::string still_at(const std::optional<std::string>& far) {
   return far && !far->empty() ? ", and the rule's condition still gives that move at " + *far : "";
 }
@@ -152,6 +143,14 @@ void check_runaway(std::size_t depth, const std::function<Position(std::size_t)>
   // Integers are matched by their places: a state whose shape changed on the way (a longer
   // list) is check_growth's to judge.
   if (start.size() != now.size()) return;
+  // A rule with a condition may mean to go that far: it gets four times as deep, and past that
+  // is stopped only where the rules `by` further along (eight times as far) still move on.
+  const auto ends_later = [&](const OptionOrigin& o, std::size_t i, std::int64_t by, std::optional<std::string>& far) {
+    if (!o.conditional) return false;
+    if (depth < 4 * kRunawayDepth) return true;
+    far = goes_on(top, i, now[i], by);
+    return !far;
+  };
   for (std::size_t i = 0; i < now.size(); ++i) {
     if (start[i] >= 0 && now[i] < 0 && now[i] <= -drift && !counts_down(start, now, drift, i)) {
       std::size_t crossed = first + 1;
@@ -164,11 +163,8 @@ void check_runaway(std::size_t depth, const std::function<Position(std::size_t)>
       }
       const Position from = at(crossed - 1), to = at(crossed);
       const OptionOrigin o = origin_of_move(from, to);
-      // A rule with a condition may mean to go that far; it gets four times as deep, and past
-      // that goes on where the rules eight times as far below give no move further down.
-      if (o.conditional && depth < 4 * kRunawayDepth) return;
       std::optional<std::string> far;
-      if (o.conditional && !(far = goes_on(top, i, now[i], -8 * (start[i] - now[i])))) return;
+      if (ends_later(o, i, -8 * (start[i] - now[i]), far)) return;
       std::string through;
       if (!o.rule.empty()) {
         through = " through `" + o.rule + "`" + (o.bindings.empty() ? "" : " (" + o.bindings + " at " + to_string(from) + ")");
@@ -183,9 +179,8 @@ void check_runaway(std::size_t depth, const std::function<Position(std::size_t)>
         static_cast<std::uint64_t>(now[i]) - static_cast<std::uint64_t>(start[i]) >= static_cast<std::uint64_t>(drift) &&
         !counts_down(start, now, drift, i)) {
       const OptionOrigin o = origin_of_move(at(depth - 2), top);
-      if (o.conditional && depth < 4 * kRunawayDepth) return;
       std::optional<std::string> far;
-      if (o.conditional && !(far = goes_on(top, i, now[i], 8 * (now[i] - start[i])))) return;
+      if (ends_later(o, i, 8 * (now[i] - start[i]), far)) return;
       fail(to_string(start_position) + " -> " + to_string(at(first + 1)) + " -> ... -> " + to_string(top) +
                ": the states grow without end (" + deep + " positions deep" +
                (o.rule.empty() ? std::string()
