@@ -26,15 +26,13 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
-#include <exception>
 #include <limits>
 #include <memory>
 #include <mutex>
-#include <system_error>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
+#include "runtime/KernelPipeline.hpp"
 #include "runtime/Kernels.hpp"
 #include "runtime/Witness.hpp"
 
@@ -51,7 +49,6 @@ constexpr std::size_t kBlock = 128;
 // 1,024). 4 took less CPU than 8 and as little time as 2 (Grundy's game to 4 * 10^6).
 constexpr std::size_t kAhead = 4;
 constexpr std::size_t kLanes = 16;  // heaps whose marks phase 1 reads in one pass (kBlock is a multiple)
-constexpr std::size_t kStopped = std::numeric_limits<std::size_t>::max();
 constexpr std::size_t kNoSkip = std::numeric_limits<std::size_t>::max();
 
 inline bool even_parity(std::uint32_t v, std::uint32_t mask) { return (std::popcount(v & mask) & 1) == 0; }
@@ -82,8 +79,6 @@ class SparseThreads {
   struct alignas(64) Slot {
     std::vector<std::uint8_t> rows;  // the marks of the kBlock heaps (stride_ values each)
     std::uint8_t gen = 0;
-    std::atomic<std::size_t> claimed{0};  // j + 1 once a thread has taken phase 1 of block j
-    std::atomic<std::size_t> ready{0};    // j + 1 once it is done
   };
   // Per entry of twos_, what phase 2's pass over kLanes heaps at once marked: the rare heaps
   // group_from .. group_to - 1 less equal_from .. equal_to - 1 (as HeapKernel::run_block).
@@ -103,12 +98,8 @@ class SparseThreads {
           std::lower_bound(rh.begin(), rh.end(), static_cast<std::uint64_t>(heap)) - rh.begin());
     }
   };
-  void chain();           // thread 0: phase 2 of every block, and phase 1 of those not taken
-  void help(unsigned t);  // the others: phase 1 of the blocks ahead
-  bool claim(std::size_t j);
   void ahead_of(Worker& w, std::size_t j);
-  void signal();
-  void stop();
+  bool in_turn_of(std::size_t j);  // phase 2 of block j, and the polls between blocks
   void sync(Worker& w);
   void ahead(Worker& w, Slot& s, std::size_t start, std::int64_t L);
   bool in_turn(Worker& w, Slot& s, std::size_t start, std::int64_t L);  // false: stop after this heap
@@ -139,13 +130,10 @@ class SparseThreads {
   // Phase 1 of block j may run once block j - ahead_ is finished (L is its start): kAhead,
   // or one block for each thread if there are more. A slot more holds the block in phase 2.
   const std::size_t ahead_;
+  KernelPipeline pipeline_;
   std::unique_ptr<Slot[]> slots_;
-  alignas(64) std::atomic<std::size_t> done_{0};  // blocks finished, or kStopped
-  std::atomic<std::uint32_t> event_{0};  // bumped at each block finished or made ready: what threads wait on
-  std::atomic<std::uint64_t> work_{0};
+  alignas(64) std::atomic<std::uint64_t> work_{0};
   std::mutex rare_mutex_;  // the kernel's rare list, which phase 2 appends to
-  std::mutex error_mutex_;
-  std::exception_ptr error_;
   // Written by the chain at each heap, on a line of their own.
   alignas(64) std::uint32_t largest_ = 0;
   std::size_t polled_ = 0;  // the table's size at the last poll
@@ -158,7 +146,8 @@ SparseThreads<T>::SparseThreads(HeapKernel& k, std::vector<T>& g, std::size_t bl
       start_(g.size()),
       blocks_(blocks),
       threads_(k.threads_),
-      ahead_(std::max<std::size_t>(kAhead, k.threads_)) {
+      ahead_(std::max<std::size_t>(kAhead, k.threads_)),
+      pipeline_(k.threads_, blocks, ahead_) {
   // The workers read the table through one pointer while phase 2 appends: no reallocation.
   if (g_.capacity() < start_ + blocks_ * kBlock) g_.reserve(start_ + blocks_ * kBlock);
   base_ = g_.data();
@@ -174,120 +163,35 @@ SparseThreads<T>::SparseThreads(HeapKernel& k, std::vector<T>& g, std::size_t bl
 
 template <typename T>
 bool SparseThreads<T>::run() {
-  std::vector<std::thread> others;
-  bool started = true;
-  try {
-    for (unsigned t = 1; t < threads_; ++t) others.emplace_back([this, t] { help(t); });
-  } catch (const std::system_error&) {  // no threads here (a WebAssembly build, a limit)
-    stop();
-    started = false;
-  }
-  if (started) chain();
-  for (std::thread& t : others) t.join();
-  if (error_) std::rethrow_exception(error_);
-  return started;
+  return pipeline_.run([this](unsigned t, std::size_t j, std::size_t) { ahead_of(workers_[t], j); },
+                       [this](std::size_t j) { return in_turn_of(j); });
 }
 
-// Thread 0 (the caller's) finishes the blocks in order, so the chain never waits for a
-// thread that the machine has put aside, only for a phase 1 that one has taken; and it runs
-// the polls, between blocks, while no other thread appends to the table.
-template <typename T>
-void SparseThreads<T>::chain() {
-  try {
-    Worker& w = workers_[0];
-    for (std::size_t j = 0; j < blocks_; ++j) {
-      Slot& s = slots_[j % (ahead_ + 1)];
-      if (claim(j)) {
-        ahead_of(w, j);
-      } else {
-        while (true) {  // a helper has it
-          const std::uint32_t ev = event_.load(std::memory_order_acquire);
-          if (s.ready.load(std::memory_order_acquire) == j + 1) break;
-          if (done_.load(std::memory_order_acquire) == kStopped) return;
-          event_.wait(ev, std::memory_order_acquire);
-        }
-      }
-      const std::size_t start = start_ + j * kBlock;
-      const bool go_on = in_turn(w, s, start, static_cast<std::int64_t>(start - ahead_ * kBlock));
-      work_ += w.work;
-      w.work = 0;
-      // As often as on one thread (HeapKernel::run, spend).
-      k_.work_ += work_.exchange(0);
-      if (k_.work_ >= HeapKernel::kPollWork || g_.size() >= polled_ + 4096) {
-        polled_ = g_.size();
-        k_.report(polled_);
-      }
-      if (!go_on) break;
-      std::size_t expected = j;
-      if (!done_.compare_exchange_strong(expected, j + 1, std::memory_order_release)) return;  // stopped
-      signal();
-    }
-  } catch (...) {
-    std::lock_guard<std::mutex> lock(error_mutex_);
-    if (!error_) error_ = std::current_exception();
-  }
-  stop();
-}
-
-// A helper takes the block furthest ahead that it may (the newest in the window), so that the
-// chain meets the helpers' blocks ahead_ blocks later, finished unless a helper was put aside
-// for that long; the chain takes the blocks in between that no helper took.
-template <typename T>
-void SparseThreads<T>::help(unsigned t) {
-  try {
-    Worker& w = workers_[t];
-    while (true) {
-      const std::uint32_t ev = event_.load(std::memory_order_acquire);
-      const std::size_t d = done_.load(std::memory_order_acquire);
-      if (d == kStopped || d >= blocks_) return;
-      bool took = false;
-      for (std::size_t j = std::min(d + ahead_, blocks_ - 1); j > d && !took; --j) {
-        if (claim(j)) {
-          ahead_of(w, j);
-          work_ += w.work;
-          w.work = 0;
-          took = true;
-        }
-      }
-      if (!took) event_.wait(ev, std::memory_order_acquire);
-    }
-  } catch (...) {
-    {
-      std::lock_guard<std::mutex> lock(error_mutex_);
-      if (!error_) error_ = std::current_exception();
-    }
-    stop();
-  }
-}
-
-// Phase 1 of block j to this thread, unless another has it. Its slot last held block
-// j - ahead_ - 1, finished (the window ends ahead_ blocks past the chain).
-template <typename T>
-bool SparseThreads<T>::claim(std::size_t j) {
-  Slot& s = slots_[j % (ahead_ + 1)];
-  std::size_t expected = j >= ahead_ + 1 ? j - ahead_ : 0;
-  return s.claimed.compare_exchange_strong(expected, j + 1, std::memory_order_acq_rel);
-}
-
+// Phase 1 of block j: L, the heaps whose values it reads, lies ahead_ blocks back, finished
+// by the time a thread may take it.
 template <typename T>
 void SparseThreads<T>::ahead_of(Worker& w, std::size_t j) {
   const std::size_t start = start_ + j * kBlock;
-  Slot& s = slots_[j % (ahead_ + 1)];
-  ahead(w, s, start, static_cast<std::int64_t>(start - ahead_ * kBlock));
-  s.ready.store(j + 1, std::memory_order_release);
-  signal();
+  ahead(w, slots_[pipeline_.slot(j)], start, static_cast<std::int64_t>(start - ahead_ * kBlock));
+  work_ += w.work;
+  w.work = 0;
 }
 
 template <typename T>
-void SparseThreads<T>::signal() {
-  event_.fetch_add(1, std::memory_order_release);
-  event_.notify_all();
-}
-
-template <typename T>
-void SparseThreads<T>::stop() {
-  done_.store(kStopped, std::memory_order_release);
-  signal();
+bool SparseThreads<T>::in_turn_of(std::size_t j) {
+  Worker& w = workers_[0];
+  const std::size_t start = start_ + j * kBlock;
+  const bool go_on =
+      in_turn(w, slots_[pipeline_.slot(j)], start, static_cast<std::int64_t>(start - ahead_ * kBlock));
+  work_ += w.work;
+  w.work = 0;
+  // As often as on one thread (HeapKernel::run, spend), while no other thread appends.
+  k_.work_ += work_.exchange(0);
+  if (k_.work_ >= HeapKernel::kPollWork || g_.size() >= polled_ + 4096) {
+    polled_ = g_.size();
+    k_.report(polled_);
+  }
+  return go_on;
 }
 
 template <typename T>
