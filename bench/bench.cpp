@@ -1245,6 +1245,23 @@ std::vector<Case> cases() {
   two.long_only = true;
   two.quick = false;
   c.push_back(two);
+  // The plain loop (values that are not sparse): Lasker's Nim, O(n^2) splits to 10^5.
+  auto laskers_sum = [](unsigned threads) {
+    grundy::HeapSpec spec;
+    spec.digits = {grundy::HeapSpec::kTwo};
+    spec.tail = grundy::HeapSpec::kNone | grundy::HeapSpec::kOne;
+    grundy::HeapKernel k(spec);
+    k.set_threads(threads);
+    grundy::DenseTable t;
+    k.extend(t, 100001, nullptr);
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < t.size(); ++i) sum += t.get(i);
+    return std::to_string(sum);
+  };
+  Case lasker_two{"Lasker's Nim to 10^5, two threads", "plain loop, sum of the values; hand: the kernel on one thread",
+                  1, [=] { return laskers_sum(2); }, [=] { return laskers_sum(1); }};
+  lasker_two.quick = false;
+  c.push_back(lasker_two);
   return c;
 }
 

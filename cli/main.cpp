@@ -166,8 +166,9 @@ Documentation: docs/language.md, docs/repl.md)");
       ->check(whole_number(1, std::uint64_t{1} << 40));
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   app.add_option("--threads", threads,
-                 "Threads of the sparse-space kernel (Grundy's game and the octal codes it serves); the "
-                 "values are the same for any number (default: the machine's cores)")
+                 "Threads of the take-and-break kernel: the sparse space (Grundy's game and the octal codes it "
+                 "serves) and the plain loop (values that are not sparse: Lasker's Nim); the values are the "
+                 "same for any number (default: the machine's cores)")
       ->capture_default_str()
       ->check(whole_number(1, 1024));
   app.failure_message(usage_failure);

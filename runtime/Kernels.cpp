@@ -83,6 +83,54 @@ inline bool even_parity(std::uint32_t v, std::uint32_t mask) { return (std::popc
 }  // namespace
 
 template <typename T>
+std::uint64_t HeapKernel::mark_removals(const std::vector<T>& g, std::int64_t n, std::uint8_t* const stamp,
+                                        const std::uint8_t gen, bool& use_prefix) {
+  const T* const base = g.data();
+  std::uint64_t work = 0;
+  for (std::int64_t k : ones_) {  // ascending
+    if (k >= n) break;
+    stamp[base[n - k]] = gen;
+    ++work;
+  }
+  {  // ascending: whether n is among them, by bisection (a subtraction set's every element is,
+     // and a loop over them was half the time of a set of 500)
+    const auto upto = std::upper_bound(nones_.begin(), nones_.end(), n);
+    if (upto != nones_.begin() && *(upto - 1) == n) stamp[0] = gen;
+    work += static_cast<std::uint64_t>(upto - nones_.begin());
+  }
+  use_prefix = false;
+  const auto K = static_cast<std::int64_t>(spec_.K());
+  if (spec_.tail && n >= K) {
+    if ((spec_.tail & HeapSpec::kNone) && n <= spec_.tail_end) stamp[0] = gen;
+    if (spec_.tail & HeapSpec::kOne) {
+      while (static_cast<std::int64_t>(prefix_upto_) <= n - K) {
+        add_prefix(g[prefix_upto_]);
+        ++prefix_upto_;
+      }
+      use_prefix = n - K >= 1;
+    }
+  }
+  return work;
+}
+
+template std::uint64_t HeapKernel::mark_removals(const std::vector<std::uint8_t>&, std::int64_t, std::uint8_t*,
+                                                 std::uint8_t, bool&);
+template std::uint64_t HeapKernel::mark_removals(const std::vector<std::uint16_t>&, std::int64_t, std::uint8_t*,
+                                                 std::uint8_t, bool&);
+template std::uint64_t HeapKernel::mark_removals(const std::vector<std::uint32_t>&, std::int64_t, std::uint8_t*,
+                                                 std::uint8_t, bool&);
+
+std::uint32_t HeapKernel::mex_marked(const std::uint8_t* const stamp, const std::uint8_t gen, bool use_prefix) {
+  std::uint32_t v = use_prefix ? prefix_mex_ : 0;
+  // Runs of values in the tail's prefix are jumped over.
+  while (true) {
+    if (stamp[v] == gen) ++v;
+    else if (use_prefix && in_prefix(v)) v = not_in_prefix(v);
+    else return v;
+  }
+}
+
+template <typename T>
 std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t n) {
   next_gen();
   return value_at(g, n, stamp_.data(), gen_, nullptr);
@@ -97,30 +145,8 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un, std:
   const T* const base = g.data();
   // Options looked at (--max-steps); splits into three heaps are counted as they go, since
   // one heap may have billions of them.
-  std::uint64_t work = 1;
-  for (std::int64_t k : ones_) {  // ascending
-    if (k >= n) break;
-    stamp[base[n - k]] = gen;
-    ++work;
-  }
-  {  // ascending: whether n is among them, by bisection (a subtraction set's every element is,
-     // and a loop over them was half the time of a set of 500)
-    const auto upto = std::upper_bound(nones_.begin(), nones_.end(), n);
-    if (upto != nones_.begin() && *(upto - 1) == n) stamp[0] = gen;
-    work += static_cast<std::uint64_t>(upto - nones_.begin());
-  }
   bool use_prefix = false;
-  const auto K = static_cast<std::int64_t>(spec_.K());
-  if (spec_.tail && n >= K) {
-    if ((spec_.tail & HeapSpec::kNone) && n <= spec_.tail_end) stamp[0] = gen;
-    if (spec_.tail & HeapSpec::kOne) {
-      while (static_cast<std::int64_t>(prefix_upto_) <= n - K) {
-        add_prefix(g[prefix_upto_]);
-        ++prefix_upto_;
-      }
-      use_prefix = n - K >= 1;
-    }
-  }
+  std::uint64_t work = 1 + mark_removals(g, n, stamp, gen, use_prefix);
   for (std::int64_t k : threes_) {
     const std::int64_t r = n - k;
     for (std::int64_t a = 1; 3 * a <= r; ++a) {
@@ -189,16 +215,9 @@ std::uint32_t HeapKernel::value_at(const std::vector<T>& g, std::size_t un, std:
   }
   spend(work, un);
   work = 0;
+  if (!sparse || twos_.empty()) return mex_marked(stamp, gen, use_prefix);
   auto taken = [&](std::uint32_t v) { return stamp[v] == gen || (use_prefix && in_prefix(v)); };
   std::uint32_t v = use_prefix ? prefix_mex_ : 0;
-  if (!sparse || twos_.empty()) {
-    // Runs of values in the tail's prefix are jumped over.
-    while (true) {
-      if (stamp[v] == gen) ++v;
-      else if (use_prefix && in_prefix(v)) v = not_in_prefix(v);
-      else return v;
-    }
-  }
   // Sparse space: every common value among the options is marked, so the first common
   // value not marked bounds the mex. A rare value below it may still be an option through
   // a split into two common heaps: look for a witness of each.
@@ -489,6 +508,11 @@ std::size_t HeapKernel::run(std::vector<T>& g, std::size_t upto) {
     // O(n^2), and Ctrl-C and --max-steps must still stop it within moments.
     if ((n & 0xFFF) == 0) report(n);
     if (n >= next_review_) choose_mode(g);
+    if (threads_ > 1 && mode_ == Mode::Plain && !twos_.empty() && threes_.empty()) {
+      const std::size_t reached = run_plain_threaded(g, std::min(upto, next_review_));
+      if (overflow_) return reached;
+      if (reached > n) continue;
+    }
     if (threads_ > 1 && mode_ == Mode::Sparse && threadable()) {
       // Up to the next review of the mode (which may change the mask and the rare heaps).
       const std::size_t reached = run_threaded(g, std::min(upto, next_review_));

@@ -56,8 +56,9 @@ class HeapKernel {
   // start with a given mask (the values are the same for any mask; only speed differs).
   void force_plain(bool on) { force_plain_ = on; }
   void force_mask(std::uint32_t mask);
-  // Threads for the sparse space (--threads): 1 runs the one-thread code; more compute the
-  // heaps in blocks, each in two phases (runtime/KernelThreads.cpp). The values are the same.
+  // Threads (--threads): 1 runs the one-thread code; more compute the heaps of the sparse
+  // space in blocks (runtime/KernelThreads.cpp), and those of the plain loop one by one
+  // (runtime/PlainThreads.cpp), each in two phases. The values are the same.
   void set_threads(unsigned n) { threads_ = n == 0 ? 1 : n; }
   unsigned threads() const { return threads_; }
   // Heaps computed on threads so far (for tests: that the threads ran).
@@ -80,6 +81,13 @@ class HeapKernel {
   template <typename T>
   std::uint32_t value_at(const std::vector<T>& g, std::size_t n, std::uint8_t* stamp, std::uint8_t gen,
                          const Covered* covered);
+  // The marks of heap n's removals (ones_, nones_, the tail's), and whether the tail's values
+  // of the heaps below count among its options (use_prefix); the options looked at.
+  template <typename T>
+  std::uint64_t mark_removals(const std::vector<T>& g, std::int64_t n, std::uint8_t* stamp, std::uint8_t gen,
+                              bool& use_prefix);
+  // The mex of the values marked, and of the tail's prefix when use_prefix.
+  std::uint32_t mex_marked(const std::uint8_t* stamp, std::uint8_t gen, bool use_prefix);
   std::size_t run_block(std::vector<std::uint8_t>& g);
   // Heaps g.size() .. end - 1 (or fewer: a whole number of blocks, and it stops at a value
   // past the marks it sized) on threads_ threads; returns the table's size after them.
@@ -87,6 +95,12 @@ class HeapKernel {
   std::size_t run_threaded(std::vector<T>& g, std::size_t end);
   template <typename T>
   friend class SparseThreads;
+  // The plain O(n) loop per heap on threads_ threads (runtime/PlainThreads.cpp), from heaps
+  // whose splits are many enough to share; returns the table's size after them.
+  template <typename T>
+  std::size_t run_plain_threaded(std::vector<T>& g, std::size_t end);
+  template <typename T>
+  friend class PlainThreads;
   // The threads run the sparse space in blocks when the code has splits into two heaps and
   // nothing that reads the heaps just below (three heaps, a tail) beyond removals.
   bool threadable() const;

@@ -1,4 +1,5 @@
-// --threads for the sparse-space kernel (runtime/KernelThreads.cpp): any number of threads
+// --threads for the sparse-space kernel (runtime/KernelThreads.cpp) and the plain loop
+// (runtime/PlainThreads.cpp): any number of threads
 // gives the one-thread values, on Grundy's game and on the octal codes of the kernel's own
 // tests (tests/unit/kernels_agree_test.cpp), across the widening of the table past a byte, in
 // pieces, and after a poll stops it; and the poll sees only finished heaps. Three threads as
@@ -156,5 +157,98 @@ TEST_CASE("threads stop at a poll that throws, with finished heaps only",
                "the heaps before the stop");
     k.extend(t, 200'000, nullptr);  // and it goes on from there
     check_same(values_of(t), one, "after the stop");
+  }
+}
+
+namespace {
+
+// Lasker's Nim: remove any number, or split a heap in two without removing (4.333...).
+HeapSpec laskers_nim() {
+  HeapSpec s;
+  s.digits = {HeapSpec::kTwo};
+  s.tail = HeapSpec::kNone | HeapSpec::kOne;
+  return s;
+}
+
+// Its values by the theorem: 4k + 1 and 4k + 2 keep theirs, 4k + 3 and 4k + 4 swap.
+std::uint32_t lasker_value(std::uint32_t n) {
+  if (n == 0) return 0;
+  const std::uint32_t r = n % 4;
+  return r == 3 ? n + 1 : r == 0 ? n - 1 : n;
+}
+
+// The values of heaps 0..count-1 under the plain loop (never the sparse space) on `threads`
+// threads, as threaded_values.
+Values plain_values(const HeapSpec& spec, std::size_t count, unsigned threads, std::size_t* threaded) {
+  HeapKernel k(spec);
+  k.force_plain(true);
+  k.set_threads(threads);
+  DenseTable t;
+  k.extend(t, count, nullptr);
+  *threaded = k.threaded_heaps();
+  return values_of(t);
+}
+
+}  // namespace
+
+TEST_CASE("threads give the plain loop's codes the values of one thread", "[fast][kernels][threads]") {
+  // Lasker's Nim, whose values grow with the heap (the table widens past a byte and past two
+  // bytes while the threads run), against its theorem; and octal codes kept out of the sparse
+  // space, against one thread.
+  for (unsigned threads : {2u, 3u}) {
+    INFO(threads << " threads");
+    const std::size_t count = threads == 2 ? 66'000 : 20'000;
+    std::size_t threaded = 0;
+    const Values got = plain_values(laskers_nim(), count, threads, &threaded);
+    Values want(count);
+    for (std::size_t n = 0; n < count; ++n) want[n] = lasker_value(static_cast<std::uint32_t>(n));
+    check_same(got, want, "Lasker's Nim on threads against its theorem");
+    CHECK(threaded > count - 9000);  // from a heap of 4096 splits on
+  }
+  for (const std::string code : {"0.6", "4.7", "0.16", "0.77", "0.137", "4.06", "0.007"}) {
+    INFO(code);
+    std::size_t one_threaded = 0, threaded = 0;
+    const Values one = plain_values(spec_of(code), 14'000, 1, &one_threaded);
+    CHECK(one_threaded == 0);
+    for (unsigned threads : {2u, 3u}) {
+      INFO(threads << " threads");
+      check_same(plain_values(spec_of(code), 14'000, threads, &threaded), one, "threads against one thread");
+      CHECK(threaded > 5'000);
+    }
+  }
+}
+
+TEST_CASE("the plain loop's threads stop at a poll that throws, with finished heaps only",
+          "[fast][kernels][threads][limits]") {
+  for (unsigned threads : {2u, 3u}) {
+    INFO(threads << " threads");
+    HeapKernel k(laskers_nim());
+    k.set_threads(threads);
+    DenseTable t;
+    std::uint64_t spent = 0;
+    std::size_t polls = 0, wrong = 0, past = 0;
+    auto budget = [&](std::size_t done, std::size_t, std::uint64_t work) {
+      ++polls;
+      if (done != t.size()) ++past;
+      for (std::size_t i = t.size() >= 64 ? t.size() - 64 : 0; i < t.size(); ++i) {
+        if (t.get(i) != lasker_value(static_cast<std::uint32_t>(i))) ++wrong;
+      }
+      spent += work;
+      if (spent > 60'000'000) throw std::runtime_error("budget");
+    };
+    CHECK_THROWS_AS(k.extend(t, 40'000, budget), std::runtime_error);
+    CHECK(polls > 10);
+    CHECK(past == 0);
+    CHECK(wrong == 0);
+    // 60 million splits: about heap 15,500 (n^2 / 4 of them below n)
+    CHECK(t.size() > 12'000);
+    CHECK(t.size() < 20'000);
+    CHECK(k.threaded_heaps() > 0);
+    k.extend(t, 40'000, nullptr);  // and it goes on from there
+    for (std::size_t n = 0; n < t.size(); ++n) {
+      if (t.get(n) != lasker_value(static_cast<std::uint32_t>(n))) ++wrong;
+    }
+    CHECK(wrong == 0);
+    CHECK(t.size() == 40'000);
   }
 }
