@@ -50,7 +50,9 @@ class PlainThreads {
   // Marks the values below `limit` of the splits (a, r - a), a = lo .. hi.
   std::uint64_t mark(Slot& s, std::uint64_t limit, std::int64_t r, std::int64_t lo, std::int64_t hi) const;
   // The most options heap n has: its mex lies below, and only values below it are marked.
-  std::uint64_t bound(std::int64_t n) const;
+  static std::uint64_t bound(const HeapKernel& k, std::int64_t n);
+  // The units phase 1 may run ahead of the last one finished.
+  static std::size_t window(const HeapKernel& k, std::size_t end);
 
   HeapKernel& k_;
   std::vector<T>& g_;
@@ -70,22 +72,31 @@ PlainThreads<T>::PlainThreads(HeapKernel& k, std::vector<T>& g, std::size_t end)
       g_(g),
       start_(g.size()),
       end_(end),
-      // Two heaps a thread: slack for one put aside, at a phase 2 of a few splits per heap.
-      pipeline_(k.threads_, end - g.size(), 2 * std::size_t{k.threads_}) {
+      pipeline_(k.threads_, end - g.size(), window(k, end)) {
   // The threads read the table through one pointer while phase 2 appends: no reallocation.
   if (g_.capacity() < end_) g_.reserve(end_);
   base_ = g_.data();
-  const std::uint64_t most = bound(static_cast<std::int64_t>(end_) - 1);
+  const std::uint64_t most = bound(k_, static_cast<std::int64_t>(end_) - 1);
   slots_ = std::make_unique<Slot[]>(pipeline_.slots());
   for (std::size_t i = 0; i < pipeline_.slots(); ++i) slots_[i].marks.assign(most + 1, 0);
 }
 
 template <typename T>
-std::uint64_t PlainThreads<T>::bound(std::int64_t n) const {
+std::uint64_t PlainThreads<T>::bound(const HeapKernel& k, std::int64_t n) {
   // The removals, the tail's prefix (at most n values), the splits, and no move at all.
-  std::uint64_t b = k_.ones_.size() + k_.nones_.size() + 2 + static_cast<std::uint64_t>(n);
-  for (std::int64_t k : k_.twos_) b += static_cast<std::uint64_t>(std::max<std::int64_t>(0, (n - k) / 2));
+  std::uint64_t b = k.ones_.size() + k.nones_.size() + 2 + static_cast<std::uint64_t>(n);
+  for (std::int64_t t : k.twos_) b += static_cast<std::uint64_t>(std::max<std::int64_t>(0, (n - t) / 2));
   return b;
+}
+
+template <typename T>
+std::size_t PlainThreads<T>::window(const HeapKernel& k, std::size_t end) {
+  // Two heaps a thread: slack for one put aside, at a phase 2 of a few splits per heap; the
+  // rows of the window within some 32 MB however many threads there are.
+  constexpr std::uint64_t kRowsBytes = std::uint64_t{32} << 20;
+  const std::uint64_t row = bound(k, static_cast<std::int64_t>(end) - 1) + 1;
+  const std::uint64_t most = std::max<std::uint64_t>(2, kRowsBytes / row);
+  return static_cast<std::size_t>(std::min<std::uint64_t>(2 * std::uint64_t{k.threads_}, most));
 }
 
 template <typename T>
@@ -118,7 +129,7 @@ void PlainThreads<T>::ahead(std::size_t j, std::size_t finished) {
   }
   s.L = static_cast<std::int64_t>(start_ + finished);
   const auto n = static_cast<std::int64_t>(start_ + j);
-  const std::uint64_t limit = bound(n);
+  const std::uint64_t limit = bound(k_, n);
   std::uint64_t work = 0;
   for (std::size_t i = 0; i < k_.twos_.size(); ++i) {
     const std::int64_t r = n - k_.twos_[i];
@@ -133,7 +144,7 @@ template <typename T>
 bool PlainThreads<T>::in_turn(std::size_t j) {
   Slot& s = slots_[pipeline_.slot(j)];
   const auto n = static_cast<std::int64_t>(start_ + j);
-  const std::uint64_t limit = bound(n);
+  const std::uint64_t limit = bound(k_, n);
   std::uint64_t work = 1;
   for (std::size_t i = 0; i < k_.twos_.size(); ++i) {
     const std::int64_t r = n - k_.twos_[i];
