@@ -107,6 +107,11 @@ std::uint32_t mex_scan(const std::uint32_t* stamp, std::uint32_t gen) {
 }
 
 constexpr int kRunParts = 4;
+// A run of consecutive states of one integer at least this long is looked up in the index
+// of the known cells (runtime/IntervalValues.hpp) when it starts or ends with them; a state
+// with more such runs marks the others.
+constexpr std::int64_t kIntervalRun = 64;
+constexpr std::size_t kMaxIntervalRuns = 4;
 // Values below this are marked in the stamp array (every value of a 1- or 2-byte table),
 // larger ones in a list; eight more slots, never marked, end the mex's scan.
 constexpr std::uint32_t kStampSlots = 65537;
@@ -131,6 +136,7 @@ class BoxSink : public OptionSink {
       gen_ = 1;
     }
     big_.clear();
+    runs_.clear();
     children_.clear();
     child_index_.clear();
   }
@@ -188,6 +194,21 @@ class BoxSink : public OptionSink {
   bool run(const std::int64_t* first, const std::int64_t* slope, int parts, std::int64_t count) override {
     if (count <= 0) return true;
     if (parts > kRunParts) return one_by_one(first, slope, parts, count);
+    if (parts == 1 && count >= kIntervalRun && m_.arity() == 1 && (slope[0] == 1 || slope[0] == -1) &&
+        runs_.size() < kMaxIntervalRuns) {
+      // A run of consecutive states: its values looked up in the index of the known cells
+      // rather than marked one by one (first + slope * (count - 1) stays inside: count is
+      // at most what the range gave, and the ends are checked against the box).
+      std::int64_t end = 0;
+      if (!__builtin_add_overflow(first[0], slope[0] * (count - 1), &end)) {
+        const std::int64_t a = std::min(first[0], end), b = std::max(first[0], end);
+        if (const IntervalValues* iv = m_.intervals_for(a, b)) {
+          intervals_ = iv;
+          runs_.push_back({a, b});
+          return true;
+        }
+      }
+    }
     std::int64_t base[kRunParts], step[kRunParts];
     bool swept = false;
     const int ar = m_.arity();
@@ -296,6 +317,7 @@ class BoxSink : public OptionSink {
   }
 
   std::uint32_t mex() {
+    if (!runs_.empty()) return mex_with_runs();
     // The slots after the last are never marked, so the scan stops there at the latest.
     std::uint32_t v = mex_scan(stamp_.data(), gen_);
     if (v < kStampSlots || big_.empty()) return v;
@@ -362,6 +384,17 @@ class BoxSink : public OptionSink {
   void mark(std::uint32_t x) {
     if (x < kStampSlots) stamp_[x] = gen_;
     else big_.push_back(x);
+  }
+  // The least value that no run of runs_ holds and no other option has: the first value
+  // absent from the first run, tried against the others and the marks, and so on.
+  std::uint32_t mex_with_runs() {
+    std::sort(big_.begin(), big_.end());
+    for (std::uint32_t v = 0;; ++v) {
+      v = intervals_->absent_from(v, runs_[0].a, runs_[0].b);
+      bool taken = v < kStampSlots ? stamp_[v] == gen_ : std::binary_search(big_.begin(), big_.end(), v);
+      for (std::size_t r = 1; r < runs_.size() && !taken; ++r) taken = intervals_->has(v, runs_[r].a, runs_[r].b);
+      if (!taken) return v;
+    }
   }
   // Marks the values of a run whose cells are all known: nothing to test per option.
   void read_known(const std::int64_t* base, const std::int64_t* step, int parts, std::int64_t count) {
@@ -434,6 +467,13 @@ class BoxSink : public OptionSink {
   std::vector<std::uint32_t>& stamp_;
   std::uint32_t& gen_;
   std::vector<std::uint32_t> big_;
+  // Runs of consecutive states looked up in the table's index (IntervalValues) rather than
+  // marked: the cells a..b.
+  struct Run {
+    std::int64_t a, b;
+  };
+  std::vector<Run> runs_;
+  const IntervalValues* intervals_ = nullptr;
   bool any_unknown_ = false;
   bool crowded_ = false;
   bool grow_ = false;

@@ -122,4 +122,38 @@ std::string coords_text(const Coords& c, int arity, IntProgram::Packing packing)
   return s + ")";
 }
 
+void BoxTable::note_interval(std::int64_t i, std::uint32_t v) {
+  intervals_->note(i, v, [this](std::int64_t j) { return known_at(j); });
+}
+
+const IntervalValues* BoxTable::intervals_for(std::int64_t a, std::int64_t b) {
+  if (arity_ != 1 || intervals_off_ || a < 0 || b >= dims_[0]) return nullptr;
+  if (intervals_) {
+    if (intervals_->covers(a, b)) {
+      ++interval_hits_;
+      return intervals_.get();
+    }
+    // Inside it but in its middle (`n - k for k in 3..n / 2`, the cells just below n left
+    // out): the index does not serve this game.
+    if (intervals_->lo() <= a && b <= intervals_->hi() && ++interval_misses_ > 64 + 4 * interval_hits_) {
+      intervals_.reset();
+      intervals_off_ = true;
+    }
+    return nullptr;
+  }
+  for (std::int64_t j = a; j <= b; ++j) {
+    if (!known_at(j)) return nullptr;
+  }
+  // Places are kept in 32 bits.
+  if (dims_[0] > std::int64_t{1} << 31) {
+    intervals_off_ = true;
+    return nullptr;
+  }
+  std::int64_t lo = a, hi = b;
+  while (known_at(lo - 1)) --lo;
+  while (known_at(hi + 1)) ++hi;
+  intervals_ = std::make_shared<IntervalValues>(lo, hi, [this](std::int64_t j) { return get(j); });
+  return intervals_for(a, b);
+}
+
 }  // namespace grundy

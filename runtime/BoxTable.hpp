@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "runtime/IntProgram.hpp"
+#include "runtime/IntervalValues.hpp"
 #include "runtime/Value.hpp"
 
 namespace grundy {
@@ -161,7 +162,14 @@ class BoxTable {
     if (width_ == 1) b1_[u] = static_cast<std::uint8_t>(v);
     else if (width_ == 2) b2_[u] = static_cast<std::uint16_t>(v);
     else b4_[u] = v;
+    if (intervals_) [[unlikely]]
+      note_interval(i, v);
   }
+  // A table of one integer: the values over the interval of its known cells, where the run
+  // of cells a..b (all known) starts or ends with that interval (runtime/IntervalValues.hpp);
+  // null otherwise. Made at the first such run, and dropped for good when runs seldom start
+  // or end with it (each cell filled then costs the index for nothing).
+  const IntervalValues* intervals_for(std::int64_t a, std::int64_t b);
   // Makes the box hold c (and twice the old size in each growing dimension); false when
   // it would pass max_cells.
   bool grow(const std::int64_t* c, std::uint64_t max_cells);
@@ -198,6 +206,16 @@ class BoxTable {
 
  private:
   void widen(std::uint32_t v);
+  void note_interval(std::int64_t i, std::uint32_t v);
+  std::optional<std::uint32_t> known_at(std::int64_t i) const {
+    if (i < 0 || i >= dims_[0]) return std::nullopt;
+    const std::uint32_t v = get(i);
+    if (v == unknown()) return std::nullopt;
+    return v;
+  }
+  std::shared_ptr<IntervalValues> intervals_;
+  bool intervals_off_ = false;
+  std::uint64_t interval_hits_ = 0, interval_misses_ = 0;
   std::uint64_t dims_to_hold(const std::int64_t* c, std::uint64_t max_cells,
                              std::array<std::int64_t, kMaxBoxArity>& dims) const;
   int arity_;

@@ -1491,3 +1491,43 @@ TEST_CASE("expressions over a batch as straight programs give the rules' options
               "game G { state (a, b)  move (a - k, b - 1 + id(k) * k * 576460752303423488) for k in 1..a if b > 0 }\n"
               "[grundy(G(a, 1)) for a in 0..3]\n");
 }
+
+TEST_CASE("options that are runs of consecutive states take the values the rules give", "[fast][tables][compile]") {
+  // HDU 1729's box of capacity S holding c stones: add up to c * c. Its values by the theorem:
+  // with q the largest integer such that q + q * q < S, the value is S - c when c > q, and that
+  // of the box of capacity q otherwise.
+  auto box = [](auto&& self, std::int64_t s, std::int64_t c) -> std::int64_t {
+    if (c == 0) return 0;
+    std::int64_t q = 0;
+    while ((q + 1) + (q + 1) * (q + 1) < s) ++q;
+    return c > q ? s - c : self(self, q, c);
+  };
+  std::string want = "[";
+  for (std::int64_t c : {1, 2, 3, 10, 31, 32, 999, 1000, 4000, 99999}) {
+    want += (want.size() > 1 ? ", " : "") + std::to_string(box(box, 100000, c));
+  }
+  want += "]\n";
+  const auto r = run_source(
+      "game Box(S) { state c  move c + k for k in 1..min(c * c, S - c) }\n"
+      "[grundy(Box[100000](c)) for c in [1, 2, 3, 10, 31, 32, 999, 1000, 4000, 99999]]\n");
+  CHECK(r.code == 0);
+  CHECK(r.out == want);
+  // Take up to half: g(2k) = k, g(2k + 1) = g(k) (runs that end with the table swept
+  // upwards), and the same with a run that stops short of the known cells (n - 3).
+  auto half = [](std::int64_t n) {
+    while (n % 2 == 1) n /= 2;
+    return n / 2;
+  };
+  std::string halves = "[";
+  for (std::int64_t n = 0; n <= 3000; ++n) halves += (n ? ", " : "") + std::to_string(half(n));
+  halves += "]\n";
+  const auto h = run_source("game H { state n  move n - k for k in 1..n / 2 }\n"
+                                          "[grundy(H(n)) for n in 0..3000]\n");
+  CHECK(h.out == halves);
+  agree("n", "move ID(n - k) for k in 1..n / 2", "[grundy(G(n)) for n in 0..2500]\nsum(grundy(G(n)) for n in 0..20000)\n");
+  agree("n", "move ID(n - k) for k in 3..n / 2", "[grundy(G(n)) for n in 0..2500]\n");
+  agree("n", "move ID(n - k) for k in 1..n / 2  move ID(n - k) for k in n / 2 + 2..n - 1 if n > 300",
+        "[grundy(G(n)) for n in 0..2000]\n");
+  agree("n", "move ID(n + k) for k in 1..min(n * n, 5000 - n)  move ID(n + 1) for k in 1..1 if n % 7 == 3 and n < 5000",
+        "[grundy(G(n)) for n in 0..5000]\n");
+}
