@@ -68,12 +68,12 @@ std::shared_ptr<const Ruleset> recognize_nim(const GameDecl& g) {
   // move k for k in 0..n-1
   if (is_local(to, k) && is_int(lo, 0) && is_minus(hi) && is_local(*hi.args[0], n) &&
       is_int(*hi.args[1], 1)) {
-    return std::make_shared<NimRuleset>(g.name, false);
+    return std::make_shared<NimRuleset>(g.name, false, true);
   }
   // move n - k for k in 1..n
   if (is_minus(to) && is_local(*to.args[0], n) && is_local(*to.args[1], k) && is_int(lo, 1) &&
       is_local(hi, n)) {
-    return std::make_shared<NimRuleset>(g.name, true);
+    return std::make_shared<NimRuleset>(g.name, true, true);
   }
   return nullptr;
 }

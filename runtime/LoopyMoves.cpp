@@ -5,6 +5,8 @@
 
 #include <absl/container/flat_hash_set.h>
 
+#include "runtime/Nim.hpp"
+
 #include "runtime/Moves.hpp"
 
 namespace grundy {
@@ -103,7 +105,7 @@ std::vector<Value> list_loopy_options(Evaluator& ev, const Sum& sum, char want) 
     }
     if (want == 'P' && sum[i].game->rules().is_nim()) {
       // A heap's one move to the value wanted, without listing the heap's options.
-      if (rest.x < static_cast<std::uint64_t>(sum[i].state.as_int())) {
+      if (rest.x < nim_value(sum[i])) {
         add(i, Option{Position{sum[i].game, Value::integer(static_cast<std::int64_t>(rest.x))}}, 0);
       }
       continue;

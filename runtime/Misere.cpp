@@ -336,7 +336,7 @@ bool MisereSolver::wins(const Sum& sum, Method* how) {
     bool big = false;
     std::uint64_t x = 0;
     for (const Position& p : live) {
-      const auto n = static_cast<std::uint64_t>(p.state.as_int());
+      const std::uint64_t n = nim_value(p);
       big = big || n > 1;
       x ^= n;
     }

@@ -4,6 +4,8 @@
 
 #include <absl/container/flat_hash_set.h>
 
+#include "runtime/Nim.hpp"
+
 namespace grundy {
 
 std::vector<Position> change_key(const Option& x, const Position& moved) {
@@ -91,7 +93,7 @@ std::vector<Value> list_options(Evaluator& ev, MisereSolver& misere, const Sum& 
       // Under normal play a move in component i wins only if it leaves value total ^ g_i.
       const std::uint64_t target = total ^ ev.grundy(o[i]);
       if (o[i].game->rules().is_nim()) {
-        if (target < static_cast<std::uint64_t>(o[i].state.as_int())) {
+        if (target < nim_value(o[i])) {
           with(Option{Position{o[i].game, Value::integer(static_cast<std::int64_t>(target))}}, true);
         }
         continue;

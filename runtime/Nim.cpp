@@ -29,7 +29,7 @@ std::unique_ptr<OptionCursor> NimRuleset::options(const GameInstance& game, cons
 
 std::string NimRuleset::check_state(const Value& state) const {
   if (!state.is(Kind::Int)) return name_ + " takes a heap size (an int), got " + to_string(state);
-  if (state.as_int() < 0) return name_ + ": heap sizes are >= 0, got " + to_string(state);
+  if (state.as_int() < 0 && !of_rules_) return name_ + ": heap sizes are >= 0, got " + to_string(state);
   return {};
 }
 

@@ -1,5 +1,7 @@
 #include "runtime/SumSpace.hpp"
 
+#include "runtime/Nim.hpp"
+
 #include <algorithm>
 
 #include "runtime/Cycle.hpp"
@@ -15,7 +17,7 @@ void SumSpace::clear() {
 }
 
 bool SumSpace::terminal(const Position& p) {
-  if (p.game->rules().is_nim()) return p.state.as_int() == 0;
+  if (p.game->rules().is_nim()) return nim_heap(p) == 0;
   auto it = terminal_.find(p);
   if (it != terminal_.end()) return it->second;
   Option first;

@@ -657,7 +657,10 @@ PeriodInfo Evaluator::period_of(const GameInstance& game, std::optional<std::int
   }
   Strategy& s = strategy(game);
   const bool code = s.as<KernelPath>() || s.as<RunPath>();
-  const std::int64_t last = limit ? *limit : code ? kPeriodLimitCodes : kPeriodLimitRules;
+  // The heaps 0..last, last + 1 of them: a limit of 2^63 - 1 is one heap less, as far past
+  // any table (its count overflowed, and the doubling below never reached it).
+  const std::int64_t last =
+      std::min<std::int64_t>(limit ? *limit : code ? kPeriodLimitCodes : kPeriodLimitRules, INT64_MAX - 1);
   if (last < 1) fail("the limit of period must be at least 1, got " + std::to_string(last));
   if (const auto* k = s.as<KernelPath>(); k && k->p > 0) return PeriodInfo{k->n0, k->p, true};
   if (const auto* r = s.as<RunPath>()) {  // subtraction of a run: period a + b, from heap 0

@@ -196,6 +196,36 @@ TEST_CASE("period: subtraction sets with a large element are proven by the kerne
   CHECK(!two);
 }
 
+TEST_CASE("rules recognised as Nim give a negative state no option, as written", "[fast][recognize]") {
+  // No guard: N(-1) is a position, and `0..n-1` is empty there. The same rules kept from the
+  // recogniser (`if true`) say so; a shorthand's states are heap sizes (an error).
+  const std::string queries =
+      "[grundy(N(-1)), grundy(N(-5) + N(3)), grundy(M(-2))]\n[wins(N(-1)), wins(N(-1) + N(2))]\n"
+      "[outcome(misere N(-3)), outcome(misere (N(-3) + N(1))), outcome(misere (N(-3) + N(2) + N(2)))]\n"
+      "options(N(-4))\nwinning(N(-1) + N(2))\n";
+  const auto fast = run_source("game N { state n  move k for k in 0..n-1 }\n"
+                               "game M { state n  move n - k for k in 1..n }\n" + queries);
+  const auto slow = run_source("game N { state n  move k for k in 0..n-1 if true }\n"
+                               "game M { state n  move n - k for k in 1..n if true }\n" + queries);
+  CHECK(fast.code == 0);
+  CHECK(fast.out == slow.out);
+  CHECK(fast.out == "[0, 3, 0]\n[false, true]\n[N, P, P]\n[]\n[N(-1) + N(0)]\n");
+  const auto shorthand = run_source("game H = subtraction {1, 2}\ngrundy(H(-1))\n");
+  CHECK(shorthand.code == grundy::kExitRuntime);
+  CHECK(contains(shorthand.err, "heap sizes are >= 0"));
+}
+
+TEST_CASE("period: the largest limit is a limit like the others", "[fast][period]") {
+  // limit + 1 heaps overflowed: an internal error, or a loop that never polled.
+  const auto lines = run_lines(
+      "game S { state n  move n - s for s in {1, 3, 4} if s <= n }\n"
+      "game K { state n  split [a, n - t - a] for t in 1..2 for a in 0..n-t }\n"
+      "period(S, 9223372036854775807)\nperiod(K, 9223372036854775807)\n",
+      2);
+  CHECK(lines[0] == "(0, 7, proven)");
+  CHECK(lines[1] == "(71, 12, proven)");
+}
+
 TEST_CASE("period: an observed period holds on every value up to the limit", "[fast][period]") {
   // One extra move at heap 300 (500) breaks the period of the rest; a period seen on the
   // first 256 values does not hold up to 4096.
