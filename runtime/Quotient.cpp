@@ -916,6 +916,9 @@ MisereQuotient misere_quotient(const HeapOptionsFn& options_of, const HeapSpec* 
       known.try_emplace(transitions(mq.q, options[h], elem), mq.phi[h]);
   };
   for (std::int64_t n = 1; n <= hmax; ++n) {
+    // The heaps' options are kept (Kayles' heap n has n of them: 10,000 heaps held 2.7 GB):
+    // --max-memory and Ctrl-C are looked at every few heaps, not only by the verifier.
+    if (n % 16 == 0 && budget.charge) budget.charge(0);
     std::vector<HeapWord> opts;
     options_of(n, opts);
     for (HeapWord& w : opts) {
