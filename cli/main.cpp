@@ -14,6 +14,7 @@
 #include <limits>
 #include <optional>
 #include <set>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -95,9 +96,38 @@ CLI::Validator whole_number(std::uint64_t lo, std::uint64_t hi) {
 }
 
 // How a bad command line is reported: `error: ...`, and what would help.
-std::string usage_failure(const CLI::App*, const CLI::Error& e) {
+// CLI11's wording of a missing value ("--max-states: 1 required UINT:INT in 1..18446744073709551615
+// missing", "files is required") in the words of the help text.
+std::string missing_value(const std::string& what, const std::string& command) {
+  static const std::regex option(R"(^(--[A-Za-z-]+): \d+ required (\S+?)(?: in (-?\d+)\.\.(\d+))? missing$)");
+  std::smatch m;
+  if (std::regex_match(what, m, option)) {
+    const std::string type = m[2];
+    std::string expected = "a value";
+    if (m[3].matched) expected = "a whole number from " + m[3].str() + " to " + m[4].str();
+    else if (type.find('{') != std::string::npos) {
+      std::string choices = type.substr(type.find('{') + 1);
+      if (!choices.empty() && choices.back() == '}') choices.pop_back();
+      std::string listed;
+      for (char ch : choices) listed += ch == ',' ? std::string(", ") : std::string(1, ch);
+      expected = "one of " + listed;
+    } else if (type.rfind("TEXT", 0) == 0) expected = "a file name";
+    return m[1].str() + " needs a value: " + expected;
+  }
+  if (what == "files is required")
+    return (command.empty() ? std::string("the command") : command) +
+           " needs a file (or - to read the program from standard input)";
+  if (what == "source is required") return "eval needs a program, e.g. grundy eval '1 + 1'";
+  return what;
+}
+
+std::string usage_failure(const CLI::App* app, const CLI::Error& e) {
   // An argument may hold control characters (an escape sequence): shown escaped.
-  std::string text = "error: " + grundy::lang::one_line(e.what()) + "\n";
+  std::string command;  // the subcommand given, if any
+  if (app) {
+    for (const CLI::App* sub : app->get_subcommands()) command = sub->get_name();
+  }
+  std::string text = "error: " + grundy::lang::one_line(missing_value(e.what(), command)) + "\n";
   // An argument that starts with one '-' is read as an option, even a program like -x.
   const std::string what = e.what();
   const std::size_t colon = what.find("not expected: ");
