@@ -506,18 +506,7 @@ std::size_t HeapKernel::run_threaded(std::vector<T>& g, std::size_t end) {
   const std::size_t reach = (std::max<std::size_t>(kAhead, threads_) + 1) * kBlock;
   if (n < 2 * reach || end < n + 2 * reach) return n;
   SparseThreads<T> run(*this, g, (end - n) / kBlock);
-  bool ran = false;
-  try {
-    ran = run.run();
-  } catch (...) {
-    if (run.largest() > max_value_) note_max(run.largest());  // the table holds it: a later extend reads it
-    threaded_ += g.size() - n;
-    throw;
-  }
-  threaded_ += g.size() - n;
-  if (!ran) threads_ = 1;  // none to be had: one thread from here on
-  if (run.largest() > max_value_) note_max(run.largest());
-  return g.size();
+  return run_threads(g, n, run);
 }
 
 template std::size_t HeapKernel::run_threaded(std::vector<std::uint8_t>&, std::size_t);

@@ -101,6 +101,23 @@ class HeapKernel {
   std::size_t run_plain_threaded(std::vector<T>& g, std::size_t end);
   template <typename T>
   friend class PlainThreads;
+  // Runs `threads` (SparseThreads, PlainThreads) from heap n of g and keeps the kernel's
+  // account of them however they end; returns the table's size after them.
+  template <typename T, class Threads>
+  std::size_t run_threads(std::vector<T>& g, std::size_t n, Threads& threads) {
+    bool ran = false;
+    try {
+      ran = threads.run();
+    } catch (...) {
+      if (threads.largest() > max_value_) note_max(threads.largest());  // the table holds it: a later extend reads it
+      threaded_ += g.size() - n;
+      throw;
+    }
+    threaded_ += g.size() - n;
+    if (!ran) threads_ = 1;  // none to be had: one thread from here on
+    if (threads.largest() > max_value_) note_max(threads.largest());
+    return g.size();
+  }
   // The threads run the sparse space in blocks when the code has splits into two heaps and
   // nothing that reads the heaps just below (three heaps, a tail) beyond removals.
   bool threadable() const;

@@ -47,6 +47,8 @@ class PlainThreads {
   // The splits of heap n = start_ + j into parts below L, marked in slot s.
   void ahead(std::size_t j, std::size_t finished);
   bool in_turn(std::size_t j);  // false: stop after this heap
+  // Marks heap n's splits whose parts both lie below s.L (phase 1), or the others (phase 2).
+  std::uint64_t mark_splits(Slot& s, std::int64_t n, bool below_L) const;
   // Marks the values below `limit` of the splits (a, r - a), a = lo .. hi.
   std::uint64_t mark(Slot& s, std::uint64_t limit, std::int64_t r, std::int64_t lo, std::int64_t hi) const;
   // The most options heap n has: its mex lies below, and only values below it are marked.
@@ -121,6 +123,20 @@ std::uint64_t PlainThreads<T>::mark(Slot& s, std::uint64_t limit, std::int64_t r
 }
 
 template <typename T>
+std::uint64_t PlainThreads<T>::mark_splits(Slot& s, std::int64_t n, bool below_L) const {
+  const std::uint64_t limit = bound(k_, n);
+  std::uint64_t work = 0;
+  for (std::size_t i = 0; i < k_.twos_.size(); ++i) {
+    const std::int64_t r = n - k_.twos_[i];
+    const std::int64_t hi = k_.unequal_[i] ? (r - 1) / 2 : r / 2;
+    // Both parts of (a, r - a) lie below L when r - a < L (then a <= r - a < L too).
+    work += below_L ? mark(s, limit, r, std::max<std::int64_t>(1, r - s.L + 1), hi)
+                    : mark(s, limit, r, 1, std::min(hi, r - s.L));
+  }
+  return work;
+}
+
+template <typename T>
 void PlainThreads<T>::ahead(std::size_t j, std::size_t finished) {
   Slot& s = slots_[pipeline_.slot(j)];
   if (++s.gen == 0) {  // byte marks: cleared once every 255 heaps of the slot
@@ -128,15 +144,7 @@ void PlainThreads<T>::ahead(std::size_t j, std::size_t finished) {
     s.gen = 1;
   }
   s.L = static_cast<std::int64_t>(start_ + finished);
-  const auto n = static_cast<std::int64_t>(start_ + j);
-  const std::uint64_t limit = bound(k_, n);
-  std::uint64_t work = 0;
-  for (std::size_t i = 0; i < k_.twos_.size(); ++i) {
-    const std::int64_t r = n - k_.twos_[i];
-    const std::int64_t hi = k_.unequal_[i] ? (r - 1) / 2 : r / 2;
-    // r - a < L, and then a <= r - a < L too
-    work += mark(s, limit, r, std::max<std::int64_t>(1, r - s.L + 1), hi);
-  }
+  const std::uint64_t work = mark_splits(s, static_cast<std::int64_t>(start_ + j), true);
   work_.fetch_add(work, std::memory_order_relaxed);
 }
 
@@ -144,13 +152,7 @@ template <typename T>
 bool PlainThreads<T>::in_turn(std::size_t j) {
   Slot& s = slots_[pipeline_.slot(j)];
   const auto n = static_cast<std::int64_t>(start_ + j);
-  const std::uint64_t limit = bound(k_, n);
-  std::uint64_t work = 1;
-  for (std::size_t i = 0; i < k_.twos_.size(); ++i) {
-    const std::int64_t r = n - k_.twos_[i];
-    const std::int64_t hi = k_.unequal_[i] ? (r - 1) / 2 : r / 2;
-    work += mark(s, limit, r, 1, std::min(hi, r - s.L));
-  }
+  std::uint64_t work = 1 + mark_splits(s, n, false);
   bool use_prefix = false;
   work += k_.mark_removals(g_, n, s.marks.data(), s.gen, use_prefix);
   const std::uint32_t value = k_.mex_marked(s.marks.data(), s.gen, use_prefix);
@@ -176,18 +178,7 @@ std::size_t HeapKernel::run_plain_threaded(std::vector<T>& g, std::size_t end) {
   for (std::int64_t k : twos_) splits += static_cast<std::uint64_t>(std::max<std::int64_t>(0, (static_cast<std::int64_t>(n) - k) / 2));
   if (splits < kMinSplits || end < n + 2 * std::size_t{threads_}) return n;
   PlainThreads<T> run(*this, g, end);
-  bool ran = false;
-  try {
-    ran = run.run();
-  } catch (...) {
-    if (run.largest() > max_value_) note_max(run.largest());  // the table holds it: a later extend reads it
-    threaded_ += g.size() - n;
-    throw;
-  }
-  threaded_ += g.size() - n;
-  if (!ran) threads_ = 1;  // none to be had: one thread from here on
-  if (run.largest() > max_value_) note_max(run.largest());
-  return g.size();
+  return run_threads(g, n, run);
 }
 
 template std::size_t HeapKernel::run_plain_threaded(std::vector<std::uint8_t>&, std::size_t);
