@@ -197,8 +197,7 @@ class BoxSink : public OptionSink {
     if (parts == 1 && count >= kIntervalRun && m_.arity() == 1 && (slope[0] == 1 || slope[0] == -1) &&
         runs_.size() < kMaxIntervalRuns) {
       // A run of consecutive states: its values looked up in the index of the known cells
-      // rather than marked one by one (first + slope * (count - 1) stays inside: count is
-      // at most what the range gave, and the ends are checked against the box).
+      // rather than marked one by one (intervals_for checks both ends against the box).
       std::int64_t end = 0;
       if (!__builtin_add_overflow(first[0], slope[0] * (count - 1), &end)) {
         const std::int64_t a = std::min(first[0], end), b = std::max(first[0], end);

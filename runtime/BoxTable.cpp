@@ -152,7 +152,7 @@ const IntervalValues* BoxTable::intervals_for(std::int64_t a, std::int64_t b) {
   std::int64_t lo = a, hi = b;
   while (known_at(lo - 1)) --lo;
   while (known_at(hi + 1)) ++hi;
-  intervals_ = std::make_shared<IntervalValues>(lo, hi, [this](std::int64_t j) { return get(j); });
+  intervals_ = std::make_unique<IntervalValues>(lo, hi, [this](std::int64_t j) { return get(j); });
   return intervals_for(a, b);
 }
 

@@ -213,7 +213,7 @@ class BoxTable {
     if (v == unknown()) return std::nullopt;
     return v;
   }
-  std::shared_ptr<IntervalValues> intervals_;
+  std::unique_ptr<IntervalValues> intervals_;  // the table is never copied
   bool intervals_off_ = false;
   std::uint64_t interval_hits_ = 0, interval_misses_ = 0;
   std::uint64_t dims_to_hold(const std::int64_t* c, std::uint64_t max_cells,

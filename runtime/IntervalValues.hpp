@@ -54,7 +54,6 @@ class IntervalValues {
       }
     }
   }
-  std::uint64_t bytes() const { return (first_.capacity() + last_.capacity()) * sizeof(std::int32_t) * 2; }
 
  private:
   static constexpr std::int32_t kAbsentFirst = std::numeric_limits<std::int32_t>::max();
